@@ -1,0 +1,22 @@
+/** UTC spend periods for the per-key limits, and how long until each one rolls over. */
+export interface SpendPeriods {
+  day: string;
+  month: string;
+  secondsToNextDay: number;
+  secondsToNextMonth: number;
+}
+
+export const TOTAL_PERIOD = 'total';
+
+export function spendPeriods(now: number): SpendPeriods {
+  const date = new Date(now);
+  const iso = date.toISOString();
+  const nextDay = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 1);
+  const nextMonth = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
+  return {
+    day: `d:${iso.slice(0, 10)}`,
+    month: `m:${iso.slice(0, 7)}`,
+    secondsToNextDay: Math.ceil((nextDay - now) / 1000),
+    secondsToNextMonth: Math.ceil((nextMonth - now) / 1000),
+  };
+}

@@ -1,0 +1,80 @@
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+/** One row: the account this Durable Object serializes. */
+export const account = sqliteTable('account', {
+  id: text('id').primaryKey(),
+  createdAt: integer('created_at').notNull(),
+  balanceMicros: integer('balance_micros').notNull().default(0),
+  claimTokenHash: text('claim_token_hash').notNull(),
+  claimedAt: integer('claimed_at'),
+  fundedAt: integer('funded_at'),
+  /** Deleted by the sweep after this instant unless funded or claimed (ms since epoch). */
+  expiresAt: integer('expires_at'),
+  /** Card funding received while unclaimed, for the spec's unclaimed cap. */
+  cardFundedMicros: integer('card_funded_micros').notNull().default(0),
+});
+
+export const apiKeys = sqliteTable('api_keys', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  hash: text('hash').notNull().unique(),
+  /** `ak-…last4`, enough for a person to tell keys apart. */
+  hint: text('hint').notNull(),
+  createdAt: integer('created_at').notNull(),
+  revokedAt: integer('revoked_at'),
+  expiresAt: integer('expires_at'),
+  dailyLimitMicros: integer('daily_limit_micros'),
+  monthlyLimitMicros: integer('monthly_limit_micros'),
+  totalLimitMicros: integer('total_limit_micros'),
+  /** JSON array of model slugs; null allows every model. */
+  allowedModels: text('allowed_models', { mode: 'json' }).$type<string[]>(),
+});
+
+/** What each key has been charged per period: `total`, `d:2026-11-22`, `m:2026-11`. */
+export const keySpend = sqliteTable(
+  'key_spend',
+  {
+    keyId: text('key_id').notNull(),
+    period: text('period').notNull(),
+    spentMicros: integer('spent_micros').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.period] })],
+);
+
+export type HoldState = 'open' | 'settled' | 'released' | 'expired';
+
+export const holds = sqliteTable(
+  'holds',
+  {
+    id: text('id').primaryKey(),
+    keyId: text('key_id'),
+    amountMicros: integer('amount_micros').notNull(),
+    purpose: text('purpose').notNull(),
+    state: text('state').$type<HoldState>().notNull(),
+    chargedMicros: integer('charged_micros'),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    closedAt: integer('closed_at'),
+  },
+  (t) => [index('holds_open').on(t.state, t.expiresAt)],
+);
+
+export type LedgerKind = 'credit' | 'hold' | 'charge' | 'release';
+export type CreditSource = 'welcome' | 'operator' | 'card' | 'usdc';
+
+/**
+ * Every movement of money. `amount_micros` is the change to the balance for credits (negative for
+ * a correction) and charges (negative), and the amount set aside or freed for holds and releases.
+ */
+export const ledger = sqliteTable('ledger', {
+  seq: integer('seq').primaryKey({ autoIncrement: true }),
+  kind: text('kind').$type<LedgerKind>().notNull(),
+  amountMicros: integer('amount_micros').notNull(),
+  balanceAfterMicros: integer('balance_after_micros').notNull(),
+  holdId: text('hold_id'),
+  keyId: text('key_id'),
+  source: text('source').$type<CreditSource>(),
+  idempotencyKey: text('idempotency_key').notNull().unique(),
+  note: text('note'),
+  createdAt: integer('created_at').notNull(),
+});

@@ -1,0 +1,102 @@
+import type { CreditSource, LedgerKind } from './schema';
+
+/** Why a key may not spend; the Worker maps each to one wire error (`src/accounts/failures.ts`). */
+export type AuthFailure =
+  | { reason: 'invalid_key' }
+  | { reason: 'revoked' }
+  | { reason: 'expired' }
+  | { reason: 'model_not_allowed'; model: string };
+
+export type HoldFailure =
+  | AuthFailure
+  | { reason: 'insufficient_credits'; availableMicros: number; neededMicros: number }
+  | { reason: 'daily_limit' | 'monthly_limit' | 'total_limit'; remainingMicros: number; retryAfterSeconds: number }
+  | { reason: 'too_many_holds'; openHolds: number };
+
+export type Result<T, F> = ({ ok: true } & T) | ({ ok: false } & F);
+
+export interface KeyGuardrails {
+  dailyLimitMicros?: number | null;
+  monthlyLimitMicros?: number | null;
+  totalLimitMicros?: number | null;
+  allowedModels?: string[] | null;
+  /** ms since epoch */
+  expiresAt?: number | null;
+}
+
+export interface KeyRecord extends Required<KeyGuardrails> {
+  id: string;
+  name: string;
+  hint: string;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface AuthorizedKey {
+  accountId: string;
+  keyId: string;
+}
+
+export interface HoldRequest {
+  keyHash: string;
+  /** Model slug checked against the key's allowlist; omit for routes without a model. */
+  model?: string;
+  /** The hold is refused below this amount. */
+  minMicros: number;
+  /** The worst case; the hold is lowered toward `minMicros` when the balance cannot cover it (D5). */
+  maxMicros: number;
+  /** What the hold is for, kept on the hold and the ledger (`chat:openai/gpt-4o`). */
+  purpose: string;
+  /** Open holds older than this are released by the alarm (crashed callers). */
+  ttlMs?: number;
+}
+
+export interface Hold extends AuthorizedKey {
+  holdId: string;
+  amountMicros: number;
+  /** Balance minus every open hold, after this one. */
+  availableMicros: number;
+}
+
+export interface Settlement {
+  holdId: string;
+  chargedMicros: number;
+  balanceMicros: number;
+  /** False when this exact settlement had been applied before (a repeated delivery). */
+  applied: boolean;
+}
+
+export interface CreditRequest {
+  amountMicros: number;
+  idempotencyKey: string;
+  source: CreditSource;
+  note?: string;
+}
+
+export interface AccountSnapshot {
+  accountId: string;
+  createdAt: number;
+  balanceMicros: number;
+  heldMicros: number;
+  claimed: boolean;
+  funded: boolean;
+  expiresAt: number | null;
+  /** Card funding still allowed while unclaimed; null once claimed. */
+  unclaimedFundingRemainingMicros: number | null;
+}
+
+export interface LedgerEntry {
+  seq: number;
+  kind: LedgerKind;
+  amountMicros: number;
+  balanceAfterMicros: number;
+  holdId: string | null;
+  keyId: string | null;
+  source: string | null;
+  note: string | null;
+  createdAt: number;
+}
+
+export type SweepOutcome =
+  | { deleted: true }
+  | { deleted: false; fundedAt: number | null; claimedAt: number | null; expiresAt: number | null };

@@ -1,0 +1,76 @@
+/**
+ * API keys and claim tokens (D12). Both carry the account id in their first 22 characters
+ * (the UUID in base62), so a request finds its account's Durable Object without a database
+ * read; the rest is a random secret. Only SHA-256 hashes are ever stored.
+ */
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const ACCOUNT_PART = 22; // 62^22 > 2^128
+const KEY_PREFIX = 'ak-';
+const KEY_SECRET = 23; // 3 + 22 + 23 = 48 characters, about 137 random bits
+const CLAIM_PREFIX = 'act_';
+const CLAIM_SECRET = 32;
+
+const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${ACCOUNT_PART + KEY_SECRET}}$`);
+const CLAIM_PATTERN = new RegExp(`^${CLAIM_PREFIX}[0-9A-Za-z]{${ACCOUNT_PART + CLAIM_SECRET}}$`);
+
+export function newApiKey(accountId: string): string {
+  return KEY_PREFIX + encodeAccountId(accountId) + randomBase62(KEY_SECRET);
+}
+
+export function newClaimToken(accountId: string): string {
+  return CLAIM_PREFIX + encodeAccountId(accountId) + randomBase62(CLAIM_SECRET);
+}
+
+/** The account a well-formed key belongs to, or null for anything that is not one of our keys. */
+export function accountIdOfApiKey(key: string): string | null {
+  return KEY_PATTERN.test(key) ? decodeAccountId(key.slice(KEY_PREFIX.length, KEY_PREFIX.length + ACCOUNT_PART)) : null;
+}
+
+export function accountIdOfClaimToken(token: string): string | null {
+  return CLAIM_PATTERN.test(token)
+    ? decodeAccountId(token.slice(CLAIM_PREFIX.length, CLAIM_PREFIX.length + ACCOUNT_PART))
+    : null;
+}
+
+/** Lowercase hex SHA-256, the stored form of keys and claim tokens. */
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Constant-time equality of two hex hashes of the same length. */
+export function hashesEqual(a: string, b: string): boolean {
+  const left = new TextEncoder().encode(a);
+  const right = new TextEncoder().encode(b);
+  return left.byteLength === right.byteLength && crypto.subtle.timingSafeEqual(left, right);
+}
+
+/** Unbiased random base62 text (rejection sampling keeps every character equally likely). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
+      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
+    }
+  }
+  return out;
+}
+
+function encodeAccountId(uuid: string): string {
+  let value = BigInt(`0x${uuid.replaceAll('-', '')}`);
+  let out = '';
+  for (let i = 0; i < ACCOUNT_PART; i++) {
+    out = ALPHABET[Number(value % 62n)] + out;
+    value /= 62n;
+  }
+  return out;
+}
+
+function decodeAccountId(text: string): string | null {
+  let value = 0n;
+  for (const char of text) value = value * 62n + BigInt(ALPHABET.indexOf(char));
+  if (value >= 1n << 128n) return null;
+  const hex = value.toString(16).padStart(32, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

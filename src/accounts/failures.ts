@@ -1,0 +1,34 @@
+import type { HoldFailure } from '../../durable-objects/account/types';
+import { GatewayError } from '../errors';
+import { formatUsd } from '../money';
+
+/**
+ * The one mapping from the account's typed refusals to wire errors (spec "Authentication" and
+ * "Errors"). `describeShortfall` lets a route say what the balance does cover (D5 for chat).
+ */
+export function holdFailureError(failure: HoldFailure, describeShortfall?: (availableMicros: number) => string): GatewayError {
+  switch (failure.reason) {
+    case 'invalid_key':
+      return new GatewayError('invalid_api_key', 'The API key is not valid.');
+    case 'revoked':
+      return new GatewayError('api_key_revoked', 'This API key has been revoked.');
+    case 'expired':
+      return new GatewayError('api_key_expired', 'This API key has expired.');
+    case 'model_not_allowed':
+      return new GatewayError('model_not_allowed', `This API key may not use ${failure.model}.`, { param: 'model' });
+    case 'insufficient_credits':
+      return new GatewayError(
+        'insufficient_credits',
+        describeShortfall?.(failure.availableMicros) ??
+          `Insufficient credits: this request needs up to $${formatUsd(failure.neededMicros)} and $${formatUsd(failure.availableMicros)} is available. Fund the account and retry.`,
+      );
+    case 'daily_limit':
+      return new GatewayError('daily_spend_limit_exceeded', "This API key has reached its daily spend limit (UTC day).", { retryAfter: failure.retryAfterSeconds });
+    case 'monthly_limit':
+      return new GatewayError('monthly_spend_limit_exceeded', 'This API key has reached its monthly spend limit (UTC month).', { retryAfter: failure.retryAfterSeconds });
+    case 'total_limit':
+      return new GatewayError('credit_limit_exceeded', "This API key has reached its total credit limit; raise the key's limit to continue.", { retryAfter: failure.retryAfterSeconds });
+    case 'too_many_holds':
+      return new GatewayError('too_many_concurrent_requests', `This account already has ${failure.openHolds} billed requests in flight; retry shortly.`, { retryAfter: 1 });
+  }
+}

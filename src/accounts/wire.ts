@@ -1,0 +1,50 @@
+import type { AccountSnapshot, KeyRecord, LedgerEntry } from '../../durable-objects/account/types';
+import { formatUsd } from '../money';
+import { fundUrl } from '../urls';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const usd = (micros: number | null) => (micros === null ? null : formatUsd(micros));
+
+/** `GET /agent/account`: the spec's account fields, plus the id and what open work holds. */
+export function accountBody(account: AccountSnapshot, base: string) {
+  return {
+    account_id: account.accountId,
+    balance_usd: formatUsd(account.balanceMicros),
+    held_usd: formatUsd(account.heldMicros),
+    claimed: account.claimed,
+    fund_url: fundUrl(base, account.accountId),
+    expires_unless_funded_at: iso(account.expiresAt),
+    unclaimed_funding_remaining_usd: usd(account.unclaimedFundingRemainingMicros),
+    created_at: new Date(account.createdAt).toISOString(),
+  };
+}
+
+/** A key as operators and dashboards see it: never the secret or its hash. */
+export function keyBody(key: KeyRecord) {
+  return {
+    id: key.id,
+    name: key.name,
+    hint: key.hint,
+    created_at: new Date(key.createdAt).toISOString(),
+    revoked_at: iso(key.revokedAt),
+    expires_at: iso(key.expiresAt),
+    daily_limit_usd: usd(key.dailyLimitMicros),
+    monthly_limit_usd: usd(key.monthlyLimitMicros),
+    total_limit_usd: usd(key.totalLimitMicros),
+    allowed_models: key.allowedModels,
+  };
+}
+
+export function ledgerBody(entry: LedgerEntry) {
+  return {
+    seq: entry.seq,
+    kind: entry.kind,
+    amount_usd: formatUsd(entry.amountMicros),
+    balance_after_usd: formatUsd(entry.balanceAfterMicros),
+    hold_id: entry.holdId,
+    key_id: entry.keyId,
+    source: entry.source,
+    note: entry.note,
+    created_at: new Date(entry.createdAt).toISOString(),
+  };
+}

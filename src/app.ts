@@ -1,0 +1,57 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { version } from '../package.json';
+import type { AppEnv } from './env';
+import { GatewayError, renderError, validationError } from './errors';
+import { requestId } from './middleware/request-id';
+import * as admin from './routes/admin/admin.handlers';
+import * as adminRoutes from './routes/admin/admin.routes';
+import * as agent from './routes/agent/agent.handlers';
+import * as agentRoutes from './routes/agent/agent.routes';
+import * as discovery from './routes/discovery/discovery.handlers';
+import * as discoveryRoutes from './routes/discovery/discovery.routes';
+import * as models from './routes/models/models.handlers';
+import * as modelsRoutes from './routes/models/models.routes';
+
+/** Builds the gateway. Each route's path, middleware and schemas are in its `*.routes.ts`. */
+export function createApp() {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.error);
+    },
+  });
+
+  app.use('*', requestId());
+
+  // The route table.
+  app
+    .openapi(discoveryRoutes.health, discovery.healthHandler)
+    .openapi(discoveryRoutes.protectedResource, discovery.protectedResourceHandler)
+    .openapi(discoveryRoutes.authMd, discovery.authMdHandler)
+    .openapi(discoveryRoutes.llmsTxt, discovery.llmsTxtHandler)
+    .openapi(modelsRoutes.listModels, models.listModelsHandler)
+    .openapi(agentRoutes.register, agent.registerHandler)
+    .openapi(agentRoutes.account, agent.accountHandler)
+    .openapi(adminRoutes.credit, admin.creditHandler)
+    .openapi(adminRoutes.getAccount, admin.getAccountHandler)
+    .openapi(adminRoutes.createKey, admin.createKeyHandler)
+    .openapi(adminRoutes.updateKey, admin.updateKeyHandler);
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key `ak-...` (48 characters); for /admin, the operator token.',
+  });
+  app.doc31('/openapi.json', (c) => ({
+    openapi: '3.1.0',
+    info: {
+      title: 'AI Gateway',
+      version: '1.0.0',
+      description: `One API key and one prepaid USD balance for chat, media and web context. Gateway build ${version}.`,
+    },
+    servers: [{ url: c.env.PUBLIC_BASE_URL || new URL(c.req.url).origin }],
+  }));
+
+  app.notFound((c) => renderError(new GatewayError('not_found', `No route for ${c.req.method} ${c.req.path}.`), c));
+  app.onError(renderError);
+  return app;
+}

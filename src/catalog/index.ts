@@ -1,0 +1,31 @@
+import { isConfigured } from '../providers/registry';
+import { MODELS } from './models';
+import { PROVIDER_PARAM_GROUP } from './param-groups';
+import type { CatalogModel, ChatRoute, ParamGroup } from './types';
+
+export type { CatalogModel } from './types';
+
+const BY_ID = new Map(MODELS.map((model) => [model.id, model]));
+
+export function findModel(id: string): CatalogModel | undefined {
+  return BY_ID.get(id);
+}
+
+type RouteOf<M extends CatalogModel> = M['routes'][number];
+
+/** The model's routes whose provider is configured, in catalog order: the first serves, the rest are fallbacks. */
+export function liveRoutes<M extends CatalogModel>(model: M, env: Env): RouteOf<M>[] {
+  return (model.routes as RouteOf<M>[]).filter((route) => isConfigured(env, route.provider));
+}
+
+/** Models with at least one configured route: what `/v1/models` lists and what requests may use. */
+export function liveModels(env: Env): { model: CatalogModel; route: RouteOf<CatalogModel> }[] {
+  return MODELS.flatMap((model) => {
+    const [route] = liveRoutes(model, env);
+    return route ? [{ model, route }] : [];
+  });
+}
+
+export function paramGroup(route: ChatRoute): ParamGroup {
+  return route.paramGroup ?? PROVIDER_PARAM_GROUP[route.provider] ?? 1;
+}

@@ -1,0 +1,75 @@
+import type { CatalogModel, ImageRoute, SpeechRoute, VideoRoute, ChatRoute } from './types';
+
+/** USD per million tokens to USD per token, through the decimal text so 0.15 gives 1.5e-7, not 1.4999e-7. */
+const perToken = (perMTok: number) => Number(`${perMTok}e-6`);
+
+/** `2.5` -> `2.50`, `0.0035` -> `0.0035`: at least two decimals, no float noise. */
+export function formatPrice(usd: number): string {
+  const [whole, fraction = ''] = usd.toFixed(6).replace(/0+$/, '').split('.');
+  return `${whole}.${fraction.padEnd(2, '0')}`;
+}
+
+function tierPrices(price: number | Partial<Record<string, number>>): { from: number; tiers?: Record<string, number> } {
+  if (typeof price === 'number') return { from: price };
+  const tiers = Object.fromEntries(Object.entries(price).filter((entry): entry is [string, number] => entry[1] !== undefined));
+  return { from: Math.min(...Object.values(tiers)), tiers };
+}
+
+function pricing(model: CatalogModel, route: CatalogModel['routes'][number]) {
+  switch (model.type) {
+    case 'chat': {
+      const { price } = route as ChatRoute;
+      return {
+        input: perToken(price.inputPerMTok),
+        output: perToken(price.outputPerMTok),
+        ...(price.cacheReadPerMTok === undefined ? {} : { cache_read: perToken(price.cacheReadPerMTok) }),
+        ...(price.cacheWritePerMTok === undefined ? {} : { cache_write: perToken(price.cacheWritePerMTok) }),
+        unit: 'per_token' as const,
+        display: `$${formatPrice(price.inputPerMTok)} / 1M input tokens, $${formatPrice(price.outputPerMTok)} / 1M output tokens`,
+      };
+    }
+    case 'image': {
+      const { from, tiers } = tierPrices((route as ImageRoute).perImage);
+      return { input: 0, output: from, unit: 'per_image' as const, display: `${tiers ? 'from ' : ''}$${formatPrice(from)} / image`, ...(tiers ? { tiers } : {}) };
+    }
+    case 'video': {
+      const { from, tiers } = tierPrices((route as VideoRoute).perSecond);
+      return { input: 0, output: from, unit: 'per_second' as const, display: `${tiers ? 'from ' : ''}$${formatPrice(from)} / second`, ...(tiers ? { tiers } : {}) };
+    }
+    case 'audio': {
+      const { per1kChars } = route as SpeechRoute;
+      return { input: 0, output: per1kChars, unit: 'per_1k_chars' as const, display: `$${formatPrice(per1kChars)} / 1K characters` };
+    }
+  }
+}
+
+/** The spec's model entry, priced at the route that will serve it. */
+export function modelEntry(model: CatalogModel, route: CatalogModel['routes'][number]) {
+  const chat = model.type === 'chat' ? model : undefined;
+  const image = model.type === 'image' ? model : undefined;
+  return {
+    id: model.id,
+    object: 'model' as const,
+    created: Math.floor(Date.parse(`${model.released}T00:00:00Z`) / 1000),
+    owned_by: model.maker,
+    type: model.type,
+    display_name: model.displayName,
+    context_length: chat?.contextLength ?? null,
+    max_output_tokens: chat?.maxOutputTokens ?? null,
+    capabilities: {
+      streaming: model.type === 'chat',
+      vision: chat?.vision ?? false,
+      images: chat?.vision ?? false,
+      tools: chat?.tools ?? false,
+      pdf: chat?.pdf ?? false,
+      image_edit: image?.imageEdit ?? false,
+      max_reference_images: image?.maxReferenceImages ?? 0,
+    },
+    pricing: pricing(model, route),
+    ...(image?.qualities ? { qualities: image.qualities } : {}),
+    ...(model.type === 'video'
+      ? { video: { durations: model.durations, default_duration: model.defaultDuration, resolutions: model.resolutions, audio: model.audio, image_input: model.imageInput } }
+      : {}),
+    ...(model.type === 'audio' ? { default_voice: model.defaultVoice } : {}),
+  };
+}

@@ -1,0 +1,159 @@
+import type { CatalogModel } from '../types';
+import { falPage, replicatePage } from './sources';
+
+/**
+ * Kuaishou Kling video models on fal and Replicate (`kwaivgi/*`). fal publishes a 5 s price and a
+ * per-additional-second price that is exactly 1/5 of it, i.e. a flat per-second rate.
+ * Standard = 720p, Pro / Master = 1080p. Kling 2.1 Standard/Pro and 2.5 Turbo Standard are
+ * image-to-video only on fal (a start image is required).
+ */
+export const kuaishou = [
+  {
+    type: 'video',
+    id: 'kuaishou/kling-1.6-standard',
+    displayName: 'Kling 1.6 Standard',
+    maker: 'kuaishou',
+    released: '2024-12-19',
+    durations: [5, 10],
+    defaultDuration: 5,
+    resolutions: ['720p'],
+    audio: false,
+    imageInput: true,
+    routes: [
+      {
+        provider: 'fal',
+        upstreamId: 'fal-ai/kling-video/v1.6/standard/text-to-video',
+        perSecond: { '720p': 0.045 },
+        source: falPage('fal-ai/kling-video/v1.6/standard/text-to-video'),
+      },
+    ],
+  },
+  {
+    type: 'video',
+    id: 'kuaishou/kling-2.0-master',
+    displayName: 'Kling 2.0 Master',
+    maker: 'kuaishou',
+    released: '2025-04-15',
+    durations: [5, 10],
+    defaultDuration: 5,
+    resolutions: ['1080p'],
+    audio: false,
+    imageInput: true,
+    routes: [
+      {
+        provider: 'fal',
+        upstreamId: 'fal-ai/kling-video/v2/master/text-to-video',
+        perSecond: { '1080p': 0.28 },
+        source: falPage('fal-ai/kling-video/v2/master/text-to-video'),
+      },
+    ],
+  },
+  {
+    // $0.28 per 5 s on fal; Replicate bills standard mode (720p) at $0.05/s.
+    type: 'video',
+    id: 'kuaishou/kling-2.1-standard',
+    displayName: 'Kling 2.1 Standard',
+    maker: 'kuaishou',
+    released: '2025-05-29',
+    durations: [5, 10],
+    defaultDuration: 5,
+    resolutions: ['720p'],
+    audio: false,
+    imageInput: true,
+    routes: [
+      {
+        provider: 'fal',
+        upstreamId: 'fal-ai/kling-video/v2.1/standard/image-to-video',
+        perSecond: { '720p': 0.056 },
+        source: falPage('fal-ai/kling-video/v2.1/standard/image-to-video'),
+      },
+      { provider: 'replicate', upstreamId: 'kwaivgi/kling-v2.1', perSecond: { '720p': 0.05 }, source: replicatePage('kwaivgi/kling-v2.1') },
+    ],
+  },
+  {
+    // $0.49 per 5 s.
+    type: 'video',
+    id: 'kuaishou/kling-2.1-pro',
+    displayName: 'Kling 2.1 Pro',
+    maker: 'kuaishou',
+    released: '2025-05-29',
+    durations: [5, 10],
+    defaultDuration: 5,
+    resolutions: ['1080p'],
+    audio: false,
+    imageInput: true,
+    routes: [
+      {
+        provider: 'fal',
+        upstreamId: 'fal-ai/kling-video/v2.1/pro/image-to-video',
+        perSecond: { '1080p': 0.098 },
+        source: falPage('fal-ai/kling-video/v2.1/pro/image-to-video'),
+      },
+    ],
+  },
+  {
+    // $1.40 per 5 s.
+    type: 'video',
+    id: 'kuaishou/kling-2.1-master',
+    displayName: 'Kling 2.1 Master',
+    maker: 'kuaishou',
+    released: '2025-05-29',
+    durations: [5, 10],
+    defaultDuration: 5,
+    resolutions: ['1080p'],
+    audio: false,
+    imageInput: true,
+    routes: [
+      {
+        provider: 'fal',
+        upstreamId: 'fal-ai/kling-video/v2.1/master/text-to-video',
+        perSecond: { '1080p': 0.28 },
+        source: falPage('fal-ai/kling-video/v2.1/master/text-to-video'),
+      },
+      { provider: 'replicate', upstreamId: 'kwaivgi/kling-v2.1-master', perSecond: { '1080p': 0.28 }, source: replicatePage('kwaivgi/kling-v2.1-master') },
+    ],
+  },
+  {
+    // $0.21 per 5 s.
+    type: 'video',
+    id: 'kuaishou/kling-2.5-turbo-standard',
+    displayName: 'Kling 2.5 Turbo Standard',
+    maker: 'kuaishou',
+    released: '2025-09-23',
+    durations: [5, 10],
+    defaultDuration: 5,
+    resolutions: ['720p'],
+    audio: false,
+    imageInput: true,
+    routes: [
+      {
+        provider: 'fal',
+        upstreamId: 'fal-ai/kling-video/v2.5-turbo/standard/image-to-video',
+        perSecond: { '720p': 0.042 },
+        source: falPage('fal-ai/kling-video/v2.5-turbo/standard/image-to-video'),
+      },
+    ],
+  },
+  {
+    // $0.35 per 5 s.
+    type: 'video',
+    id: 'kuaishou/kling-2.5-turbo-pro',
+    displayName: 'Kling 2.5 Turbo Pro',
+    maker: 'kuaishou',
+    released: '2025-09-23',
+    durations: [5, 10],
+    defaultDuration: 5,
+    resolutions: ['1080p'],
+    audio: false,
+    imageInput: true,
+    routes: [
+      {
+        provider: 'fal',
+        upstreamId: 'fal-ai/kling-video/v2.5-turbo/pro/text-to-video',
+        perSecond: { '1080p': 0.07 },
+        source: falPage('fal-ai/kling-video/v2.5-turbo/pro/text-to-video'),
+      },
+      { provider: 'replicate', upstreamId: 'kwaivgi/kling-v2.5-turbo-pro', perSecond: { '1080p': 0.07 }, source: replicatePage('kwaivgi/kling-v2.5-turbo-pro') },
+    ],
+  },
+] satisfies readonly CatalogModel[];

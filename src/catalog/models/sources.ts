@@ -1,0 +1,36 @@
+import type { PriceSource } from '../types';
+
+/**
+ * Public price pages the catalog numbers come from, with the day they were read.
+ * `readOn` is the catalog date (2026-11-22) unless the stored copy of the page we read
+ * carries an older date, in which case that older date is used.
+ */
+export const CATALOG_DATE = '2026-11-22';
+
+const at = (url: string, readOn: string = CATALOG_DATE): PriceSource => ({ url, readOn });
+
+/** OpenAI API pricing page; stored copy read on 2026-11-05. */
+export const OPENAI_PRICING = at('https://developers.openai.com/api/docs/pricing', '2026-11-05');
+/** Claude API pricing page (prompt caching: 5m cache write, cache hits). */
+export const ANTHROPIC_PRICING = at('https://platform.claude.com/docs/en/about-claude/pricing');
+/** Gemini Developer API pricing page (context caching price = cache read). */
+export const GEMINI_PRICING = at('https://ai.google.dev/gemini-api/docs/pricing');
+/** xAI API pricing page. */
+export const XAI_PRICING = at('https://docs.x.ai/developers/pricing');
+/** DeepSeek "Models & Pricing"; stored copies checked 2026-04-30. */
+export const DEEPSEEK_PRICING = at('https://api-docs.deepseek.com/quick_start/pricing', '2026-04-30');
+/** Mistral AI API pricing. */
+export const MISTRAL_PRICING = at('https://mistral.ai/pricing#api-pricing');
+/** GroqCloud on-demand pricing. */
+export const GROQ_PRICING = at('https://groq.com/pricing');
+/** Together AI serverless inference pricing. */
+export const TOGETHER_PRICING = at('https://www.together.ai/pricing');
+/** Fireworks AI serverless pricing. */
+export const FIREWORKS_PRICING = at('https://fireworks.ai/pricing');
+/** ElevenLabs API pricing (per 1K characters); stored copy dated June 2026. */
+export const ELEVENLABS_PRICING = at('https://elevenlabs.io/pricing/api', '2026-06-01');
+
+/** fal.ai prices are published on each model's page. */
+export const falPage = (endpointId: string, readOn?: string): PriceSource => at(`https://fal.ai/models/${endpointId}`, readOn);
+/** Replicate prices are published on each model's page (`owner/name`). */
+export const replicatePage = (model: string, readOn?: string): PriceSource => at(`https://replicate.com/${model}`, readOn);

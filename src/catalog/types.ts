@@ -1,0 +1,115 @@
+import type { ProviderId } from '../providers/ids';
+
+/** Where a price was read and when (YYYY-MM-DD), so anyone can re-check it. */
+export interface PriceSource {
+  url: string;
+  readOn: string;
+}
+
+/**
+ * Chat parameter groups of the spec's provider table.
+ * 1: OpenAI-shaped, everything applied. 2: OpenAI-compatible without `n > 1` and logprobs.
+ * 3: upstream format is not chat-completions (Anthropic, Gemini).
+ */
+export type ParamGroup = 1 | 2 | 3;
+
+/** Token prices in USD per million tokens, as providers publish them (= micro-dollars per token). */
+export interface TokenPrice {
+  inputPerMTok: number;
+  outputPerMTok: number;
+  /** Prompt-cache read price, where the provider publishes one. */
+  cacheReadPerMTok?: number;
+  /** Prompt-cache write price, where the provider publishes one. */
+  cacheWritePerMTok?: number;
+}
+
+export interface ChatRoute {
+  provider: ProviderId;
+  /** The model id the upstream API expects. */
+  upstreamId: string;
+  price: TokenPrice;
+  source: PriceSource;
+  /** Defaults to the provider's group (see `PROVIDER_PARAM_GROUP`). */
+  paramGroup?: ParamGroup;
+}
+
+interface ModelBase {
+  /** Public slug `<maker>/<model>`. */
+  id: string;
+  displayName: string;
+  /** The maker, as `owned_by`. */
+  maker: string;
+  /** Release date (YYYY-MM-DD), reported as `created` in Unix seconds. */
+  released: string;
+}
+
+export interface ChatModel extends ModelBase {
+  type: 'chat';
+  contextLength: number;
+  maxOutputTokens: number;
+  vision: boolean;
+  tools: boolean;
+  pdf: boolean;
+  /** First configured route serves the request; later ones are fallbacks. */
+  routes: ChatRoute[];
+}
+
+export type ImageQuality = 'low' | 'medium' | 'high' | 'standard' | 'hd' | 'xhigh' | 'max';
+
+export interface ImageRoute {
+  provider: ProviderId;
+  upstreamId: string;
+  /** Upstream id of the edit variant, when references switch to another endpoint. */
+  editUpstreamId?: string;
+  /** USD per image; one price, or one per quality tier. */
+  perImage: number | Partial<Record<ImageQuality, number>>;
+  source: PriceSource;
+}
+
+export interface ImageModel extends ModelBase {
+  type: 'image';
+  imageEdit: boolean;
+  maxReferenceImages: number;
+  /** Quality tiers the model takes; absent when it has none. */
+  qualities?: ImageQuality[];
+  routes: ImageRoute[];
+}
+
+export type VideoResolution = '480p' | '720p' | '1080p' | '2k' | '4k';
+
+export interface VideoRoute {
+  provider: ProviderId;
+  upstreamId: string;
+  /** USD per second of video; one price, or one per resolution. */
+  perSecond: number | Partial<Record<VideoResolution, number>>;
+  source: PriceSource;
+}
+
+export interface VideoModel extends ModelBase {
+  type: 'video';
+  /** Allowed `duration` values in seconds. */
+  durations: number[];
+  defaultDuration: number;
+  resolutions: VideoResolution[];
+  audio: boolean;
+  /** Accepts a first-frame / reference image. */
+  imageInput: boolean;
+  routes: VideoRoute[];
+}
+
+export interface SpeechRoute {
+  provider: ProviderId;
+  upstreamId: string;
+  /** USD per 1,000 characters of input. */
+  per1kChars: number;
+  source: PriceSource;
+}
+
+export interface SpeechModel extends ModelBase {
+  type: 'audio';
+  defaultVoice: string;
+  routes: SpeechRoute[];
+}
+
+export type CatalogModel = ChatModel | ImageModel | VideoModel | SpeechModel;
+export type ModelType = CatalogModel['type'];

@@ -1,0 +1,30 @@
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+/**
+ * D1 holds records and indexes, never the money: balances live in each account's Durable Object.
+ * This row lets the sweep find unfunded, unclaimed accounts and lets operators list accounts.
+ */
+export const accounts = sqliteTable(
+  'accounts',
+  {
+    id: text('id').primaryKey(),
+    createdAt: integer('created_at').notNull(),
+    /** ms since epoch; null once the account is funded or claimed (it never expires then). */
+    expiresAt: integer('expires_at'),
+    fundedAt: integer('funded_at'),
+    claimedAt: integer('claimed_at'),
+  },
+  (t) => [index('accounts_expiry').on(t.expiresAt)],
+);
+
+/** Per-IP daily counters for the registration limit and the welcome-credit allowance. */
+export const ipDailyCounters = sqliteTable(
+  'ip_daily_counters',
+  {
+    ip: text('ip').notNull(),
+    day: text('day').notNull(),
+    registrations: integer('registrations').notNull().default(0),
+    welcomeGrants: integer('welcome_grants').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.ip, t.day] })],
+);

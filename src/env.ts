@@ -1,0 +1,49 @@
+import type { AccountDurableObject } from '../durable-objects/account/account';
+import type { ProviderId } from './providers/ids';
+
+type ProviderSetting = `${Uppercase<ProviderId>}_${'API_KEY' | 'BASE_URL'}`;
+
+/**
+ * Optional configuration of the contract that `wrangler types` cannot see (secrets, and names
+ * that are simply unset). Every name is documented in `.dev.vars.example`.
+ */
+type OptionalConfig = Partial<
+  Record<
+    | ProviderSetting
+    | 'ADMIN_TOKEN'
+    | 'PUBLIC_BASE_URL'
+    | 'STEALTH_API_KEY'
+    | 'STEALTH_BASE_URL'
+    | 'STRIPE_SECRET_KEY'
+    | 'STRIPE_WEBHOOK_SECRET'
+    | 'STRIPE_API_BASE'
+    | 'BASE_RPC_URL'
+    | 'USDC_DEPOSIT_ADDRESS',
+    string
+  >
+>;
+
+declare global {
+  // Merges into the `Env` that `wrangler types` generates in worker-configuration.d.ts.
+  interface Env extends OptionalConfig {}
+  namespace Cloudflare {
+    interface Env extends OptionalConfig {}
+  }
+}
+
+export type AccountStub = DurableObjectStub<AccountDurableObject>;
+
+/** The caller named by a well-formed API key; the key itself is verified by the account's Durable Object. */
+export interface Caller {
+  accountId: string;
+  keyHash: string;
+  account: AccountStub;
+}
+
+export interface AppEnv {
+  Bindings: Env;
+  Variables: {
+    requestId: string;
+    caller: Caller;
+  };
+}

@@ -1,0 +1,16 @@
+import { createApp } from './app';
+import { sweepExpiredAccounts } from './jobs/account-expiry';
+import { consumeJobs } from './jobs/consumer';
+import type { JobMessage } from './jobs/messages';
+
+export { AccountDurableObject } from '../durable-objects/account/account';
+
+const app = createApp();
+
+export default {
+  fetch: app.fetch,
+  queue: consumeJobs,
+  async scheduled(controller, env, ctx) {
+    ctx.waitUntil(sweepExpiredAccounts(env, controller.scheduledTime));
+  },
+} satisfies ExportedHandler<Env, JobMessage>;

@@ -1,0 +1,30 @@
+import { database } from '../db';
+import { deleteAccountRecords, expiredAccountIds, updateAccountIndex } from '../db/accounts';
+import { deleteAccountObjects } from '../media/keys';
+import type { JobMessage } from './messages';
+
+const SWEEP_BATCH = 100;
+
+/** Cron: queues every unfunded, unclaimed account past `expires_unless_funded_at` for deletion. */
+export async function sweepExpiredAccounts(env: Env, now: number): Promise<number> {
+  const ids = await expiredAccountIds(database(env), now, SWEEP_BATCH);
+  if (ids.length > 0) {
+    await env.JOBS.sendBatch(ids.map((accountId) => ({ body: { kind: 'account.expire', accountId, now } satisfies JobMessage })));
+  }
+  return ids.length;
+}
+
+/**
+ * Deletes one expired account and all its data. The account's Durable Object decides (it may
+ * have been funded since D1 was read); a repeated message finds nothing left and changes nothing.
+ */
+export async function expireAccount(env: Env, message: Extract<JobMessage, { kind: 'account.expire' }>): Promise<void> {
+  const db = database(env);
+  const outcome = await env.ACCOUNT.get(env.ACCOUNT.idFromName(message.accountId)).deleteIfExpired(message.now);
+  if (!outcome.deleted) {
+    await updateAccountIndex(db, message.accountId, outcome);
+    return;
+  }
+  await deleteAccountObjects(env.MEDIA, message.accountId);
+  await deleteAccountRecords(db, message.accountId);
+}

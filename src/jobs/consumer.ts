@@ -1,0 +1,19 @@
+import { expireAccount } from './account-expiry';
+import type { JobMessage } from './messages';
+
+/** The queue consumer: one handler per message kind; a failure retries that message alone. */
+export async function consumeJobs(batch: MessageBatch<JobMessage>, env: Env, _ctx?: ExecutionContext): Promise<void> {
+  for (const message of batch.messages) {
+    try {
+      switch (message.body.kind) {
+        case 'account.expire':
+          await expireAccount(env, message.body);
+          break;
+      }
+      message.ack();
+    } catch (err) {
+      console.error(JSON.stringify({ queue: 'jobs', kind: message.body.kind, error: String(err) }));
+      message.retry({ delaySeconds: Math.min(300, 5 * 2 ** message.attempts) });
+    }
+  }
+}

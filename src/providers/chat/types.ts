@@ -1,0 +1,182 @@
+/**
+ * The chat-completions shapes the gateway speaks to clients (OpenAI's wire format), and the
+ * contract every chat provider adapter implements. Adapters are pure: request in, upstream
+ * request out; upstream JSON or SSE events in, chat-completion objects or chunks out.
+ */
+
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+export interface ImagePart {
+  type: 'image_url';
+  image_url: { url: string; detail?: 'low' | 'high' | 'auto' };
+}
+export interface FilePart {
+  type: 'file';
+  /** `file_data` is a `data:application/pdf;base64,...` URI. */
+  file: { filename: string; file_data: string };
+}
+export type ContentPart = TextPart | ImagePart | FilePart;
+
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export interface ChatMessage {
+  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
+  content: string | ContentPart[] | null;
+  name?: string;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+}
+
+export interface FunctionTool {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean };
+}
+
+/** What a client sends to `POST /v1/chat/completions`. Unknown extra members are allowed. */
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  stream?: boolean;
+  temperature?: number;
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  n?: number;
+  top_p?: number;
+  frequency_penalty?: number;
+  presence_penalty?: number;
+  stop?: string | string[];
+  tools?: FunctionTool[];
+  /** `none`, `auto`, `required`, or `{type: 'function', function: {name}}`. */
+  tool_choice?: unknown;
+  seed?: number;
+  response_format?: unknown;
+  logprobs?: boolean;
+  top_logprobs?: number;
+  logit_bias?: Record<string, number>;
+  [extra: string]: unknown;
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
+
+export interface ChatUsageWire {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details?: { cached_tokens?: number };
+  completion_tokens_details?: { reasoning_tokens?: number };
+}
+
+export interface ChatCompletion {
+  id: string;
+  object: 'chat.completion';
+  created: number;
+  model: string;
+  choices: {
+    index: number;
+    message: { role: 'assistant'; content: string | null; tool_calls?: ToolCall[]; refusal?: string | null };
+    finish_reason: FinishReason | null;
+    logprobs?: unknown;
+  }[];
+  usage?: ChatUsageWire;
+  [extra: string]: unknown;
+}
+
+export interface ChunkToolCallDelta {
+  index: number;
+  id?: string;
+  type?: 'function';
+  function?: { name?: string; arguments?: string };
+}
+
+export interface ChatCompletionChunk {
+  id: string;
+  object: 'chat.completion.chunk';
+  created: number;
+  model: string;
+  choices: {
+    index: number;
+    delta: { role?: 'assistant'; content?: string | null; tool_calls?: ChunkToolCallDelta[]; refusal?: string | null };
+    finish_reason: FinishReason | null;
+    logprobs?: unknown;
+  }[];
+  usage?: ChatUsageWire | null;
+  [extra: string]: unknown;
+}
+
+/**
+ * Token counts as billed. `inputTokens` excludes cache reads and writes, which are priced on
+ * their own; `outputTokens` includes reasoning/thinking tokens.
+ */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+/** Where one upstream call goes. */
+export interface ChatTarget {
+  /** Provider base URL without a trailing slash; the adapter appends its path. */
+  baseUrl: string;
+  apiKey: string;
+  /** The model id the upstream expects. */
+  upstreamModel: string;
+}
+
+export interface UpstreamRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Fetches an https image for upstreams that only take inline base64 (injected, so adapters stay testable). */
+export type ImageFetcher = (url: string) => Promise<{ mimeType: string; base64: string }>;
+
+export interface ResponseContext {
+  /** The slug the client asked for; answers carry it as `model`. */
+  model: string;
+  /** Used for `id` where the upstream gives none (`chatcmpl-<requestId>`). */
+  requestId: string;
+  /** Unix seconds, for `created`. */
+  created: number;
+}
+
+/** One Server-Sent Event as read off the upstream stream. */
+export interface SseEvent {
+  event?: string;
+  data: string;
+}
+
+export interface StreamTranslator {
+  /** Zero or more chat chunks for one upstream event. Throws `UpstreamStreamError` for an error event. */
+  push(event: SseEvent): ChatCompletionChunk[];
+  /** Chunks still owed when the upstream stream ended (e.g. the final finish_reason). */
+  finish(): ChatCompletionChunk[];
+  /** Usage seen so far, from whichever event carried it; null when none did. */
+  usage(): Usage | null;
+}
+
+export interface ChatAdapter {
+  /** The upstream request for a client request (`request.stream` decides streaming). */
+  buildRequest(request: ChatRequest, target: ChatTarget, fetchImage: ImageFetcher): Promise<UpstreamRequest>;
+  /** A non-streamed upstream answer as a chat completion, with its usage. */
+  parseResponse(body: unknown, context: ResponseContext): { completion: ChatCompletion; usage: Usage | null };
+  /** A translator for one streamed answer. */
+  streamTranslator(context: ResponseContext): StreamTranslator;
+  /** A human message from an upstream error body (JSON already parsed, or text). */
+  errorMessage(status: number, body: unknown): string;
+}
+
+/** An error event inside an upstream stream (the stream must end with an error frame, never cleanly). */
+export class UpstreamStreamError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UpstreamStreamError';
+  }
+}

@@ -1,0 +1,76 @@
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
+import type { KeyGuardrails } from '../../../durable-objects/account/types';
+import { newApiKey, sha256Hex } from '../../accounts/credentials';
+import { accountBody, keyBody, ledgerBody } from '../../accounts/wire';
+import { database } from '../../db';
+import { markFunded } from '../../db/accounts';
+import type { AppEnv } from '../../env';
+import { GatewayError } from '../../errors';
+import { formatUsd, parseUsd } from '../../money';
+import { publicBaseUrl } from '../../urls';
+import type { createKey, credit, getAccount, KeyGuardrailsInput, updateKey } from './admin.routes';
+
+function accountStub(env: Env, accountId: string) {
+  return env.ACCOUNT.get(env.ACCOUNT.idFromName(accountId));
+}
+
+const noAccount = (id: string) => new GatewayError('not_found', `No account ${id}.`);
+
+export const creditHandler: RouteHandler<typeof credit, AppEnv> = async (c) => {
+  const { account_id } = c.req.valid('param');
+  const { amount_usd, reason } = c.req.valid('json');
+  const amountMicros = parseUsd(amount_usd);
+  if (!amountMicros) throw new GatewayError('invalid_request', 'amount_usd must be a non-zero decimal USD amount.', { param: 'amount_usd' });
+  // Without an Idempotency-Key every call is a new credit; with one, retries credit once.
+  const idempotencyKey = `operator:${c.req.valid('header')['idempotency-key'] ?? crypto.randomUUID()}`;
+  const result = await accountStub(c.env, account_id).credit({ amountMicros, idempotencyKey, source: 'operator', note: reason });
+  if (!result) throw noAccount(account_id);
+  if (amountMicros > 0) await markFunded(database(c.env), account_id, Date.now());
+  return c.json({ account_id, balance_usd: formatUsd(result.balanceMicros) }, 200);
+};
+
+export const getAccountHandler: RouteHandler<typeof getAccount, AppEnv> = async (c) => {
+  const { account_id } = c.req.valid('param');
+  const view = await accountStub(c.env, account_id).adminView();
+  if (!view) throw noAccount(account_id);
+  return c.json(
+    { ...accountBody(view.account, publicBaseUrl(c)), keys: view.keys.map(keyBody), ledger: view.ledger.map(ledgerBody) },
+    200,
+  );
+};
+
+export const createKeyHandler: RouteHandler<typeof createKey, AppEnv> = async (c) => {
+  const { account_id } = c.req.valid('param');
+  const { name, ...guardrails } = c.req.valid('json');
+  const apiKey = newApiKey(account_id);
+  const key = await accountStub(c.env, account_id).createKey({
+    hash: await sha256Hex(apiKey),
+    hint: `ak-…${apiKey.slice(-4)}`,
+    name: name ?? 'key',
+    ...toGuardrails(guardrails),
+  });
+  if (!key) throw noAccount(account_id);
+  return c.json({ api_key: apiKey, key: keyBody(key) }, 201);
+};
+
+export const updateKeyHandler: RouteHandler<typeof updateKey, AppEnv> = async (c) => {
+  const { account_id, key_id } = c.req.valid('param');
+  const { name, revoked, ...guardrails } = c.req.valid('json');
+  const key = await accountStub(c.env, account_id).updateKey(key_id, { name, revoked, ...toGuardrails(guardrails) });
+  if (!key) throw new GatewayError('not_found', `No key ${key_id} on account ${account_id}.`);
+  return c.json(keyBody(key), 200);
+};
+
+/** Wire guardrails to the account's: undefined leaves a value, null clears it. */
+function toGuardrails(input: Omit<z.infer<typeof KeyGuardrailsInput>, 'name'>): KeyGuardrails {
+  const micros = (text: string | null | undefined) => (text === undefined ? undefined : text === null ? null : parseUsd(text));
+  const out: KeyGuardrails = {
+    dailyLimitMicros: micros(input.daily_limit_usd),
+    monthlyLimitMicros: micros(input.monthly_limit_usd),
+    totalLimitMicros: micros(input.total_limit_usd),
+    allowedModels: input.allowed_models,
+    expiresAt: input.expires_at === undefined ? undefined : input.expires_at === null ? null : Date.parse(input.expires_at),
+  };
+  return Object.fromEntries(Object.entries(out).filter(([, value]) => value !== undefined));
+}

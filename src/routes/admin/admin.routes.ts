@@ -1,0 +1,101 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { adminToken } from '../../middleware/admin-token';
+import { KiB, limitBody } from '../../middleware/body-limit';
+import { Account, bearerAuth, errors, jsonBody, jsonResponse, UsdString } from '../schemas';
+
+const AccountIdParam = z.object({ account_id: z.uuid().openapi({ param: { name: 'account_id', in: 'path' } }) });
+const KeyIdParam = AccountIdParam.extend({ key_id: z.string().min(1).openapi({ param: { name: 'key_id', in: 'path' } }) });
+
+const DecimalUsd = z.string().regex(/^-?\d{1,9}(\.\d{1,6})?$/, 'a decimal USD string with at most 6 fraction digits');
+const LimitUsd = z.string().regex(/^\d{1,9}(\.\d{1,6})?$/, 'a non-negative decimal USD string').nullable().optional();
+
+export const KeyGuardrailsInput = z.object({
+  name: z.string().min(1).max(100).optional(),
+  daily_limit_usd: LimitUsd,
+  monthly_limit_usd: LimitUsd,
+  total_limit_usd: LimitUsd,
+  allowed_models: z.array(z.string().min(1)).max(500).nullable().optional(),
+  expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
+});
+
+export const ApiKeyRecord = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    hint: z.string(),
+    created_at: z.iso.datetime(),
+    revoked_at: z.iso.datetime().nullable(),
+    expires_at: z.iso.datetime().nullable(),
+    daily_limit_usd: UsdString.nullable(),
+    monthly_limit_usd: UsdString.nullable(),
+    total_limit_usd: UsdString.nullable(),
+    allowed_models: z.array(z.string()).nullable(),
+  })
+  .openapi('ApiKeyRecord');
+
+const LedgerRow = z.object({
+  seq: z.int(),
+  kind: z.enum(['credit', 'hold', 'charge', 'release']),
+  amount_usd: UsdString,
+  balance_after_usd: UsdString,
+  hold_id: z.string().nullable(),
+  key_id: z.string().nullable(),
+  source: z.string().nullable(),
+  note: z.string().nullable(),
+  created_at: z.iso.datetime(),
+});
+
+const admin = { tags: ['admin'], security: bearerAuth };
+
+export const credit = createRoute({
+  ...admin,
+  method: 'post',
+  path: '/admin/accounts/{account_id}/credits',
+  summary: 'Credit (or, with a negative amount, correct) an account; idempotent with an Idempotency-Key header',
+  middleware: [adminToken(), limitBody(16 * KiB)] as const,
+  request: {
+    params: AccountIdParam,
+    headers: z.object({ 'idempotency-key': z.string().min(1).max(200).optional() }),
+    body: jsonBody(z.object({ amount_usd: DecimalUsd.openapi({ example: '12.50' }), reason: z.string().min(1).max(500) })),
+  },
+  responses: {
+    200: jsonResponse(z.object({ account_id: z.uuid(), balance_usd: UsdString }), 'The new balance'),
+    ...errors(400, 401, 404),
+  },
+});
+
+export const getAccount = createRoute({
+  ...admin,
+  method: 'get',
+  path: '/admin/accounts/{account_id}',
+  summary: 'An account with its keys (no secrets) and its last ledger entries',
+  middleware: [adminToken()] as const,
+  request: { params: AccountIdParam },
+  responses: {
+    200: jsonResponse(Account.extend({ keys: z.array(ApiKeyRecord), ledger: z.array(LedgerRow) }), 'The account'),
+    ...errors(401, 404),
+  },
+});
+
+export const createKey = createRoute({
+  ...admin,
+  method: 'post',
+  path: '/admin/accounts/{account_id}/keys',
+  summary: 'Create another key on the account, with optional guardrails',
+  middleware: [adminToken(), limitBody(64 * KiB)] as const,
+  request: { params: AccountIdParam, body: jsonBody(KeyGuardrailsInput) },
+  responses: {
+    201: jsonResponse(z.object({ api_key: z.string().length(48), key: ApiKeyRecord }), 'The key, shown once'),
+    ...errors(400, 401, 404),
+  },
+});
+
+export const updateKey = createRoute({
+  ...admin,
+  method: 'patch',
+  path: '/admin/accounts/{account_id}/keys/{key_id}',
+  summary: "Change a key's guardrails, or revoke it",
+  middleware: [adminToken(), limitBody(64 * KiB)] as const,
+  request: { params: KeyIdParam, body: jsonBody(KeyGuardrailsInput.extend({ revoked: z.boolean().optional() })) },
+  responses: { 200: jsonResponse(ApiKeyRecord, 'The key'), ...errors(400, 401, 404) },
+});

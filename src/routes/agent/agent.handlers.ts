@@ -1,0 +1,75 @@
+import type { RouteHandler } from '@hono/zod-openapi';
+import { holdFailureError } from '../../accounts/failures';
+import { newApiKey, newClaimToken, sha256Hex } from '../../accounts/credentials';
+import { accountBody } from '../../accounts/wire';
+import { registrationInstructions } from '../../accounts/instructions';
+import { database } from '../../db';
+import { insertAccount } from '../../db/accounts';
+import { countRegistration, takeWelcomeGrant } from '../../db/ip-counters';
+import type { AppEnv } from '../../env';
+import { GatewayError } from '../../errors';
+import { formatUsd, parseUsd } from '../../money';
+import { clientIp, fundUrl, publicBaseUrl } from '../../urls';
+import { spendPeriods } from '../../../durable-objects/account/periods';
+import type { account, register } from './agent.routes';
+
+export const REGISTRATIONS_PER_IP_PER_DAY = 10;
+export const WELCOME_GRANTS_PER_IP_PER_DAY = 1;
+const UNFUNDED_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+
+export const registerHandler: RouteHandler<typeof register, AppEnv> = async (c) => {
+  const { type } = c.req.valid('json');
+  if (type !== 'anonymous') {
+    throw new GatewayError('registration_type_not_supported', `Registration type "${type}" is not supported; use "anonymous".`, { param: 'type' });
+  }
+
+  const now = Date.now();
+  const db = database(c.env);
+  const ip = clientIp(c);
+  const { day, secondsToNextDay } = spendPeriods(now);
+  const today = day.slice(2);
+  if ((await countRegistration(db, ip, today)) > REGISTRATIONS_PER_IP_PER_DAY) {
+    throw new GatewayError('agent_register_rate_limited', `At most ${REGISTRATIONS_PER_IP_PER_DAY} registrations per IP address per day.`, {
+      retryAfter: secondsToNextDay,
+    });
+  }
+  const welcomeMicros = parseUsd(c.env.WELCOME_CREDITS_USD || '0') ?? 0;
+  const welcome = welcomeMicros > 0 && (await takeWelcomeGrant(db, ip, today, WELCOME_GRANTS_PER_IP_PER_DAY));
+
+  const accountId = crypto.randomUUID();
+  const apiKey = newApiKey(accountId);
+  const claimToken = newClaimToken(accountId);
+  const expiresAt = now + UNFUNDED_LIFETIME_MS;
+  // The index row first: if creating the account fails, the sweep still finds and clears the id.
+  await insertAccount(db, accountId, now, expiresAt);
+  const stub = c.env.ACCOUNT.get(c.env.ACCOUNT.idFromName(accountId));
+  await stub.create({
+    accountId,
+    claimTokenHash: await sha256Hex(claimToken),
+    key: { hash: await sha256Hex(apiKey), hint: `ak-…${apiKey.slice(-4)}`, name: 'default' },
+    expiresAt,
+    welcomeMicros: welcome ? welcomeMicros : 0,
+  });
+
+  const base = publicBaseUrl(c);
+  const expiresIso = new Date(expiresAt).toISOString();
+  return c.json(
+    {
+      account_id: accountId,
+      api_key: apiKey,
+      claim_token: claimToken,
+      fund_url: fundUrl(base, accountId),
+      expires_unless_funded_at: expiresIso,
+      instructions: registrationInstructions({ base, accountId, expiresAt: expiresIso, welcomeUsd: welcome ? formatUsd(welcomeMicros) : null }),
+      ...(welcome ? { welcome_credits_usd: formatUsd(welcomeMicros) } : {}),
+    },
+    201,
+  );
+};
+
+export const accountHandler: RouteHandler<typeof account, AppEnv> = async (c) => {
+  const { account, keyHash } = c.get('caller');
+  const result = await account.accountForKey(keyHash);
+  if (!result.ok) throw holdFailureError(result);
+  return c.json(accountBody(result.account, publicBaseUrl(c)), 200);
+};

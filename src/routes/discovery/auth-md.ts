@@ -1,0 +1,87 @@
+/** The agent's guide served at `/auth.md`: every step with the exact request to send. */
+export function authMarkdown(base: string): string {
+  return `# Getting an API key as an agent
+
+This service gives you one API key and one prepaid USD balance for chat, image, video and speech
+models and for live web context (scrape, crawl, extract). You can get the key yourself, with no
+human and no login. Base URL: \`${base}\`.
+
+## 1. Register
+
+\`\`\`http
+POST ${base}/agent/register
+Content-Type: application/json
+
+{"type": "anonymous"}
+\`\`\`
+
+The 201 answer holds \`account_id\`, \`api_key\` (\`ak-...\`, 48 characters), \`claim_token\`
+(\`act_...\`), \`fund_url\`, \`expires_unless_funded_at\` and \`instructions\`. Store \`api_key\` and
+\`claim_token\` at once: neither is shown again, and the claim token is the only way to recover
+the account. At most 10 registrations per IP address per day (then 429
+\`agent_register_rate_limited\` with \`Retry-After\`). If \`welcome_credits_usd\` is present, that
+starter credit is already on the balance.
+
+## 2. Use the key
+
+Send \`Authorization: Bearer <api_key>\` on every \`/v1\` request. Chat completions follow the
+OpenAI chat-completions format, so any OpenAI-compatible client works with base URL
+\`${base}/v1\`. \`GET ${base}/v1/models\` (no key needed) lists the models and their prices.
+Billed answers carry \`X-Service-Cost\` and \`X-Service-Credits-Remaining\`; a streamed chat ends
+with one frame whose \`choices\` is empty and whose \`x_service\` holds the cost.
+
+## 3. Get funded
+
+A new account has a balance of 0 (plus any welcome credit); billed calls answer 402
+\`insufficient_credits\` until it is funded. Either:
+
+- give a human the \`fund_url\`: a page with no login that takes a card or USDC; or
+- ask for a USDC deposit on Base yourself:
+
+\`\`\`http
+POST ${base}/agent/fund
+Authorization: Bearer <api_key>
+Content-Type: application/json
+
+{"amount_usd": 10}
+\`\`\`
+
+  then send exactly \`amount_usdc\` to \`deposit_address\` on the \`base\` network.
+
+Unless it is funded, the account and everything in it are deleted at
+\`expires_unless_funded_at\` (30 days after registration). A funded account never expires.
+
+## 4. Check the balance
+
+\`\`\`http
+GET ${base}/agent/account
+Authorization: Bearer <api_key>
+\`\`\`
+
+\`balance_usd\` is a decimal string with 6 fraction digits. Poll no more often than every 5
+seconds while you wait for funding.
+
+## 5. Hand the account to a human (optional)
+
+\`\`\`http
+POST ${base}/agent/claim/init
+Content-Type: application/json
+
+{"claim_token": "act_..."}
+\`\`\`
+
+Show the human both \`verification_uri_complete\` (or \`verification_uri\`) and the 6-digit
+\`user_code\`. Then poll \`POST ${base}/agent/claim/poll\` with the same claim token, no faster than
+\`interval\` seconds: \`authorization_pending\` means wait, \`slow_down\` means wait longer,
+\`expired_token\` means start again with init. A 200 with \`status: "claimed"\` ends it. Your key
+keeps working unchanged; the human gets a dashboard, spend guardrails and higher card limits.
+
+## Errors
+
+Every error is \`{"error": {"code", "message", "type", "param"?}}\`. 401: key missing, invalid,
+revoked or expired. 402: fund and retry. 403: the key's guardrails forbid it. 429: honour
+\`Retry-After\`. 502/503: retry with backoff.
+
+Machine-readable API description: \`${base}/openapi.json\`.
+`;
+}

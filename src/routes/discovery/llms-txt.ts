@@ -1,0 +1,27 @@
+/** `/llms.txt` (llmstxt.org): what the service is and where each part is described. */
+export function llmsText(base: string): string {
+  return `# AI Gateway
+
+> One API key and one prepaid USD balance for chat, image, video and speech models from many
+> makers, plus live web context (scrape, crawl, structured extract). Agents can sign themselves
+> up, get funded, and later be claimed by a human.
+
+Chat completions are OpenAI-compatible at ${base}/v1/chat/completions; authenticate with
+\`Authorization: Bearer ak-...\`.
+
+## Docs
+
+- [Agent guide](${base}/auth.md): register, fund, check the balance, hand over the claim
+- [OpenAPI description](${base}/openapi.json): every route and schema
+- [Model catalog](${base}/v1/models): live models and prices, no key needed
+- [Protected-resource metadata](${base}/.well-known/oauth-protected-resource)
+
+## API
+
+- POST /agent/register: anonymous account with an API key and a claim token
+- GET /agent/account: balance, claim state, funding link
+- POST /v1/chat/completions: chat, streaming, tools, images and PDFs
+- POST /v1/scrape, /v1/crawl, /v1/extract: web pages as markdown, whole sites, structured records
+- POST /v1/images/generations, /v1/videos/generations, /v1/audio/speech: media
+`;
+}

@@ -1,0 +1,52 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { jsonResponse } from '../schemas';
+
+export const ModelEntry = z
+  .object({
+    id: z.string().openapi({ example: 'openai/gpt-4o' }),
+    object: z.literal('model'),
+    created: z.int(),
+    owned_by: z.string(),
+    type: z.enum(['chat', 'image', 'video', 'audio']),
+    display_name: z.string(),
+    context_length: z.int().nullable(),
+    max_output_tokens: z.int().nullable(),
+    capabilities: z.object({
+      streaming: z.boolean(),
+      images: z.boolean().openapi({ description: 'Older name of `vision`, still sent.' }),
+      vision: z.boolean(),
+      tools: z.boolean(),
+      pdf: z.boolean(),
+      image_edit: z.boolean(),
+      max_reference_images: z.int(),
+    }),
+    pricing: z.object({
+      input: z.number().openapi({ description: 'USD per unit' }),
+      output: z.number(),
+      cache_read: z.number().optional().openapi({ description: 'USD per prompt-cache read token' }),
+      cache_write: z.number().optional().openapi({ description: 'USD per prompt-cache write token' }),
+      unit: z.enum(['per_token', 'per_image', 'per_second', 'per_1k_chars']),
+      display: z.string(),
+      tiers: z.record(z.string(), z.number()).optional().openapi({ description: 'Price per quality or resolution tier' }),
+    }),
+    qualities: z.array(z.string()).optional(),
+    video: z
+      .object({
+        durations: z.array(z.int()),
+        default_duration: z.int(),
+        resolutions: z.array(z.string()),
+        audio: z.boolean(),
+        image_input: z.boolean(),
+      })
+      .optional(),
+    default_voice: z.string().optional(),
+  })
+  .openapi('Model');
+
+export const listModels = createRoute({
+  method: 'get',
+  path: '/v1/models',
+  tags: ['models'],
+  summary: 'The live catalog: every model a configured provider serves, with its price',
+  responses: { 200: jsonResponse(z.object({ object: z.literal('list'), data: z.array(ModelEntry) }), 'The models') },
+});

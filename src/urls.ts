@@ -1,0 +1,17 @@
+import type { Context } from 'hono';
+import type { AppEnv } from './env';
+
+/** The absolute base for links the gateway hands out: `PUBLIC_BASE_URL`, else the request's origin. */
+export function publicBaseUrl(c: Context<AppEnv>): string {
+  return (c.env.PUBLIC_BASE_URL || new URL(c.req.url).origin).replace(/\/+$/, '');
+}
+
+/** The no-login fund page of an account (served by the funding pages). */
+export function fundUrl(base: string, accountId: string): string {
+  return `${base}/fund/${accountId}`;
+}
+
+/** The caller's address as Cloudflare reports it; local runs without the header share one bucket. */
+export function clientIp(c: Context<AppEnv>): string {
+  return c.req.header('CF-Connecting-IP') ?? 'local';
+}

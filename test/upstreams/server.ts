@@ -1,0 +1,73 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: unknown;
+}
+
+export interface Upstream {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  /** Every request received, in order (tests assert on what the gateway sent). */
+  requests: RecordedRequest[];
+  stop: () => Promise<void>;
+}
+
+export type UpstreamHandler = (request: RecordedRequest, res: ServerResponse) => void | Promise<void>;
+
+/** A local HTTP server on 127.0.0.1 that records requests and hands each to `handler`. */
+export async function startUpstream(handler: UpstreamHandler): Promise<Upstream> {
+  const requests: RecordedRequest[] = [];
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    const recorded = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body };
+    requests.push(recorded);
+    try {
+      await handler(recorded, res);
+    } catch (err) {
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
+      res.end(String(err));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/** Starts an SSE answer; `write` sends raw frames exactly as given. */
+export function startSse(res: ServerResponse): { write: (frame: string) => void; end: () => void; die: () => void } {
+  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+  res.flushHeaders();
+  return {
+    write: (frame) => res.write(frame),
+    end: () => res.end(),
+    // The connection drops mid-stream, with no terminator.
+    die: () => res.socket?.destroy(),
+  };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,93 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app';
+import { PROVIDER_IDS } from '../../src/providers/ids';
+
+const everyProvider = Object.fromEntries(PROVIDER_IDS.map((id) => [`${id.toUpperCase()}_API_KEY`, 'configured']));
+
+interface ModelEntry {
+  id: string;
+  type: string;
+  owned_by: string;
+  capabilities: Record<string, unknown>;
+  pricing: { input: number; output: number; unit: string; display: string };
+  [field: string]: unknown;
+}
+
+async function listModels(config: Record<string, string>) {
+  const res = await createApp().request('/v1/models', {}, { ...env, ...config });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { object: string; data: ModelEntry[] };
+}
+
+describe('GET /v1/models', () => {
+  it('lists 120 or more models from 12 or more makers when every provider is configured', async () => {
+    const { object, data } = await listModels(everyProvider);
+    expect(object).toBe('list');
+    expect(data.length).toBeGreaterThanOrEqual(120);
+    expect(new Set(data.map((m) => m.owned_by)).size).toBeGreaterThanOrEqual(12);
+    expect(new Set(data.map((m) => m.type))).toEqual(new Set(['chat', 'image', 'video', 'audio']));
+  });
+
+  it('lists nothing when no provider is configured', async () => {
+    expect((await listModels({})).data).toEqual([]);
+  });
+
+  it('lists only the models of the configured providers', async () => {
+    const { data } = await listModels({ ANTHROPIC_API_KEY: 'k' });
+    expect(data.length).toBeGreaterThan(0);
+    expect(data.every((m) => m.owned_by === 'anthropic')).toBe(true);
+  });
+
+  it('sends every field of the spec model entry', async () => {
+    const { data } = await listModels(everyProvider);
+    for (const model of data) {
+      expect(model).toMatchObject({
+        id: expect.stringMatching(/^[a-z0-9-]+\/[a-z0-9.-]+$/),
+        object: 'model',
+        created: expect.any(Number),
+        owned_by: expect.any(String),
+        display_name: expect.any(String),
+        capabilities: {
+          streaming: expect.any(Boolean),
+          images: expect.any(Boolean),
+          vision: expect.any(Boolean),
+          tools: expect.any(Boolean),
+          image_edit: expect.any(Boolean),
+          max_reference_images: expect.any(Number),
+        },
+        pricing: { input: expect.any(Number), output: expect.any(Number), unit: expect.any(String), display: expect.any(String) },
+      });
+      expect(model.capabilities.images).toBe(model.capabilities.vision);
+      expect(model).toHaveProperty('context_length');
+      expect(model).toHaveProperty('max_output_tokens');
+    }
+  });
+
+  it.each([
+    ['chat', 'per_token'],
+    ['image', 'per_image'],
+    ['video', 'per_second'],
+    ['audio', 'per_1k_chars'],
+  ])('prices %s models %s', async (type, unit) => {
+    const { data } = await listModels(everyProvider);
+    const ofType = data.filter((m) => m.type === type);
+    expect(ofType.length).toBeGreaterThan(0);
+    for (const model of ofType) {
+      expect(model.pricing.unit).toBe(unit);
+      if (type !== 'chat') expect(model.pricing.input).toBe(0);
+    }
+  });
+
+  it('prices GPT-4o-class chat per token, as USD per million divided by a million', async () => {
+    const { data } = await listModels(everyProvider);
+    const gpt4o = data.find((m) => m.id === 'openai/gpt-4o');
+    expect(gpt4o?.pricing).toMatchObject({ input: 2.5e-6, output: 1e-5, unit: 'per_token' });
+    expect(gpt4o?.pricing.display).toBe('$2.50 / 1M input tokens, $10.00 / 1M output tokens');
+  });
+
+  it('is public: no key needed', async () => {
+    const res = await createApp().request('/v1/models', {}, { ...env, OPENAI_API_KEY: 'k' });
+    expect(res.status).toBe(200);
+  });
+});
