@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import type { HoldFailure } from '../../durable-objects/account/types';
+import { holdFailureError } from './failures';
+
+describe('holdFailureError', () => {
+  it.each<[HoldFailure, number, string, string]>([
+    [{ reason: 'invalid_key' }, 401, 'invalid_api_key', 'authentication_error'],
+    [{ reason: 'revoked' }, 401, 'api_key_revoked', 'authentication_error'],
+    [{ reason: 'expired' }, 401, 'api_key_expired', 'authentication_error'],
+    [{ reason: 'model_not_allowed', model: 'openai/gpt-4o' }, 403, 'model_not_allowed', 'authorization_error'],
+    [{ reason: 'insufficient_credits', availableMicros: 5, neededMicros: 10 }, 402, 'insufficient_credits', 'insufficient_credits_error'],
+    [{ reason: 'daily_limit', remainingMicros: 0, retryAfterSeconds: 60 }, 429, 'daily_spend_limit_exceeded', 'rate_limit_error'],
+    [{ reason: 'monthly_limit', remainingMicros: 0, retryAfterSeconds: 60 }, 429, 'monthly_spend_limit_exceeded', 'rate_limit_error'],
+    [{ reason: 'total_limit', remainingMicros: 0, retryAfterSeconds: 60 }, 429, 'credit_limit_exceeded', 'rate_limit_error'],
+    [{ reason: 'too_many_holds', openHolds: 128 }, 429, 'too_many_concurrent_requests', 'rate_limit_error'],
+  ])('maps %o to %i %s', (failure, status, code, type) => {
+    const error = holdFailureError(failure);
+    expect([error.status, error.code, error.type]).toEqual([status, code, type]);
+    if (status === 429) expect(Number(error.headers()['Retry-After'])).toBeGreaterThan(0);
+  });
+
+  it('names the model field for a model outside the allowlist', () => {
+    expect(holdFailureError({ reason: 'model_not_allowed', model: 'x/y' }).body().error.param).toBe('model');
+  });
+
+  it('lets the route describe what the balance covers (D5)', () => {
+    const error = holdFailureError({ reason: 'insufficient_credits', availableMicros: 1500, neededMicros: 9000 }, (micros) => `covers ${micros}`);
+    expect(error.message).toBe('covers 1500');
+  });
+});
