@@ -7,6 +7,8 @@ import * as admin from './routes/admin/admin.handlers';
 import * as adminRoutes from './routes/admin/admin.routes';
 import * as agent from './routes/agent/agent.handlers';
 import * as agentRoutes from './routes/agent/agent.routes';
+import * as chat from './routes/chat/chat.handlers';
+import * as chatRoutes from './routes/chat/chat.routes';
 import * as discovery from './routes/discovery/discovery.handlers';
 import * as discoveryRoutes from './routes/discovery/discovery.routes';
 import * as models from './routes/models/models.handlers';
@@ -29,6 +31,7 @@ export function createApp() {
     .openapi(discoveryRoutes.authMd, discovery.authMdHandler)
     .openapi(discoveryRoutes.llmsTxt, discovery.llmsTxtHandler)
     .openapi(modelsRoutes.listModels, models.listModelsHandler)
+    .openapi(chatRoutes.chatCompletions, chat.chatCompletionsHandler)
     .openapi(agentRoutes.register, agent.registerHandler)
     .openapi(agentRoutes.account, agent.accountHandler)
     .openapi(adminRoutes.credit, admin.creditHandler)

@@ -18,7 +18,9 @@ type OptionalConfig = Partial<
     | 'STRIPE_WEBHOOK_SECRET'
     | 'STRIPE_API_BASE'
     | 'BASE_RPC_URL'
-    | 'USDC_DEPOSIT_ADDRESS',
+    | 'USDC_DEPOSIT_ADDRESS'
+    /** How long an upstream may take to answer with headers, in ms (default 120000). */
+    | 'UPSTREAM_TIMEOUT_MS',
     string
   >
 >;

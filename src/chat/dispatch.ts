@@ -1,0 +1,59 @@
+import { paramGroup } from '../catalog';
+import type { ChatRoute } from '../catalog/types';
+import { GatewayError } from '../errors';
+import { chatAdapter } from '../providers/chat/adapters';
+import type { ChatAdapter, ChatRequest } from '../providers/chat/types';
+import { providerBaseUrl, providerKey } from '../providers/registry';
+import { fetchImage } from './fetch-image';
+import { applyParamRules } from './params';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS, sendUpstream } from './upstream';
+
+export interface Dispatched {
+  route: ChatRoute;
+  adapter: ChatAdapter;
+  response: Response;
+  unsupported: string[];
+}
+
+/**
+ * Calls the first route, and on a 429, a 5xx or no answer before any byte, once more on the next
+ * route that serves the model. Parameter rules are those of the route that is called.
+ */
+export async function dispatchChat(
+  request: ChatRequest,
+  routes: ChatRoute[],
+  options: { env: Env; signal: AbortSignal; maxTokens: number | null },
+): Promise<Dispatched> {
+  let lastError: GatewayError | undefined;
+  for (const [attempt, route] of routes.slice(0, 2).entries()) {
+    let plan;
+    try {
+      plan = applyParamRules(request, paramGroup(route));
+    } catch (err) {
+      // The fallback route cannot honour a parameter the first one could: no retry there.
+      if (attempt > 0 && lastError) throw lastError;
+      throw err;
+    }
+    const adapter = chatAdapter(route.provider);
+    if (!adapter) throw new GatewayError('provider_unavailable', `${route.provider} serves no chat.`);
+    const upstreamRequest = { ...plan.request, model: route.upstreamId };
+    if (options.maxTokens !== null) {
+      upstreamRequest.max_tokens = options.maxTokens;
+      delete upstreamRequest.max_completion_tokens;
+    }
+    const built = await adapter.buildRequest(
+      upstreamRequest,
+      { baseUrl: providerBaseUrl(options.env, route.provider), apiKey: providerKey(options.env, route.provider) ?? '', upstreamModel: route.upstreamId },
+      fetchImage,
+    );
+    const outcome = await sendUpstream(built, {
+      timeoutMs: Number(options.env.UPSTREAM_TIMEOUT_MS) || DEFAULT_UPSTREAM_TIMEOUT_MS,
+      signal: options.signal,
+      errorMessage: adapter.errorMessage,
+    });
+    if (outcome.ok) return { route, adapter, response: outcome.response, unsupported: plan.unsupported };
+    lastError = outcome.error;
+    if (!outcome.retryable) break;
+  }
+  throw lastError ?? new GatewayError('provider_unavailable', 'No provider could serve the request.');
+}

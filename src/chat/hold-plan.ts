@@ -1,0 +1,44 @@
+import { affordableOutputTokens, tokenCostMicros } from '../billing/cost';
+import type { ChatModel, TokenPrice } from '../catalog/types';
+import { formatUsd } from '../money';
+import type { ChatRequest } from '../providers/chat/types';
+
+export interface HoldPlan {
+  promptTokens: number;
+  /** Output tokens the request may produce in all (max_tokens times n). */
+  outputCap: number;
+  minMicros: number;
+  maxMicros: number;
+  /** The client set max_tokens: the hold is all or nothing. */
+  fixedCap: boolean;
+}
+
+const zeroUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+/** The worst case of a chat request (D5): prompt estimate at the input price plus the output cap. */
+export function planHold(request: ChatRequest, model: ChatModel, price: TokenPrice, promptTokens: number): HoldPlan {
+  const requested = request.max_tokens ?? request.max_completion_tokens;
+  const choices = request.n ?? 1;
+  const outputCap = (requested ?? model.maxOutputTokens) * choices;
+  const cost = (outputTokens: number) => tokenCostMicros({ ...zeroUsage, inputTokens: promptTokens, outputTokens }, price);
+  const maxMicros = cost(outputCap);
+  return { promptTokens, outputCap, maxMicros, minMicros: requested === undefined ? cost(choices) : maxMicros, fixedCap: requested !== undefined };
+}
+
+/** The max_tokens the held amount pays for per choice, when it is below the cap (D5: lower the cap). */
+export function loweredMaxTokens(plan: HoldPlan, heldMicros: number, price: TokenPrice, choices: number): number | null {
+  if (plan.fixedCap || heldMicros >= plan.maxMicros) return null;
+  return Math.max(1, Math.floor(affordableOutputTokens(heldMicros, plan.promptTokens, price) / choices));
+}
+
+/** D5's 402 message: what the balance covers, so the caller can lower max_tokens or fund. */
+export function shortfallMessage(plan: HoldPlan, availableMicros: number, price: TokenPrice, model: ChatModel): string {
+  const covered = affordableOutputTokens(availableMicros, plan.promptTokens, price);
+  const balance = `$${formatUsd(availableMicros)}`;
+  if (covered < 1) {
+    return `Insufficient credits: the available balance of ${balance} does not cover this prompt (about ${plan.promptTokens} tokens) on ${model.id}. Fund the account and retry.`;
+  }
+  return plan.fixedCap
+    ? `Insufficient credits: this request may cost up to $${formatUsd(plan.maxMicros)}; the available balance of ${balance} covers about ${covered} output tokens on ${model.id}. Lower max_tokens to ${covered} or fund the account.`
+    : `Insufficient credits: the available balance of ${balance} covers about ${covered} output tokens on ${model.id}. Fund the account and retry.`;
+}

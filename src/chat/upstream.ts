@@ -1,0 +1,60 @@
+import { GatewayError } from '../errors';
+import type { UpstreamRequest } from '../providers/chat/types';
+
+/** Time allowed for an upstream to answer with headers (the body may stream for longer). */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 120_000;
+
+export type UpstreamOutcome =
+  | { ok: true; response: Response }
+  /** Worth one retry on another route: 429, 5xx, refused or timed out, before any byte. */
+  | { ok: false; retryable: boolean; error: GatewayError };
+
+/**
+ * Sends one upstream request. Never throws for upstream trouble: the caller decides between a
+ * retry on the next route and an error, and releases the hold either way.
+ */
+export async function sendUpstream(
+  request: UpstreamRequest,
+  options: { timeoutMs: number; signal: AbortSignal; errorMessage: (status: number, body: unknown) => string },
+): Promise<UpstreamOutcome> {
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
+  let response: Response;
+  try {
+    response = await fetch(request.url, {
+      method: 'POST',
+      headers: request.headers,
+      body: request.body,
+      signal: AbortSignal.any([timeout.signal, options.signal]),
+    });
+  } catch (err) {
+    const timedOut = timeout.signal.aborted;
+    const message = timedOut
+      ? `The provider did not answer within ${Math.round(options.timeoutMs / 1000)} s.`
+      : `The provider could not be reached (${err instanceof Error ? err.message : String(err)}).`;
+    return { ok: false, retryable: true, error: new GatewayError(timedOut ? 'provider_error' : 'provider_unavailable', message, { retryAfter: 1 }) };
+  } finally {
+    clearTimeout(timer);
+  }
+  if (response.ok) return { ok: true, response };
+
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // keep the text
+  }
+  const detail = options.errorMessage(response.status, body);
+  const status = response.status;
+  if (status === 429) {
+    return { ok: false, retryable: true, error: new GatewayError('provider_unavailable', `The provider is rate limiting: ${detail}`, { retryAfter: Number(response.headers.get('retry-after')) || 1 }) };
+  }
+  if (status >= 500) return { ok: false, retryable: true, error: new GatewayError('provider_error', `The provider failed (${status}): ${detail}`) };
+  // 400/404/413/422: the request itself (context too long, bad tool schema) — the client can fix it.
+  if (status === 400 || status === 404 || status === 413 || status === 422) {
+    return { ok: false, retryable: false, error: new GatewayError('invalid_request', `The provider rejected the request: ${detail}`) };
+  }
+  // 401/403 and the rest are the gateway's configuration, not the client's fault.
+  return { ok: false, retryable: false, error: new GatewayError('provider_error', `The provider refused the gateway's call (${status}): ${detail}`) };
+}

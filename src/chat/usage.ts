@@ -1,0 +1,24 @@
+import type { ChatUsageWire, Usage } from '../providers/chat/types';
+import { textTokens } from './estimate';
+
+/** Usage in the chat-completions shape: prompt tokens include cached ones. */
+export function usageWire(usage: Usage): ChatUsageWire {
+  const prompt = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: usage.outputTokens,
+    total_tokens: prompt + usage.outputTokens,
+    ...(usage.cacheReadTokens ? { prompt_tokens_details: { cached_tokens: usage.cacheReadTokens } } : {}),
+  };
+}
+
+/**
+ * What to bill. A complete answer bills the upstream's report. When the report is missing, or
+ * the answer was cut short (the client left, the upstream broke off: D6), the prompt estimate
+ * stands in for missing input, and output is never less than the text that was delivered.
+ */
+export function billableUsage(reported: Usage | null, promptEstimate: number, deliveredText: string, complete: boolean): Usage {
+  const delivered = textTokens(deliveredText);
+  if (!reported) return { inputTokens: promptEstimate, outputTokens: delivered, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  return complete ? reported : { ...reported, outputTokens: Math.max(reported.outputTokens, delivered) };
+}

@@ -1,0 +1,127 @@
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { holdFailureError } from '../../accounts/failures';
+import { tokenCostMicros } from '../../billing/cost';
+import { checkContent } from '../../chat/content';
+import { dispatchChat, type Dispatched } from '../../chat/dispatch';
+import { estimatePromptTokens } from '../../chat/estimate';
+import { loweredMaxTokens, planHold, shortfallMessage } from '../../chat/hold-plan';
+import { applyParamRules } from '../../chat/params';
+import { holdPrice, resolveChatModel } from '../../chat/resolve';
+import { chatEventStream } from '../../chat/stream';
+import { billableUsage, usageWire } from '../../chat/usage';
+import { paramGroup } from '../../catalog';
+import type { AppEnv } from '../../env';
+import { GatewayError } from '../../errors';
+import { formatUsd } from '../../money';
+import type { ChatRequest, ResponseContext, Usage } from '../../providers/chat/types';
+import type { chatCompletions } from './chat.routes';
+
+export const COST_HEADER = 'X-Service-Cost';
+export const CREDITS_HEADER = 'X-Service-Credits-Remaining';
+export const UNSUPPORTED_HEADER = 'x-service-unsupported-params';
+
+/**
+ * `POST /v1/chat/completions`: validate, hold the worst case in the account's Durable Object (the
+ * one call before the upstream), call the upstream (one retry on another route), settle the actual
+ * usage. Every failure before the answer releases the hold.
+ */
+export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv> = async (c) => {
+  const request = c.req.valid('json') as ChatRequest;
+  const { model, routes } = resolveChatModel(request.model, c.env);
+  checkContent(request, model);
+  applyParamRules(request, paramGroup(routes[0]!)); // a 400 before any money moves
+
+  const caller = c.get('caller');
+  const price = holdPrice(routes);
+  const plan = planHold(request, model, price, estimatePromptTokens(request));
+  const hold = await caller.account.authorizeHold({
+    keyHash: caller.keyHash,
+    model: model.id,
+    minMicros: plan.minMicros,
+    maxMicros: plan.maxMicros,
+    purpose: `chat:${model.id}`,
+  });
+  if (!hold.ok) throw holdFailureError(hold, (available) => shortfallMessage(plan, available, price, model));
+
+  const upstreamAbort = new AbortController();
+  let dispatched: Dispatched;
+  try {
+    dispatched = await dispatchChat(request, routes, {
+      env: c.env,
+      signal: upstreamAbort.signal,
+      maxTokens: loweredMaxTokens(plan, hold.amountMicros, price, request.n ?? 1),
+    });
+  } catch (err) {
+    await caller.account.release(hold.holdId);
+    throw err;
+  }
+
+  const context: ResponseContext = { model: model.id, requestId: c.get('requestId'), created: Math.floor(Date.now() / 1000) };
+  const settle = async (usage: Usage) => {
+    const result = await caller.account.settle(hold.holdId, tokenCostMicros(usage, dispatched.route.price));
+    if (!result.ok) throw new Error(`settlement failed: ${result.reason}`);
+    return { costMicros: result.chargedMicros, balanceMicros: result.balanceMicros };
+  };
+  const headers: Record<string, string> = dispatched.unsupported.length ? { [UNSUPPORTED_HEADER]: dispatched.unsupported.join(', ') } : {};
+
+  if (request.stream) {
+    const { body, settled } = chatEventStream({
+      upstream: dispatched.response.body ?? new ReadableStream(),
+      translator: dispatched.adapter.streamTranslator(context),
+      context,
+      promptEstimate: plan.promptTokens,
+      settle,
+      abortUpstream: () => upstreamAbort.abort(),
+      xService: ({ costMicros, balanceMicros }) => ({
+        request_id: context.requestId,
+        cost_usd: formatUsd(costMicros),
+        credits_remaining_usd: formatUsd(balanceMicros),
+      }),
+    });
+    // Keeps the Worker alive until the stream is settled, even after the client leaves.
+    waitUntil(c, settled);
+    return new Response(body, {
+      headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', ...headers },
+    });
+  }
+
+  const completed = finishCompletion(dispatched, context, plan.promptTokens, settle, () => caller.account.release(hold.holdId));
+  waitUntil(c, completed);
+  const { completion, costMicros, balanceMicros } = await completed;
+  return c.json(completion, 200, {
+    ...headers,
+    [COST_HEADER]: formatUsd(costMicros),
+    [CREDITS_HEADER]: formatUsd(balanceMicros),
+  });
+};
+
+/** Reads a non-streamed answer and settles it; runs to the end even if the client disconnects. */
+async function finishCompletion(
+  dispatched: Dispatched,
+  context: ResponseContext,
+  promptEstimate: number,
+  settle: (usage: Usage) => Promise<{ costMicros: number; balanceMicros: number }>,
+  release: () => Promise<unknown>,
+) {
+  let parsed;
+  try {
+    parsed = dispatched.adapter.parseResponse(await dispatched.response.json(), context);
+  } catch (err) {
+    // The upstream answered 200 with something unreadable: nothing usable, nothing charged.
+    await release();
+    throw err instanceof GatewayError ? err : new GatewayError('provider_error', 'The provider answered with an unreadable body.');
+  }
+  const text = parsed.completion.choices.map((choice) => (choice.message.content ?? '') + JSON.stringify(choice.message.tool_calls ?? '')).join('');
+  const usage = billableUsage(parsed.usage, promptEstimate, text, true);
+  const { costMicros, balanceMicros } = await settle(usage);
+  return { completion: { ...parsed.completion, usage: usageWire(usage) }, costMicros, balanceMicros };
+}
+
+function waitUntil(c: Context<AppEnv>, promise: Promise<unknown>): void {
+  try {
+    c.executionCtx.waitUntil(promise.catch(() => {}));
+  } catch {
+    // `app.request` in unit tests has no execution context; the promise is awaited anyway.
+  }
+}

@@ -1,0 +1,283 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HELLO_WORDS, TOOL_ARGUMENTS } from '../upstreams/scenarios';
+import { startStack, type Stack } from './stack';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ UPSTREAM_TIMEOUT_MS: '3000' });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const HELLO = HELLO_WORDS.join('');
+const micros = (usd: string) => Math.round(Number(usd) * 1e6);
+
+async function client(usd = '5') {
+  const account = await stack.fundedAccount(usd);
+  return { ...account, openai: new OpenAI({ apiKey: account.apiKey, baseURL: `${stack.gateway.url}/v1`, maxRetries: 0 }) };
+}
+
+/** One model of each wire format the gateway speaks. */
+const FORMATS = [
+  ['OpenAI (group 1)', 'openai/gpt-4o-mini'],
+  ['OpenAI-compatible Groq (group 2)', 'meta/llama-3.3-70b-instruct'],
+  ['Anthropic Messages (group 3)', 'anthropic/claude-haiku-4-5'],
+  ['Gemini generateContent (group 3)', 'google/gemini-2.5-flash-lite'],
+] as const;
+
+const weatherTool = {
+  type: 'function' as const,
+  function: {
+    name: 'get_weather',
+    description: 'Current weather for a city',
+    parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string' } }, required: ['city'] },
+  },
+};
+
+describe.each(FORMATS)('chat through %s', (_, model) => {
+  it('answers a plain request with the cost in headers, equal to the balance drop', async () => {
+    const { openai, balance } = await client();
+    const before = micros(await balance());
+    const { data, response } = await openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'Say hello' }] }).withResponse();
+    expect(data.choices[0]?.message.content).toBe(HELLO);
+    expect(data.choices[0]?.finish_reason).toBe('stop');
+    expect(data.model).toBe(model);
+    expect(data.usage?.completion_tokens).toBeGreaterThan(0);
+    const cost = response.headers.get('x-service-cost')!;
+    expect(cost).toMatch(/^\d+\.\d{6}$/);
+    expect(micros(cost)).toBeGreaterThan(0);
+    expect(response.headers.get('x-service-request-id')).toMatch(/^req_/);
+    const after = await balance();
+    expect(response.headers.get('x-service-credits-remaining')).toBe(after);
+    expect(before - micros(after)).toBe(micros(cost));
+  });
+
+  it('streams chunks and ends with the usage frame, whose cost equals the balance drop', async () => {
+    const { openai, balance } = await client();
+    const before = micros(await balance());
+    const stream = await openai.chat.completions.create({ model, stream: true, messages: [{ role: 'user', content: 'Say hello' }] });
+    let text = '';
+    const frames: OpenAI.ChatCompletionChunk[] = [];
+    for await (const chunk of stream) {
+      frames.push(chunk);
+      text += chunk.choices[0]?.delta.content ?? '';
+    }
+    expect(text).toBe(HELLO);
+    expect(frames.some((chunk) => chunk.choices[0]?.finish_reason === 'stop')).toBe(true);
+    const final = frames.at(-1) as OpenAI.ChatCompletionChunk & { x_service: Record<string, string> };
+    expect(final.choices).toEqual([]);
+    expect(final.usage?.completion_tokens).toBe(HELLO_WORDS.length);
+    expect(final.x_service).toEqual({
+      request_id: expect.stringMatching(/^req_/),
+      cost_usd: expect.stringMatching(/^\d+\.\d{6}$/),
+      credits_remaining_usd: await balance(),
+    });
+    expect(before - micros(await balance())).toBe(micros(final.x_service.cost_usd!));
+  });
+
+  it('round-trips a tool call', async () => {
+    const { openai } = await client();
+    const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Weather in Paris? [tool]' }];
+    const first = await openai.chat.completions.create({ model, messages, tools: [weatherTool] });
+    const call = first.choices[0]?.message.tool_calls?.[0];
+    expect(first.choices[0]?.finish_reason).toBe('tool_calls');
+    expect(call?.type === 'function' && call.function.name).toBe('get_weather');
+    expect(call?.type === 'function' && JSON.parse(call.function.arguments)).toEqual(TOOL_ARGUMENTS);
+
+    messages.push(first.choices[0]!.message, { role: 'tool', tool_call_id: call!.id, content: '{"temperature": 18}' });
+    const second = await openai.chat.completions.create({ model, messages, tools: [weatherTool] });
+    expect(second.choices[0]?.finish_reason).toBe('stop');
+    expect(second.choices[0]?.message.content).toBe(HELLO);
+  });
+
+  it('streams a tool call as argument deltas', async () => {
+    const { openai } = await client();
+    const stream = await openai.chat.completions.create({ model, stream: true, tools: [weatherTool], messages: [{ role: 'user', content: '[tool]' }] });
+    let args = '';
+    let name = '';
+    let finish: string | null | undefined;
+    for await (const chunk of stream) {
+      for (const call of chunk.choices[0]?.delta.tool_calls ?? []) {
+        expect(call.index).toBe(0);
+        name += call.function?.name ?? '';
+        args += call.function?.arguments ?? '';
+      }
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    expect(name).toBe('get_weather');
+    expect(JSON.parse(args)).toEqual(TOOL_ARGUMENTS);
+    expect(finish).toBe('tool_calls');
+  });
+
+  it('ends a stream whose upstream dies with an error event, then [DONE]', async () => {
+    const { apiKey } = await client();
+    const res = await fetch(`${stack.gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${apiKey}` },
+      body: JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: '[die]' }] }),
+    });
+    const frames = (await res.text()).split('\n\n').filter(Boolean);
+    expect(frames.at(-1)).toBe('data: [DONE]');
+    const error = JSON.parse(frames.at(-2)!.slice('data: '.length));
+    expect(error.error).toMatchObject({ code: 'provider_error', type: 'api_error' });
+    expect(frames.some((f) => f.includes('Partial'))).toBe(true);
+  });
+});
+
+describe('chat billing and limits', () => {
+  it('answers 402 on an empty balance, with nothing held', async () => {
+    const { openai, balance } = await client('0');
+    const error = await openai.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }).catch((err) => err);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect(error.status).toBe(402);
+    expect(error.error).toMatchObject({ code: 'insufficient_credits', type: 'insufficient_credits_error' });
+    expect(await balance()).toBe('0.000000');
+  });
+
+  it('names the output tokens the balance covers when max_tokens is too high', async () => {
+    const { openai } = await client('0.001');
+    const error = await openai.chat.completions
+      .create({ model: 'openai/gpt-4o-mini', max_tokens: 100_000, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((err) => err);
+    expect(error.status).toBe(402);
+    expect(error.message).toMatch(/covers about \d+ output tokens/);
+  });
+
+  it('lowers the upstream cap to what the balance covers when max_tokens is omitted', async () => {
+    const { openai } = await client('0.001');
+    await openai.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    const sent = stack.upstreams.openai.requests.at(-1)!.body as Record<string, number>;
+    // $0.001 at $0.60 per million output tokens covers about 1,666 tokens, far below the model's 16,384.
+    expect(sent.max_completion_tokens).toBeGreaterThan(1_000);
+    expect(sent.max_completion_tokens).toBeLessThan(1_700);
+  });
+
+  it('refuses n of 9 with 400 naming n', async () => {
+    const { openai } = await client();
+    const error = await openai.chat.completions.create({ model: 'openai/gpt-4o-mini', n: 9, messages: [{ role: 'user', content: 'hi' }] }).catch((err) => err);
+    expect(error.status).toBe(400);
+    expect(error.error).toMatchObject({ code: 'invalid_request', param: 'n' });
+  });
+
+  it('refuses response_format to a group-3 model with 400 naming it', async () => {
+    const { openai } = await client();
+    const error = await openai.chat.completions
+      .create({ model: 'anthropic/claude-haiku-4-5', response_format: { type: 'json_object' }, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((err) => err);
+    expect(error.status).toBe(400);
+    expect(error.error).toMatchObject({ code: 'invalid_request', param: 'response_format' });
+  });
+
+  it('runs seed on a group-3 model and lists it as not applied', async () => {
+    const { openai } = await client();
+    const { data, response } = await openai.chat.completions
+      .create({ model: 'google/gemini-2.5-flash-lite', seed: 42, messages: [{ role: 'user', content: 'hi' }] })
+      .withResponse();
+    expect(data.choices[0]?.message.content).toBe(HELLO);
+    expect(response.headers.get('x-service-unsupported-params')).toBe('seed');
+    expect(JSON.stringify(stack.upstreams.gemini.requests.at(-1)!.body)).not.toContain('42');
+  });
+
+  it('applies n on group 1', async () => {
+    const { openai } = await client();
+    const data = await openai.chat.completions.create({ model: 'openai/gpt-4o-mini', n: 2, messages: [{ role: 'user', content: 'hi' }] });
+    expect(data.choices).toHaveLength(2);
+  });
+
+  it('charges a client that aborts mid-stream only for what was generated (D6)', async () => {
+    const { openai, balance, apiKey } = await client();
+    const before = micros(await balance());
+    const controller = new AbortController();
+    const stream = await openai.chat.completions.create(
+      { model: 'openai/gpt-4o-mini', stream: true, messages: [{ role: 'user', content: '[slow]' }] },
+      { signal: controller.signal },
+    );
+    let received = 0;
+    for await (const chunk of stream) {
+      if (chunk.choices[0]?.delta.content) received++;
+      if (received === 5) {
+        controller.abort();
+        break;
+      }
+    }
+    // Settlement happens after the disconnect; wait for it.
+    let spent = 0;
+    for (let i = 0; i < 50 && spent === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      spent = before - micros(await balance());
+    }
+    // gpt-4o-mini: $0.15 input, $0.60 output per million. 200 words would cost ~120 µ$ of output;
+    // a handful of words plus the prompt costs a few micro-dollars.
+    expect(spent).toBeGreaterThan(0);
+    expect(spent).toBeLessThan(40);
+    // Settled: nothing is left held for the abandoned request.
+    const account = await fetch(`${stack.gateway.url}/agent/account`, { headers: { Authorization: `Bearer ${apiKey}` } });
+    expect(await account.json()).toMatchObject({ held_usd: '0.000000' });
+  });
+
+  it('retries a 5xx on the next route that serves the model', async () => {
+    const { openai } = await client();
+    const groqBefore = stack.upstreams.groq.requests.length;
+    const data = await openai.chat.completions.create({ model: 'meta/llama-3.3-70b-instruct', messages: [{ role: 'user', content: '[500]' }] });
+    expect(data.choices[0]?.message.content).toBe(HELLO);
+    expect(stack.upstreams.groq.requests.length).toBe(groqBefore + 1);
+    expect(stack.upstreams.together.requests.at(-1)!.body).toMatchObject({ model: 'meta-llama/Llama-3.3-70B-Instruct-Turbo' });
+  });
+
+  it.each([
+    ['a 5xx', 'anthropic/claude-haiku-4-5', '[500]', 502, 'provider_error'],
+    ['a 429', 'google/gemini-2.5-flash-lite', '[429]', 503, 'provider_unavailable'],
+    ['a timeout', 'openai/gpt-4o-mini', '[slow]', 502, 'provider_error'],
+    ['a refused connection', 'xai/grok-3-mini', 'hi', 503, 'provider_unavailable'],
+  ])('answers %s from the only route with an error and charges nothing', async (_, model, prompt, status, code) => {
+    const { openai, balance } = await client();
+    const error = await openai.chat.completions.create({ model, messages: [{ role: 'user', content: prompt }] }).catch((err) => err);
+    expect(error.status).toBe(status);
+    expect(error.error).toMatchObject({ code });
+    expect(await balance()).toBe('5.000000');
+  });
+});
+
+describe('multimodal input', () => {
+  const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+  const PDF = `data:application/pdf;base64,${btoa('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n3 0 obj << /Type /Page /Parent 2 0 R >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF')}`;
+
+  it.each([
+    ['anthropic/claude-haiku-4-5', 'anthropic', (body: string) => body.includes('"type":"base64"') && body.includes('"media_type":"image/png"')],
+    ['google/gemini-2.5-flash-lite', 'gemini', (body: string) => body.includes('"inlineData"') && body.includes('"mimeType":"image/png"')],
+    ['openai/gpt-4o-mini', 'openai', (body: string) => body.includes('"image_url"')],
+  ] as const)('sends an image to %s in its upstream format', async (model, upstream, check) => {
+    const { openai } = await client();
+    const data = await openai.chat.completions.create({
+      model,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: PNG } }] }],
+    });
+    expect(data.choices[0]?.message.content).toBe(HELLO);
+    expect(check(JSON.stringify(stack.upstreams[upstream].requests.at(-1)!.body))).toBe(true);
+  });
+
+  it('sends a PDF to a model that reads PDFs', async () => {
+    const { openai } = await client();
+    const data = await openai.chat.completions.create({
+      model: 'anthropic/claude-haiku-4-5',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Summarise' }, { type: 'file', file: { filename: 'a.pdf', file_data: PDF } }] }],
+    });
+    expect(data.choices[0]?.message.content).toBe(HELLO);
+    expect(JSON.stringify(stack.upstreams.anthropic.requests.at(-1)!.body)).toContain('"type":"document"');
+  });
+
+  it('refuses a PDF to a model without PDF support with 400 unsupported_content', async () => {
+    const { openai, balance } = await client();
+    const error = await openai.chat.completions
+      .create({
+        model: 'meta/llama-3.3-70b-instruct',
+        messages: [{ role: 'user', content: [{ type: 'file', file: { filename: 'a.pdf', file_data: PDF } }] }],
+      })
+      .catch((err) => err);
+    expect(error.status).toBe(400);
+    expect(error.error).toMatchObject({ code: 'unsupported_content', param: 'messages.0.content.0' });
+    expect(await balance()).toBe('5.000000');
+  });
+});

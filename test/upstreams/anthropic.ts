@@ -1,0 +1,171 @@
+/**
+ * A local stand-in for Anthropic's Messages API (`POST /v1/messages`), answering each scenario of
+ * scenarios.ts as JSON or as an SSE stream framed the way Anthropic's streaming guide shows it.
+ */
+import type { ServerResponse } from 'node:http';
+import {
+  DIE_AFTER_WORDS,
+  HELLO_WORDS,
+  SLOW_CHUNK_MS,
+  SLOW_WORDS,
+  TOOL_ARGUMENTS,
+  promptTokensOf,
+  scenarioOf,
+} from './scenarios';
+import { sendJson, sleep, startSse, startUpstream, type RecordedRequest, type Upstream } from './server';
+
+/** Output tokens the simulator bills for its one tool call. */
+const TOOL_CALL_OUTPUT_TOKENS = 12;
+
+type Json = Record<string, unknown>;
+
+export async function startAnthropicUpstream(): Promise<Upstream> {
+  let served = 0;
+  return startUpstream(async (request, res) => {
+    served += 1;
+    const ids = { message: `msg_sim${String(served).padStart(4, '0')}`, request: `req_sim${String(served).padStart(4, '0')}` };
+    if (request.method !== 'POST' || request.path.split('?')[0] !== '/v1/messages') {
+      return sendError(res, 404, 'not_found_error', 'Not found', ids.request);
+    }
+    if (!request.headers['x-api-key']) return sendError(res, 401, 'authentication_error', 'invalid x-api-key', ids.request);
+    const body = isJson(request.body) ? request.body : {};
+    await answer(request, body, res, ids);
+  });
+}
+
+async function answer(request: RecordedRequest, body: Json, res: ServerResponse, ids: { message: string; request: string }) {
+  const stream = body.stream === true;
+  const inputTokens = promptTokensOf(request.body);
+  const message = (usage: Json): Json => ({
+    id: ids.message,
+    type: 'message',
+    role: 'assistant',
+    model: typeof body.model === 'string' ? body.model : 'claude-simulator',
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, ...usage },
+  });
+
+  switch (scenarioOf(lastUserText(body))) {
+    case 'error500':
+      return sendError(res, 500, 'api_error', 'Internal server error', ids.request);
+    case 'error429':
+      return sendError(res, 429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit.', ids.request, {
+        'retry-after': '1',
+      });
+    case 'tool': {
+      const name = firstToolName(body);
+      if (!name) return sendError(res, 400, 'invalid_request_error', 'The [tool] scenario needs at least one tool.', ids.request);
+      const toolId = `toolu_sim${ids.message.slice(-4)}`;
+      if (!stream) {
+        const block = { type: 'tool_use', id: toolId, name, input: TOOL_ARGUMENTS };
+        return sendJson(res, 200, done(message({ output_tokens: TOOL_CALL_OUTPUT_TOKENS }), [block], 'tool_use'), { 'request-id': ids.request });
+      }
+      const sse = open(res, ids.request);
+      sse.event('message_start', { type: 'message_start', message: message({ output_tokens: 1 }) });
+      sse.event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: toolId, name, input: {} } });
+      sse.event('ping', { type: 'ping' });
+      for (const piece of ['', ...jsonPieces(JSON.stringify(TOOL_ARGUMENTS))]) {
+        sse.event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: piece } });
+      }
+      sse.event('content_block_stop', { type: 'content_block_stop', index: 0 });
+      return sse.close('tool_use', TOOL_CALL_OUTPUT_TOKENS);
+    }
+    case 'die': {
+      if (!stream) return void res.socket?.destroy();
+      const sse = open(res, ids.request);
+      sse.start(message({ output_tokens: 1 }));
+      DIE_AFTER_WORDS.forEach((word) => sse.text(word));
+      await sleep(20); // let the words reach the client before the connection drops
+      return sse.die();
+    }
+    case 'slow':
+      return say(SLOW_WORDS, SLOW_CHUNK_MS);
+    case 'hello':
+      return say(HELLO_WORDS, 0);
+  }
+
+  async function say(words: string[], pauseMs: number) {
+    if (!stream) {
+      if (pauseMs) await sleep(pauseMs * words.length);
+      const block = { type: 'text', text: words.join('') };
+      return sendJson(res, 200, done(message({ output_tokens: words.length }), [block], 'end_turn'), { 'request-id': ids.request });
+    }
+    const sse = open(res, ids.request);
+    sse.start(message({ output_tokens: 1 }));
+    for (const word of words) {
+      // The client went away (a cancelled stream): stop, as the real API does.
+      if (sse.gone()) return;
+      sse.text(word);
+      if (pauseMs) await sleep(pauseMs);
+    }
+    sse.event('content_block_stop', { type: 'content_block_stop', index: 0 });
+    sse.close('end_turn', words.length);
+  }
+}
+
+/** An SSE answer written as `event: <name>\ndata: <json>\n\n`, in the order Anthropic documents. */
+function open(res: ServerResponse, requestId: string) {
+  res.setHeader('request-id', requestId);
+  let gone = false;
+  res.on('close', () => (gone = true));
+  const sse = startSse(res);
+  const event = (name: string, data: Json) => sse.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+  return {
+    event,
+    die: sse.die,
+    /** True once the connection closed before the answer ended. */
+    gone: () => gone || res.destroyed,
+    /** message_start, then a text block opens, then a ping (as in the guide's examples). */
+    start(message: Json) {
+      event('message_start', { type: 'message_start', message });
+      event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+      event('ping', { type: 'ping' });
+    },
+    text(word: string) {
+      event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: word } });
+    },
+    close(stopReason: string, outputTokens: number) {
+      event('message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outputTokens } });
+      event('message_stop', { type: 'message_stop' });
+      sse.end();
+    },
+  };
+}
+
+function done(message: Json, content: Json[], stopReason: string): Json {
+  return { ...message, content, stop_reason: stopReason };
+}
+
+function sendError(res: ServerResponse, status: number, type: string, message: string, requestId: string, headers: Record<string, string> = {}) {
+  sendJson(res, status, { type: 'error', error: { type, message }, request_id: requestId }, { 'request-id': requestId, ...headers });
+}
+
+/** Splits tool input JSON into a few pieces, the way Anthropic chunks `partial_json`. */
+function jsonPieces(json: string): string[] {
+  const size = Math.ceil(json.length / 3);
+  return [json.slice(0, size), json.slice(size, 2 * size), json.slice(2 * size)].filter((piece) => piece !== '');
+}
+
+function isJson(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The text of the last user turn (string content or its text blocks; tool results carry none). */
+function lastUserText(body: Json): string {
+  const messages = Array.isArray(body.messages) ? body.messages.filter(isJson) : [];
+  const last = messages.filter((m) => m.role === 'user').at(-1);
+  if (!last) return '';
+  if (typeof last.content === 'string') return last.content;
+  if (!Array.isArray(last.content)) return '';
+  return last.content
+    .filter(isJson)
+    .flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : []))
+    .join('\n');
+}
+
+function firstToolName(body: Json): string | undefined {
+  const [first] = Array.isArray(body.tools) ? body.tools.filter(isJson) : [];
+  return typeof first?.name === 'string' ? first.name : undefined;
+}

@@ -1,0 +1,265 @@
+/**
+ * A local OpenAI chat-completions upstream (https://platform.openai.com/docs/api-reference/chat).
+ * With `{ path: '/chat/completions', name: 'groq', supportsN: false }` it plays Groq, the
+ * group-2 provider: `n` above 1 is a 400, and streamed usage also rides on the finish chunk as
+ * `x_groq.usage`, as Groq sends it.
+ */
+import type { ServerResponse } from 'node:http';
+import {
+  DIE_AFTER_WORDS,
+  HELLO_WORDS,
+  promptTokensOf,
+  scenarioOf,
+  SLOW_CHUNK_MS,
+  SLOW_WORDS,
+  TOOL_ARGUMENTS,
+} from './scenarios';
+import { sendJson, sleep, startSse, startUpstream, type RecordedRequest, type Upstream } from './server';
+
+export interface OpenAIUpstreamOptions {
+  /** The chat-completions path; default `/v1/chat/completions` (OpenAI), `/chat/completions` for compatible providers. */
+  path?: string;
+  /** Names the simulated provider in ids; `groq` adds Groq's `x_groq` members. */
+  name?: string;
+  /** Whether `n` above 1 is served (OpenAI) or answered 400 (Groq). Default true. */
+  supportsN?: boolean;
+  /** When set, only this bearer key is accepted; otherwise any non-empty one is. */
+  apiKey?: string;
+  /** Answers error scenarios as `hello`: a fallback route that works while the first one fails. */
+  healthy?: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const errorBody = (message: string, type: string, code: string | null, param: string | null = null) => ({
+  error: { message, type, param, code },
+});
+
+/** The tool call's arguments as a client sees them arrive: a few pieces of the JSON text. */
+const ARGUMENT_PIECES = (() => {
+  const text = JSON.stringify(TOOL_ARGUMENTS);
+  const pieces: string[] = [];
+  for (let i = 0; i < text.length; i += 8) pieces.push(text.slice(i, i + 8));
+  return pieces;
+})();
+
+function lastUserText(body: Json): string {
+  const messages = Array.isArray(body.messages) ? body.messages.filter(isRecord) : [];
+  const last = messages.filter((message) => message.role === 'user').at(-1);
+  if (!last) return '';
+  if (typeof last.content === 'string') return last.content;
+  if (!Array.isArray(last.content)) return '';
+  return last.content
+    .filter(isRecord)
+    .map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
+    .join(' ');
+}
+
+function firstToolName(body: Json): string | undefined {
+  const tool = Array.isArray(body.tools) ? body.tools.find(isRecord) : undefined;
+  const fn = tool && isRecord(tool.function) ? tool.function : undefined;
+  return typeof fn?.name === 'string' ? fn.name : undefined;
+}
+
+export async function startOpenAIUpstream(options: OpenAIUpstreamOptions = {}): Promise<Upstream> {
+  const path = options.path ?? '/v1/chat/completions';
+  const name = options.name ?? 'openai';
+  const supportsN = options.supportsN ?? true;
+  const groq = name === 'groq';
+  let served = 0;
+
+  return startUpstream(async (request, res) => {
+    const key = /^Bearer (.+)$/.exec(String(request.headers.authorization ?? ''))?.[1];
+    if (!key || (options.apiKey !== undefined && key !== options.apiKey)) {
+      return sendJson(
+        res,
+        401,
+        errorBody(
+          `Incorrect API key provided: ${key ? `${key.slice(0, 3)}***` : '(none)'}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+          'invalid_request_error',
+          'invalid_api_key',
+        ),
+      );
+    }
+    if (request.method !== 'POST' || request.path.split('?')[0] !== path) {
+      return sendJson(res, 404, errorBody(`Unknown request URL: ${request.method} ${request.path}.`, 'invalid_request_error', 'unknown_url'));
+    }
+    const body = isRecord(request.body) ? request.body : {};
+    const n = typeof body.n === 'number' ? body.n : 1;
+    if (n > 1 && !supportsN) {
+      // Groq's answer to n above 1.
+      return sendJson(res, 400, { error: { message: "'n' : number must be at most 1", type: 'invalid_request_error' } });
+    }
+
+    served += 1;
+    const answer = {
+      id: `chatcmpl-${name}-${served}`,
+      created: Math.floor(Date.now() / 1000),
+      model: typeof body.model === 'string' ? body.model : 'unknown',
+      n,
+      promptTokens: promptTokensOf(request.body),
+      groqId: `req_${name}${served}`,
+    };
+    // After a tool result the model answers in words, as the other simulators do.
+    const answeringTool = Array.isArray(body.messages) && isRecord(body.messages.at(-1)) && (body.messages.at(-1) as Json).role === 'tool';
+    const scenario = options.healthy || answeringTool ? 'hello' : scenarioOf(lastUserText(body));
+    switch (scenario) {
+      case 'error500':
+        return sendJson(
+          res,
+          500,
+          errorBody('The server had an error while processing your request. Sorry about that!', 'server_error', null),
+        );
+      case 'error429':
+        return sendJson(
+          res,
+          429,
+          errorBody(
+            `Rate limit reached for ${answer.model} on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 1s.`,
+            'requests',
+            'rate_limit_exceeded',
+          ),
+          { 'retry-after': '1' },
+        );
+      case 'die':
+        if (body.stream !== true) return void res.socket?.destroy();
+        return streamWords(res, request, answer, DIE_AFTER_WORDS, { groq, die: true });
+      case 'slow':
+        if (body.stream !== true) {
+          await sleep(SLOW_WORDS.length * SLOW_CHUNK_MS);
+          return sendJson(res, 200, textCompletion(answer, SLOW_WORDS, groq));
+        }
+        return streamWords(res, request, answer, SLOW_WORDS, { groq, delayMs: SLOW_CHUNK_MS });
+      case 'tool': {
+        const toolName = firstToolName(body);
+        if (toolName !== undefined) {
+          if (body.stream !== true) return sendJson(res, 200, toolCompletion(answer, toolName, groq));
+          return streamToolCall(res, request, answer, toolName, groq);
+        }
+        break; // no tool offered: answer in words
+      }
+      case 'hello':
+        break;
+    }
+    if (body.stream !== true) return sendJson(res, 200, textCompletion(answer, HELLO_WORDS, groq));
+    return streamWords(res, request, answer, HELLO_WORDS, { groq });
+  });
+}
+
+interface Answer {
+  id: string;
+  created: number;
+  model: string;
+  n: number;
+  promptTokens: number;
+  groqId: string;
+}
+
+function usage(answer: Answer, completionTokens: number) {
+  return {
+    prompt_tokens: answer.promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: answer.promptTokens + completionTokens,
+    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+  };
+}
+
+function completion(answer: Answer, message: Json, finishReason: string, completionTokens: number, groq: boolean) {
+  return {
+    id: answer.id,
+    object: 'chat.completion',
+    created: answer.created,
+    model: answer.model,
+    choices: Array.from({ length: answer.n }, (_, index) => ({ index, message, logprobs: null, finish_reason: finishReason })),
+    usage: usage(answer, completionTokens),
+    system_fingerprint: 'fp_simulator',
+    ...(groq ? { x_groq: { id: answer.groqId } } : { service_tier: 'default' }),
+  };
+}
+
+function textCompletion(answer: Answer, words: string[], groq: boolean) {
+  const message = { role: 'assistant', content: words.join(''), refusal: null, annotations: [] };
+  return completion(answer, message, 'stop', words.length * answer.n, groq);
+}
+
+function toolCompletion(answer: Answer, toolName: string, groq: boolean) {
+  const toolCall = { id: 'call_sim_1', type: 'function', function: { name: toolName, arguments: ARGUMENT_PIECES.join('') } };
+  const message = { role: 'assistant', content: null, tool_calls: [toolCall], refusal: null, annotations: [] };
+  return completion(answer, message, 'tool_calls', ARGUMENT_PIECES.length * answer.n, groq);
+}
+
+/** One SSE writer for an answer: chunk frames, the finish frame, the optional usage frame, `[DONE]`. */
+function chunkStream(res: ServerResponse, request: RecordedRequest, answer: Answer, groq: boolean) {
+  const body = isRecord(request.body) ? request.body : {};
+  const includeUsage = isRecord(body.stream_options) && body.stream_options.include_usage === true;
+  const sse = startSse(res);
+  let closed = false;
+  res.on('close', () => (closed = true));
+  const frame = (choices: unknown[], extra: Json = {}) => {
+    const chunk = {
+      id: answer.id,
+      object: 'chat.completion.chunk',
+      created: answer.created,
+      model: answer.model,
+      system_fingerprint: 'fp_simulator',
+      choices,
+      ...(includeUsage ? { usage: null } : {}),
+      ...extra,
+    };
+    sse.write(`data: ${JSON.stringify(chunk)}\n\n`);
+  };
+  const eachChoice = (delta: Json, finishReason: string | null = null) =>
+    Array.from({ length: answer.n }, (_, index) => ({ index, delta, logprobs: null, finish_reason: finishReason }));
+  return {
+    sse,
+    isClosed: () => closed,
+    delta: (delta: Json, extra?: Json) => frame(eachChoice(delta), extra),
+    end: (finishReason: string, completionTokens: number) => {
+      const used = usage(answer, completionTokens);
+      frame(eachChoice({}, finishReason), groq ? { x_groq: { id: answer.groqId, usage: used } } : {});
+      if (includeUsage) frame([], { usage: used });
+      sse.write('data: [DONE]\n\n');
+      sse.end();
+    },
+  };
+}
+
+async function streamWords(
+  res: ServerResponse,
+  request: RecordedRequest,
+  answer: Answer,
+  words: string[],
+  options: { groq: boolean; die?: boolean; delayMs?: number },
+): Promise<void> {
+  const stream = chunkStream(res, request, answer, options.groq);
+  stream.delta({ role: 'assistant', content: '', refusal: null }, options.groq ? { x_groq: { id: answer.groqId } } : {});
+  for (const word of words) {
+    if (stream.isClosed()) return;
+    if (options.delayMs) await sleep(options.delayMs);
+    stream.delta({ content: word });
+  }
+  if (options.die) {
+    // Let the words leave the socket before the connection drops.
+    await sleep(50);
+    return stream.sse.die();
+  }
+  stream.end('stop', words.length * answer.n);
+}
+
+function streamToolCall(res: ServerResponse, request: RecordedRequest, answer: Answer, toolName: string, groq: boolean): void {
+  const stream = chunkStream(res, request, answer, groq);
+  stream.delta(
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ index: 0, id: 'call_sim_1', type: 'function', function: { name: toolName, arguments: '' } }],
+      refusal: null,
+    },
+    groq ? { x_groq: { id: answer.groqId } } : {},
+  );
+  for (const piece of ARGUMENT_PIECES) stream.delta({ tool_calls: [{ index: 0, function: { arguments: piece } }] });
+  stream.end('tool_calls', ARGUMENT_PIECES.length * answer.n);
+}
