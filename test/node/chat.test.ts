@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HELLO_WORDS, TOOL_ARGUMENTS } from '../upstreams/scenarios';
-import { startStack, type Stack } from './stack';
+import { STACK_ADMIN_TOKEN, startStack, type Stack } from './stack';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -237,6 +237,36 @@ describe('chat billing and limits', () => {
     expect(error.status).toBe(status);
     expect(error.error).toMatchObject({ code });
     expect(await balance()).toBe('5.000000');
+  });
+});
+
+describe('key guardrails on chat', () => {
+  async function keyWith(guardrails: Record<string, unknown>) {
+    const { accountId } = await client();
+    const res = await fetch(`${stack.gateway.url}/admin/accounts/${accountId}/keys`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${STACK_ADMIN_TOKEN}` },
+      body: JSON.stringify(guardrails),
+    });
+    const { api_key } = (await res.json()) as { api_key: string };
+    return new OpenAI({ apiKey: api_key, baseURL: `${stack.gateway.url}/v1`, maxRetries: 0 });
+  }
+
+  it('refuses a model outside the key allowlist with 403 model_not_allowed', async () => {
+    const openai = await keyWith({ allowed_models: ['openai/gpt-4o-mini'] });
+    const error = await openai.chat.completions.create({ model: 'anthropic/claude-haiku-4-5', messages: [{ role: 'user', content: 'hi' }] }).catch((err) => err);
+    expect(error.status).toBe(403);
+    expect(error.error).toMatchObject({ code: 'model_not_allowed', type: 'authorization_error' });
+    const allowed = await openai.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    expect(allowed.choices[0]?.message.content).toBe(HELLO);
+  });
+
+  it('answers 429 daily_spend_limit_exceeded with Retry-After once the daily limit is spent', async () => {
+    const openai = await keyWith({ daily_limit_usd: '0.000010' });
+    const error = await openai.chat.completions.create({ model: 'openai/gpt-4o-mini', max_tokens: 1000, messages: [{ role: 'user', content: 'hi' }] }).catch((err) => err);
+    expect(error.status).toBe(429);
+    expect(error.error).toMatchObject({ code: 'daily_spend_limit_exceeded', type: 'rate_limit_error' });
+    expect(Number(error.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
 

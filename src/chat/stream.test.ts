@@ -1,0 +1,113 @@
+import { describe, expect, it, vi } from 'vitest';
+import { openaiChat } from '../providers/openai/chat';
+import type { Usage } from '../providers/chat/types';
+import { chatEventStream } from './stream';
+
+const context = { model: 'openai/gpt-4o-mini', requestId: 'req_test', created: 1_700_000_000 };
+const encoder = new TextEncoder();
+const chunk = (content: string, finish: string | null = null) =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content }, finish_reason: finish }] })}\n\n`;
+const usageFrame = `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [], usage: { prompt_tokens: 11, completion_tokens: 2, total_tokens: 13 } })}\n\n`;
+
+/** An upstream body the test feeds by hand, to see what leaves the gateway before the upstream is done. */
+function manualUpstream() {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const stream = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+  return { stream, send: (text: string) => controller.enqueue(encoder.encode(text)), end: () => controller.close(), fail: (err: Error) => controller.error(err) };
+}
+
+function pipeline(upstream: ReadableStream<Uint8Array>) {
+  const settle = vi.fn(async (usage: Usage) => ({ costMicros: usage.inputTokens + usage.outputTokens, balanceMicros: 1_000 }));
+  const abortUpstream = vi.fn();
+  const { body, settled } = chatEventStream({
+    upstream,
+    translator: openaiChat.streamTranslator(context),
+    context,
+    promptEstimate: 50,
+    settle,
+    abortUpstream,
+    xService: ({ costMicros }) => ({ request_id: 'req_test', cost_usd: String(costMicros) }),
+  });
+  return { reader: body.getReader(), settle, abortUpstream, settled };
+}
+
+async function readAll(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string[]> {
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  return text.split('\n\n').filter(Boolean);
+}
+
+describe('chatEventStream', () => {
+  it('forwards each chunk as soon as it arrives, before the upstream finishes', async () => {
+    const upstream = manualUpstream();
+    const { reader } = pipeline(upstream.stream);
+    upstream.send(chunk('Hel'));
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toContain('"content":"Hel"');
+    upstream.send(chunk('lo'));
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('"content":"lo"');
+    upstream.end();
+    await reader.cancel();
+  });
+
+  it('ends a complete answer with the usage frame, billed on the upstream report, then [DONE]', async () => {
+    const upstream = manualUpstream();
+    const { reader, settle } = pipeline(upstream.stream);
+    upstream.send(chunk('Hi', null) + chunk('', 'stop') + usageFrame + 'data: [DONE]\n\n');
+    upstream.end();
+    const frames = await readAll(reader);
+    expect(frames.at(-1)).toBe('data: [DONE]');
+    const final = JSON.parse(frames.at(-2)!.slice(6));
+    expect(final).toMatchObject({ choices: [], usage: { prompt_tokens: 11, completion_tokens: 2 }, x_service: { cost_usd: '13' } });
+    expect(settle).toHaveBeenCalledTimes(1);
+    expect(settle).toHaveBeenCalledWith({ inputTokens: 11, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 });
+  });
+
+  it('ends with an error frame, never a clean end, when the upstream stops before finishing', async () => {
+    const upstream = manualUpstream();
+    const { reader, settle } = pipeline(upstream.stream);
+    upstream.send(chunk('Partial answer'));
+    upstream.end();
+    const frames = await readAll(reader);
+    expect(frames.at(-1)).toBe('data: [DONE]');
+    expect(JSON.parse(frames.at(-2)!.slice(6))).toMatchObject({ error: { code: 'provider_error', type: 'api_error' } });
+    // Nothing reported: the prompt estimate plus the delivered text (D6).
+    expect(settle).toHaveBeenCalledWith({ inputTokens: 50, outputTokens: 4, cacheReadTokens: 0, cacheWriteTokens: 0 });
+  });
+
+  it('turns an upstream error event into an error frame', async () => {
+    const upstream = manualUpstream();
+    const { reader } = pipeline(upstream.stream);
+    upstream.send(chunk('a') + `data: ${JSON.stringify({ error: { message: 'overloaded', type: 'server_error' } })}\n\n`);
+    upstream.end();
+    const frames = await readAll(reader);
+    expect(frames.at(-2)).toContain('overloaded');
+    expect(frames.at(-1)).toBe('data: [DONE]');
+  });
+
+  it('turns a broken connection into an error frame', async () => {
+    const upstream = manualUpstream();
+    const { reader, abortUpstream } = pipeline(upstream.stream);
+    upstream.send(chunk('a'));
+    await reader.read();
+    upstream.fail(new TypeError('Network connection lost.'));
+    const frames = await readAll(reader);
+    expect(frames.at(-2)).toContain('Network connection lost.');
+    expect(abortUpstream).toHaveBeenCalled();
+  });
+
+  it('cancels the upstream and settles once for what was delivered when the client leaves (D6)', async () => {
+    const upstream = manualUpstream();
+    const { reader, settle, abortUpstream, settled } = pipeline(upstream.stream);
+    upstream.send(chunk('Some words here'));
+    await reader.read();
+    await reader.cancel();
+    expect(abortUpstream).toHaveBeenCalled();
+    expect(await settled).toMatchObject({ usage: { inputTokens: 50, outputTokens: 4 } });
+    expect(settle).toHaveBeenCalledTimes(1);
+  });
+});
