@@ -1,16 +1,7 @@
-import type { ChatUsageWire, Usage } from '../providers/chat/types';
+import type { Usage } from '../providers/chat/types';
 import { textTokens } from './estimate';
 
-/** Usage in the chat-completions shape: prompt tokens include cached ones. */
-export function usageWire(usage: Usage): ChatUsageWire {
-  const prompt = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
-  return {
-    prompt_tokens: prompt,
-    completion_tokens: usage.outputTokens,
-    total_tokens: prompt + usage.outputTokens,
-    ...(usage.cacheReadTokens ? { prompt_tokens_details: { cached_tokens: usage.cacheReadTokens } } : {}),
-  };
-}
+export { usageWire } from '../providers/chat/usage';
 
 /**
  * What to bill. A complete answer bills the upstream's report. When the report is missing, or

@@ -3,7 +3,7 @@
  * (https://docs.anthropic.com/en/api/messages), plus the mappings shared by the
  * non-streamed and streamed translations.
  */
-import type { ChatUsageWire, FinishReason, Usage } from '../chat/types';
+import type { FinishReason, Usage } from '../chat/types';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 /** Anthropic requires `max_tokens`; used only when the caller set none. */
@@ -118,16 +118,7 @@ export function toUsage(usage: AnthropicUsage): Usage {
   };
 }
 
-/** Client view: OpenAI's `prompt_tokens` counts every input token, cached or not. */
-export function toWireUsage(usage: Usage): ChatUsageWire {
-  const promptTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
-  return {
-    prompt_tokens: promptTokens,
-    completion_tokens: usage.outputTokens,
-    total_tokens: promptTokens + usage.outputTokens,
-    prompt_tokens_details: { cached_tokens: usage.cacheReadTokens },
-  };
-}
+export { usageWire as toWireUsage } from '../chat/usage';
 
 /** Anthropic's `stop_reason` as an OpenAI `finish_reason`; unknown future reasons read as a normal stop. */
 export function toFinishReason(stopReason: string): FinishReason {
