@@ -13,6 +13,11 @@ import * as discovery from './routes/discovery/discovery.handlers';
 import * as discoveryRoutes from './routes/discovery/discovery.routes';
 import * as models from './routes/models/models.handlers';
 import * as modelsRoutes from './routes/models/models.routes';
+import { serveFile } from './routes/files';
+import * as jobs from './routes/web/jobs.handlers';
+import * as jobsRoutes from './routes/web/jobs.routes';
+import * as scrape from './routes/web/scrape.handlers';
+import * as scrapeRoutes from './routes/web/scrape.routes';
 
 /** Builds the gateway. Each route's path, middleware and schemas are in its `*.routes.ts`. */
 export function createApp() {
@@ -32,12 +37,19 @@ export function createApp() {
     .openapi(discoveryRoutes.llmsTxt, discovery.llmsTxtHandler)
     .openapi(modelsRoutes.listModels, models.listModelsHandler)
     .openapi(chatRoutes.chatCompletions, chat.chatCompletionsHandler)
+    .openapi(scrapeRoutes.scrape, scrape.scrapeHandler)
+    .openapi(jobsRoutes.crawl, jobs.crawlHandler)
+    .openapi(jobsRoutes.getCrawl, jobs.getCrawlHandler)
+    .openapi(jobsRoutes.extract, jobs.extractHandler)
+    .openapi(jobsRoutes.listScrapers, jobs.listScrapersHandler)
+    .openapi(jobsRoutes.getExtract, jobs.getExtractHandler)
     .openapi(agentRoutes.register, agent.registerHandler)
     .openapi(agentRoutes.account, agent.accountHandler)
     .openapi(adminRoutes.credit, admin.creditHandler)
     .openapi(adminRoutes.getAccount, admin.getAccountHandler)
     .openapi(adminRoutes.createKey, admin.createKeyHandler)
-    .openapi(adminRoutes.updateKey, admin.updateKeyHandler);
+    .openapi(adminRoutes.updateKey, admin.updateKeyHandler)
+    .get('/files/*', serveFile);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',

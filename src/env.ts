@@ -20,7 +20,9 @@ type OptionalConfig = Partial<
     | 'BASE_RPC_URL'
     | 'USDC_DEPOSIT_ADDRESS'
     /** How long an upstream may take to answer with headers, in ms (default 120000). */
-    | 'UPSTREAM_TIMEOUT_MS',
+    | 'UPSTREAM_TIMEOUT_MS'
+    /** Domains scrape, crawl and extract never fetch (comma-separated; subdomains included). */
+    | 'WEB_BLOCKED_DOMAINS',
     string
   >
 >;

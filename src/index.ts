@@ -4,6 +4,7 @@ import { consumeJobs } from './jobs/consumer';
 import type { JobMessage } from './jobs/messages';
 
 export { AccountDurableObject } from '../durable-objects/account/account';
+export { WebJobDurableObject } from '../durable-objects/web-job/web-job';
 
 const app = createApp();
 

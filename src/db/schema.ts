@@ -28,3 +28,15 @@ export const ipDailyCounters = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.ip, t.day] })],
 );
+
+/** Crawl and extract jobs by account, so deleting an account finds its job Durable Objects. */
+export const webJobs = sqliteTable(
+  'web_jobs',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    kind: text('kind').$type<'crawl' | 'extract'>().notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('web_jobs_account').on(t.accountId)],
+);

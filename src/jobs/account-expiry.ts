@@ -1,5 +1,6 @@
 import { database } from '../db';
 import { deleteAccountRecords, expiredAccountIds, updateAccountIndex } from '../db/accounts';
+import { deleteWebJobsOf, webJobIdsOf } from '../db/web-jobs';
 import { deleteAccountObjects } from '../media/keys';
 import type { JobMessage } from './messages';
 
@@ -25,6 +26,8 @@ export async function expireAccount(env: Env, message: Extract<JobMessage, { kin
     await updateAccountIndex(db, message.accountId, outcome);
     return;
   }
+  for (const jobId of await webJobIdsOf(db, message.accountId)) await env.WEB_JOB.get(env.WEB_JOB.idFromName(jobId)).purge();
+  await deleteWebJobsOf(db, message.accountId);
   await deleteAccountObjects(env.MEDIA, message.accountId);
   await deleteAccountRecords(db, message.accountId);
 }

@@ -1,0 +1,187 @@
+import { DurableObject } from 'cloudflare:workers';
+import { count, eq, sql } from 'drizzle-orm';
+import { drizzle, type DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
+import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
+import { parseHTML } from 'linkedom';
+import { GatewayError } from '../../src/errors';
+import { accountPrefix } from '../../src/media/keys';
+import { toUsdNumber } from '../../src/money';
+import { convertPage } from '../../src/web/convert';
+import { findScraper } from '../../src/web/extract';
+import { sameSiteLinks, siteOf } from '../../src/web/links';
+import { loadPage } from '../../src/web/load-page';
+import { admitUrl } from '../../src/web/policy';
+import { CRAWL_PAGE_MICROS, EXTRACT_RECORD_MICROS } from '../../src/web/pricing';
+import migrations from './migrations/migrations.js';
+import * as schema from './schema';
+import { items, job, queue } from './schema';
+import type { CrawledPage, CrawlParams, ExtractParams, JobStart, JobView } from './types';
+
+/** Pages fetched at once: polite to the site, and bounded work per alarm. */
+const CONCURRENCY = 4;
+const PAGE_TIMEOUT_MS = 15_000;
+/** A job that is still running at its deadline settles with what it has: it can never hang. */
+export const JOB_DEADLINE_MS = 10 * 60 * 1000;
+/** Inline `pages`/`records` are returned this long after settlement; `result_url` always. */
+const INLINE_FOR_MS = 60 * 60 * 1000;
+/** The frontier stops growing here, so a site that links forever cannot fill storage. */
+const FRONTIER_PER_PAGE = 20;
+
+type JobRow = typeof job.$inferSelect;
+
+/**
+ * One crawl or extract job: its frontier and seen set, what it found, and its money. Alarms drive
+ * it a batch at a time, so a poll is answered between batches; the deadline, the per-page timeouts
+ * and the hard `limit` mean it always ends, and it settles once (idempotent) with the hold released.
+ */
+export class WebJobDurableObject extends DurableObject<Env> {
+  readonly #db: DrizzleSqliteDODatabase<typeof schema>;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#db = drizzle(ctx.storage, { schema });
+    void ctx.blockConcurrencyWhile(() => migrate(this.#db, migrations));
+  }
+
+  async start(input: JobStart): Promise<void> {
+    const now = Date.now();
+    const urls = input.params.kind === 'crawl' ? [input.params.url] : input.params.urls;
+    this.#db.transaction((tx) => {
+      tx.insert(job)
+        .values({ id: input.id, accountId: input.accountId, kind: input.params.kind, status: 'running', params: { ...input.params, guard: input.guard }, holdId: input.holdId, base: input.base, createdAt: now, deadlineAt: now + JOB_DEADLINE_MS })
+        .run();
+      for (const url of urls) tx.insert(queue).values({ url, state: 'queued' }).onConflictDoNothing().run();
+    });
+    await this.ctx.storage.setAlarm(now);
+  }
+
+  /** The job as its owner sees it; null for anyone else (the route answers 404). */
+  async view(accountId: string): Promise<JobView | null> {
+    const row = this.#job();
+    if (!row || row.accountId !== accountId) return null;
+    const found = this.#itemCount();
+    const unit = row.kind === 'crawl' ? CRAWL_PAGE_MICROS : EXTRACT_RECORD_MICROS;
+    const fresh = row.settledAt !== null && Date.now() - row.settledAt < INLINE_FOR_MS && row.status === 'completed';
+    const list = fresh ? this.#db.select({ data: items.data }).from(items).orderBy(items.seq).all().map((r) => r.data) : undefined;
+    const params = row.params as CrawlParams | ExtractParams;
+    return {
+      id: row.id,
+      status: row.status,
+      cost: toUsdNumber(row.costMicros ?? (row.status === 'running' ? found * unit : 0)),
+      result_url: row.resultKey ? `${row.base}/files/${row.resultKey}` : null,
+      ...(row.error ? { error: row.error } : {}),
+      ...(row.kind === 'crawl'
+        ? { page_count: found, ...(list ? { pages: list as unknown as CrawledPage[] } : {}) }
+        : { scraper: (params as ExtractParams).scraper, record_count: found, ...(list ? { records: list } : {}) }),
+      failed_urls: row.failedUrls,
+      created_at: new Date(row.createdAt).toISOString(),
+      ...(row.settledAt ? { completed_at: new Date(row.settledAt).toISOString() } : {}),
+    };
+  }
+
+  /** Deletes everything (the account is being deleted). */
+  async purge(): Promise<void> {
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+  }
+
+  override async alarm(): Promise<void> {
+    const row = this.#job();
+    if (!row || row.status !== 'running') return;
+    const params = row.params as (CrawlParams | ExtractParams) & { guard: JobStart['guard'] };
+    const remaining = params.limit - this.#itemCount();
+    const batch = this.#db
+      .select()
+      .from(queue)
+      .where(eq(queue.state, 'queued'))
+      .orderBy(queue.seq)
+      .limit(params.kind === 'crawl' ? Math.min(CONCURRENCY, remaining) : CONCURRENCY)
+      .all();
+    if (remaining <= 0 || batch.length === 0 || Date.now() >= row.deadlineAt) return this.#finish(row);
+
+    this.#db.update(queue).set({ state: 'done' }).where(sql`${queue.seq} in ${batch.map((b) => b.seq)}`).run();
+    const results = await Promise.all(batch.map((entry) => this.#visit(entry.url, params)));
+
+    this.#db.transaction((tx) => {
+      let found = params.limit - remaining;
+      let queued = tx.select({ n: count() }).from(queue).get()?.n ?? 0;
+      for (const result of results) {
+        if ('failure' in result) {
+          tx.update(job).set({ failedUrls: sql`${job.failedUrls} + 1`, lastFailure: result.failure }).run();
+          continue;
+        }
+        for (const item of result.items) {
+          if (found >= params.limit) break;
+          tx.insert(items).values({ data: item }).run();
+          found++;
+        }
+        for (const link of result.links) {
+          if (queued >= params.limit * FRONTIER_PER_PAGE) break;
+          const inserted = tx.insert(queue).values({ url: link, state: 'queued' }).onConflictDoNothing().returning({ seq: queue.seq }).get();
+          if (inserted) queued++;
+        }
+      }
+    });
+    await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  /** Fetches one URL through the guard, robots.txt and the standard rail; never throws. */
+  async #visit(url: string, params: (CrawlParams | ExtractParams) & { guard: JobStart['guard'] }): Promise<{ items: Record<string, unknown>[]; links: string[] } | { failure: string }> {
+    try {
+      const guard = { allowHosts: params.guard.allowHosts, ownHosts: params.guard.ownHosts };
+      await admitUrl(url, this.env, guard);
+      const page = await loadPage(url, false, { env: this.env, guard, timeoutMs: PAGE_TIMEOUT_MS, stealthAffordable: false });
+      if (params.kind === 'extract') {
+        const scraper = findScraper(params.scraper);
+        if (!scraper) return { failure: `unknown scraper ${params.scraper}` };
+        const { document } = parseHTML(page.html);
+        return { items: scraper.extract({ html: page.html, url: page.finalUrl, document }), links: [] };
+      }
+      const site = siteOf(new URL(params.url));
+      if (siteOf(new URL(page.finalUrl)) !== site) return { failure: `${url} redirected off the site to ${page.finalUrl}` };
+      const markdown = convertPage(page.html, page.finalUrl, 'markdown');
+      const links = sameSiteLinks(page.html, page.finalUrl, site);
+      if (!markdown) return { items: [], links };
+      const content = params.format === 'markdown' ? undefined : convertPage(page.html, page.finalUrl, params.format)?.content;
+      const item = { url: page.finalUrl, title: markdown.title, markdown: markdown.content, status: page.status, ...(content === undefined ? {} : { [params.format]: content }) };
+      return { items: [item], links };
+    } catch (err) {
+      return { failure: err instanceof GatewayError ? `${url}: ${err.message}` : `${url}: ${String(err)}` };
+    }
+  }
+
+  /** Settles once: the result set to R2 and a charge for what was returned, or a free failure. */
+  async #finish(row: JobRow): Promise<void> {
+    const found = this.#db.select({ data: items.data }).from(items).orderBy(items.seq).all().map((r) => r.data);
+    const params = row.params as CrawlParams | ExtractParams;
+    const account = this.env.ACCOUNT.get(this.env.ACCOUNT.idFromName(row.accountId));
+    const now = Date.now();
+    if (found.length === 0) {
+      await account.release(row.holdId);
+      const empty = params.kind === 'extract' && row.failedUrls < params.urls.length;
+      this.#db
+        .update(job)
+        .set({ status: empty ? 'completed' : 'failed', settledAt: now, costMicros: 0, error: empty ? null : (row.lastFailure ?? 'Nothing could be fetched.') })
+        .run();
+      return;
+    }
+    // The job id is random, so the key (and its link) cannot be guessed; a retried finish rewrites the same object.
+    const key = `${accountPrefix('results', row.accountId)}${row.id}.json`;
+    const body = params.kind === 'crawl' ? { id: row.id, url: params.url, pages: found } : { id: row.id, scraper: params.scraper, records: found };
+    await this.env.MEDIA.put(key, JSON.stringify(body), { httpMetadata: { contentType: 'application/json' } });
+    const cost = found.length * (params.kind === 'crawl' ? CRAWL_PAGE_MICROS : EXTRACT_RECORD_MICROS);
+    const settled = await account.settle(row.holdId, cost);
+    this.#db
+      .update(job)
+      .set({ status: 'completed', settledAt: now, costMicros: settled.ok ? settled.chargedMicros : cost, resultKey: key })
+      .run();
+  }
+
+  #job(): JobRow | undefined {
+    return this.#db.select().from(job).get();
+  }
+
+  #itemCount(): number {
+    return this.#db.select({ n: count() }).from(items).get()?.n ?? 0;
+  }
+}

@@ -1,0 +1,92 @@
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { CrawlParams, ExtractParams, JobView } from '../../../durable-objects/web-job/types';
+import { JOB_DEADLINE_MS } from '../../../durable-objects/web-job/web-job';
+import { randomBase62 } from '../../accounts/credentials';
+import { holdFailureError } from '../../accounts/failures';
+import { database } from '../../db';
+import { insertWebJob } from '../../db/web-jobs';
+import type { AppEnv } from '../../env';
+import { GatewayError } from '../../errors';
+import { findScraper, SCRAPERS } from '../../web/extract';
+import { admitUrl, requestGuard } from '../../web/policy';
+import { CRAWL_PAGE_MICROS, EXTRACT_RECORD_MICROS } from '../../web/pricing';
+import { publicBaseUrl } from '../../urls';
+import type { crawl, extract, getCrawl, getExtract, listScrapers } from './jobs.routes';
+
+/**
+ * Holds `limit` times the unit price (D14), then hands the job to its own Durable Object. A URL
+ * refused at submission releases the hold: it costs nothing.
+ */
+async function submitJob(c: Context<AppEnv>, params: CrawlParams | ExtractParams, unitMicros: number): Promise<string> {
+  const caller = c.get('caller');
+  const hold = await caller.account.authorizeHold({
+    keyHash: caller.keyHash,
+    minMicros: params.limit * unitMicros,
+    maxMicros: params.limit * unitMicros,
+    purpose: params.kind,
+    ttlMs: JOB_DEADLINE_MS + 30 * 60 * 1000,
+  });
+  if (!hold.ok) throw holdFailureError(hold);
+  const id = `${params.kind}_${randomBase62(24)}`;
+  try {
+    const guard = requestGuard(c);
+    if (params.kind === 'crawl') await admitUrl(params.url, c.env, guard);
+    await insertWebJob(database(c.env), { id, accountId: hold.accountId, kind: params.kind, createdAt: Date.now() });
+    await c.env.WEB_JOB.get(c.env.WEB_JOB.idFromName(id)).start({
+      id,
+      accountId: hold.accountId,
+      holdId: hold.holdId,
+      base: publicBaseUrl(c),
+      params,
+      guard: { allowHosts: [...guard.allowHosts], ownHosts: [...guard.ownHosts] },
+    });
+  } catch (err) {
+    await caller.account.release(hold.holdId);
+    throw err;
+  }
+  return id;
+}
+
+/** The job of `id` if the calling key's account owns it; 404 for anyone else, as for a missing job. */
+async function ownedJob(c: Context<AppEnv>, id: string, kind: 'crawl' | 'extract'): Promise<JobView> {
+  const caller = c.get('caller');
+  const auth = await caller.account.authenticate(caller.keyHash);
+  if (!auth.ok) throw holdFailureError(auth);
+  const view: JobView | null = id.startsWith(`${kind}_`) ? await c.env.WEB_JOB.get(c.env.WEB_JOB.idFromName(id)).view(auth.accountId) : null;
+  if (!view) throw new GatewayError('not_found', `No ${kind} job ${id}.`);
+  return view;
+}
+
+export const crawlHandler: RouteHandler<typeof crawl, AppEnv> = async (c) => {
+  const { url, format, limit } = c.req.valid('json');
+  const id = await submitJob(c, { kind: 'crawl', url, format, limit }, CRAWL_PAGE_MICROS);
+  return c.json({ id, status: 'running' as const }, 202);
+};
+
+export const getCrawlHandler: RouteHandler<typeof getCrawl, AppEnv> = async (c) => {
+  const { scraper: _scraper, record_count: _count, records: _records, ...view } = await ownedJob(c, c.req.valid('param').id, 'crawl');
+  return c.json(view, 200);
+};
+
+export const extractHandler: RouteHandler<typeof extract, AppEnv> = async (c) => {
+  const { scraper, input, limit } = c.req.valid('json');
+  if (!findScraper(scraper)) {
+    throw new GatewayError('invalid_request', `No scraper ${scraper}; GET /v1/extract/scrapers lists them.`, { param: 'scraper' });
+  }
+  const urls = (Array.isArray(input) ? input : [input]).map((item) => item.url);
+  const id = await submitJob(c, { kind: 'extract', scraper, urls, limit }, EXTRACT_RECORD_MICROS);
+  return c.json({ id, status: 'running' as const }, 202);
+};
+
+export const getExtractHandler: RouteHandler<typeof getExtract, AppEnv> = async (c) => {
+  const { page_count: _count, pages: _pages, ...view } = await ownedJob(c, c.req.valid('param').id, 'extract');
+  return c.json(view, 200);
+};
+
+export const listScrapersHandler: RouteHandler<typeof listScrapers, AppEnv> = async (c) => {
+  const caller = c.get('caller');
+  const auth = await caller.account.authenticate(caller.keyHash);
+  if (!auth.ok) throw holdFailureError(auth);
+  return c.json({ scrapers: SCRAPERS.map(({ name, category, input_hint, description }) => ({ name, category, input_hint, description })) }, 200);
+};

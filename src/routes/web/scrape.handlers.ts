@@ -1,0 +1,63 @@
+import type { RouteHandler } from '@hono/zod-openapi';
+import { holdFailureError } from '../../accounts/failures';
+import type { AppEnv } from '../../env';
+import { GatewayError } from '../../errors';
+import { formatUsd, toUsdNumber } from '../../money';
+import { convertPage } from '../../web/convert';
+import { loadPage } from '../../web/load-page';
+import { admitUrl, requestGuard } from '../../web/policy';
+import { SCRAPE_PRICE_MICROS } from '../../web/pricing';
+import { COST_HEADER, CREDITS_HEADER } from '../chat/chat.handlers';
+import type { scrape } from './scrape.routes';
+import { metadataBody } from './wire';
+
+/**
+ * `POST /v1/scrape`: hold the price of the rail that may serve (the key is checked there), admit
+ * the URL (guard, blocklist, robots.txt), fetch, convert, then charge the rail that served. Any
+ * failure releases the hold: rejected URLs, blocks, errors and empty pages cost nothing (D1).
+ */
+export const scrapeHandler: RouteHandler<typeof scrape, AppEnv> = async (c) => {
+  const { url, format, stealth, timeout_ms } = c.req.valid('json');
+  const caller = c.get('caller');
+  const hold = await caller.account.authorizeHold({
+    keyHash: caller.keyHash,
+    minMicros: SCRAPE_PRICE_MICROS[stealth === true ? 'stealth' : 'standard'],
+    maxMicros: SCRAPE_PRICE_MICROS[stealth === false ? 'standard' : 'stealth'],
+    purpose: 'scrape',
+    ttlMs: timeout_ms * 3,
+  });
+  if (!hold.ok) throw holdFailureError(hold);
+
+  try {
+    const guard = requestGuard(c);
+    await admitUrl(url, c.env, guard);
+    const page = await loadPage(url, stealth, {
+      env: c.env,
+      guard,
+      timeoutMs: timeout_ms,
+      stealthAffordable: hold.amountMicros >= SCRAPE_PRICE_MICROS.stealth,
+    });
+    const converted = convertPage(page.html, page.finalUrl, format);
+    if (!converted) throw new GatewayError('no_content', `${page.finalUrl} has no extractable content.`);
+
+    const settled = await caller.account.settle(hold.holdId, SCRAPE_PRICE_MICROS[page.tier]);
+    if (!settled.ok) throw new GatewayError('api_error', 'The charge could not be recorded.');
+    return c.json(
+      {
+        url,
+        final_url: page.finalUrl,
+        status: page.status,
+        format,
+        content: converted.content,
+        metadata: metadataBody(converted.metadata),
+        tier: page.tier,
+        cost: toUsdNumber(settled.chargedMicros),
+      },
+      200,
+      { [COST_HEADER]: formatUsd(settled.chargedMicros), [CREDITS_HEADER]: formatUsd(settled.balanceMicros) },
+    );
+  } catch (err) {
+    await caller.account.release(hold.holdId);
+    throw err;
+  }
+};
