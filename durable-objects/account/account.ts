@@ -1,12 +1,14 @@
 import { DurableObject } from 'cloudflare:workers';
-import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { asc, desc, eq } from 'drizzle-orm';
 import { drizzle, type DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
 import { hashesEqual, randomBase62 } from '../../src/accounts/credentials';
 import migrations from './migrations/migrations.js';
 import { spendPeriods, TOTAL_PERIOD } from './periods';
 import * as schema from './schema';
-import { account, apiKeys, holds, keySpend, ledger } from './schema';
+import { account, apiKeys, ledger } from './schema';
+import type { CreditSource, LedgerKind } from './schema';
+import { SQL, type AccountRow, type KeyRow, type OpenHold } from './statements';
 import type {
   AccountSnapshot,
   AuthFailure,
@@ -29,8 +31,6 @@ const UNCLAIMED_CARD_CAP_MICROS = 500_000_000;
 export const MAX_OPEN_HOLDS = 128;
 const DEFAULT_HOLD_TTL_MS = 60 * 60 * 1000;
 
-type KeyRow = typeof apiKeys.$inferSelect;
-
 export interface NewAccount {
   accountId: string;
   claimTokenHash: string;
@@ -46,16 +46,25 @@ export interface AdminView {
   ledger: LedgerEntry[];
 }
 
+type CheckedKey = { ok: true; key: KeyRow } | ({ ok: false } & AuthFailure);
+
 /**
  * One per account: the only place its balance, holds, ledger, keys and spend counters change.
- * Every public method runs synchronously against SQLite, so calls are applied one at a time and
- * a burst of concurrent holds can never spend the same micro-dollar twice.
+ * Every public method runs synchronously against SQLite, so calls are applied one at a time and a
+ * burst of concurrent holds can never spend the same micro-dollar twice.
+ *
+ * The hot path (authorize, hold, settle, release) keeps the account row, the open holds and the
+ * keys it has seen in memory — this object is their only writer — and writes with constant SQL
+ * (`statements.ts`). Memory changes only after the SQLite transaction has committed.
  */
 export class AccountDurableObject extends DurableObject<Env> {
   readonly #db: DrizzleSqliteDODatabase<typeof schema>;
-  /** False until `create`: a stray key for an unknown account must not allocate storage. */
-  #exists = false;
-  /** When the alarm is set for, kept in memory so a hold costs no extra storage call. */
+  /** Null until `create`: a stray key for an unknown account must not allocate storage. */
+  #account: AccountRow | null = null;
+  #open = new Map<string, OpenHold>();
+  #held = 0;
+  #keys = new Map<string, KeyRow>();
+  /** When the alarm is set for, so a hold costs no extra storage call. */
   #alarmAt: number | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -63,25 +72,24 @@ export class AccountDurableObject extends DurableObject<Env> {
     this.#db = drizzle(ctx.storage, { schema });
     void ctx.blockConcurrencyWhile(async () => {
       const [table] = ctx.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE name = 'account'").toArray();
-      if (table) {
-        await migrate(this.#db, migrations);
-        this.#exists = this.#db.select({ id: account.id }).from(account).get() !== undefined;
-        this.#alarmAt = await ctx.storage.getAlarm();
-      }
+      if (!table) return;
+      await migrate(this.#db, migrations);
+      this.#load();
+      this.#alarmAt = await ctx.storage.getAlarm();
     });
   }
 
   async create(input: NewAccount): Promise<AccountSnapshot> {
-    if (!this.#exists) await migrate(this.#db, migrations);
+    if (this.#account) throw new Error('account already exists');
+    await migrate(this.#db, migrations);
     const now = Date.now();
     this.#db.transaction((tx) => {
-      if (tx.select({ id: account.id }).from(account).get()) throw new Error('account already exists');
       tx.insert(account)
         .values({ id: input.accountId, createdAt: now, claimTokenHash: input.claimTokenHash, expiresAt: input.expiresAt })
         .run();
       tx.insert(apiKeys).values({ id: newId('key'), createdAt: now, ...input.key }).run();
     });
-    this.#exists = true;
+    this.#load();
     if (input.welcomeMicros > 0) {
       await this.credit({ amountMicros: input.welcomeMicros, source: 'welcome', idempotencyKey: `welcome:${input.accountId}`, note: 'welcome credit' });
     }
@@ -91,7 +99,13 @@ export class AccountDurableObject extends DurableObject<Env> {
   /** Checks a key for routes that spend nothing. */
   async authenticate(keyHash: string): Promise<Result<AuthorizedKey, AuthFailure>> {
     const checked = this.#checkKey(keyHash, undefined, Date.now());
-    return checked.ok ? { ok: true, ...this.#authorized(checked.key) } : checked;
+    return checked.ok ? { ok: true, accountId: this.#account!.id, keyId: checked.key.id } : checked;
+  }
+
+  /** The account as its owner sees it, for a valid key; one round trip for `GET /agent/account`. */
+  async accountForKey(keyHash: string): Promise<Result<{ account: AccountSnapshot }, AuthFailure>> {
+    const checked = this.#checkKey(keyHash, undefined, Date.now());
+    return checked.ok ? { ok: true, account: await this.snapshot() } : checked;
   }
 
   /**
@@ -104,40 +118,32 @@ export class AccountDurableObject extends DurableObject<Env> {
     const checked = this.#checkKey(request.keyHash, request.model, now);
     if (!checked.ok) return checked;
     const { key } = checked;
-
-    const openHolds = this.#db
-      .select({ count: sql<number>`count(*)`, sum: sql<number>`coalesce(sum(${holds.amountMicros}), 0)` })
-      .from(holds)
-      .where(eq(holds.state, 'open'))
-      .get() ?? { count: 0, sum: 0 };
-    if (openHolds.count >= MAX_OPEN_HOLDS) return { ok: false, reason: 'too_many_holds', openHolds: openHolds.count };
+    if (this.#open.size >= MAX_OPEN_HOLDS) return { ok: false, reason: 'too_many_holds', openHolds: this.#open.size };
 
     const limit = this.#keyHeadroom(key, now);
     if (limit && limit.remainingMicros < request.minMicros) return { ok: false, ...limit };
 
-    const available = this.#balance() - openHolds.sum;
+    const balance = this.#account!.balance_micros;
+    const available = balance - this.#held;
     if (available < request.minMicros) {
       return { ok: false, reason: 'insufficient_credits', availableMicros: Math.max(0, available), neededMicros: request.minMicros };
     }
 
-    const amount = Math.min(request.maxMicros, available, limit?.remainingMicros ?? Infinity);
-    const holdId = newId('hold');
-    this.#db.transaction((tx) => {
-      tx.insert(holds)
-        .values({
-          id: holdId,
-          keyId: key.id,
-          amountMicros: amount,
-          purpose: request.purpose,
-          state: 'open',
-          createdAt: now,
-          expiresAt: now + (request.ttlMs ?? DEFAULT_HOLD_TTL_MS),
-        })
-        .run();
-      this.#record(tx, { kind: 'hold', amountMicros: amount, holdId, keyId: key.id, idempotencyKey: `hold:${holdId}`, note: request.purpose }, now);
+    const hold: OpenHold = {
+      id: newId('hold'),
+      key_id: key.id,
+      amount_micros: Math.min(request.maxMicros, available, limit?.remainingMicros ?? Infinity),
+      purpose: request.purpose,
+      expires_at: now + (request.ttlMs ?? DEFAULT_HOLD_TTL_MS),
+    };
+    this.ctx.storage.transactionSync(() => {
+      this.#sql(SQL.insertHold, hold.id, hold.key_id, hold.amount_micros, hold.purpose, now, hold.expires_at);
+      this.#ledger('hold', hold.amount_micros, balance, hold, null, `hold:${hold.id}`, hold.purpose, now);
     });
-    await this.#scheduleExpiry();
-    return { ok: true, ...this.#authorized(key), holdId, amountMicros: amount, availableMicros: available - amount };
+    this.#open.set(hold.id, hold);
+    this.#held += hold.amount_micros;
+    await this.#scheduleExpiry(hold.expires_at);
+    return { ok: true, accountId: this.#account!.id, keyId: key.id, holdId: hold.id, amountMicros: hold.amount_micros, availableMicros: available - hold.amount_micros };
   }
 
   /**
@@ -147,93 +153,83 @@ export class AccountDurableObject extends DurableObject<Env> {
    */
   async settle(holdId: string, chargeMicros: number): Promise<Result<Settlement, { reason: 'unknown_hold' | 'hold_released' }>> {
     const now = Date.now();
-    const hold = this.#db.select().from(holds).where(eq(holds.id, holdId)).get();
-    if (!hold) return { ok: false, reason: 'unknown_hold' };
-    if (hold.state === 'settled') {
-      return { ok: true, holdId, chargedMicros: hold.chargedMicros ?? 0, balanceMicros: this.#balance(), applied: false };
-    }
-    if (hold.state === 'released') return { ok: false, reason: 'hold_released' };
-
     const charge = Math.max(0, Math.round(chargeMicros));
-    this.#db.transaction((tx) => {
-      const balance = this.#balance() - charge;
-      tx.update(account).set({ balanceMicros: balance }).run();
-      tx.update(holds).set({ state: 'settled', chargedMicros: charge, closedAt: now }).where(eq(holds.id, holdId)).run();
-      this.#record(tx, { kind: 'charge', amountMicros: -charge, holdId, keyId: hold.keyId, idempotencyKey: `charge:${holdId}`, note: hold.purpose }, now);
-      if (hold.state === 'open') {
-        const rest = Math.max(0, hold.amountMicros - charge);
-        this.#record(tx, { kind: 'release', amountMicros: rest, holdId, keyId: hold.keyId, idempotencyKey: `release:${holdId}`, note: 'settled' }, now);
-      }
-      if (hold.keyId) this.#addSpend(tx, hold.keyId, charge, now);
+    const open = this.#open.get(holdId);
+    const closed = open ? undefined : this.#sql<{ key_id: string | null; amount_micros: number; purpose: string; state: string; charged_micros: number | null }>(SQL.findHold, holdId)[0];
+    if (!open) {
+      if (!closed) return { ok: false, reason: 'unknown_hold' };
+      if (closed.state === 'settled') return { ok: true, holdId, chargedMicros: closed.charged_micros ?? 0, balanceMicros: this.#account!.balance_micros, applied: false };
+      if (closed.state === 'released') return { ok: false, reason: 'hold_released' };
+    }
+    // An expired hold is charged too; its release is already in the ledger.
+    const hold = (open ?? closed)!;
+    const balance = this.#account!.balance_micros - charge;
+    const periods = spendPeriods(now);
+    this.ctx.storage.transactionSync(() => {
+      this.#sql(SQL.setBalance, balance);
+      this.#sql(SQL.closeHold, 'settled', charge, now, holdId);
+      this.#ledger('charge', -charge, balance, { id: holdId, key_id: hold.key_id }, null, `charge:${holdId}`, hold.purpose, now);
+      if (open) this.#ledger('release', Math.max(0, open.amount_micros - charge), balance, open, null, `release:${holdId}`, 'settled', now);
+      if (hold.key_id) this.#sql(SQL.addSpend, hold.key_id, periods.day, charge, hold.key_id, periods.month, charge, hold.key_id, TOTAL_PERIOD, charge);
     });
-    return { ok: true, holdId, chargedMicros: charge, balanceMicros: this.#balance(), applied: true };
+    this.#account!.balance_micros = balance;
+    if (open) this.#forget(open);
+    return { ok: true, holdId, chargedMicros: charge, balanceMicros: balance, applied: true };
   }
 
   /** Frees a hold without charging (the upstream failed). Idempotent; a settled hold stays settled. */
   async release(holdId: string): Promise<{ released: boolean; balanceMicros: number }> {
-    const hold = this.#db.select().from(holds).where(eq(holds.id, holdId)).get();
-    if (hold?.state !== 'open') return { released: false, balanceMicros: this.#balance() };
-    this.#db.transaction((tx) => this.#close(tx, hold, 'released', Date.now()));
-    return { released: true, balanceMicros: this.#balance() };
+    const hold = this.#open.get(holdId);
+    if (hold) this.#close(hold, 'released', Date.now());
+    return { released: hold !== undefined, balanceMicros: this.#account?.balance_micros ?? 0 };
   }
 
-  /** Adds (or, for a negative operator correction, removes) money. Idempotent by key. */
+  /** Adds (or, for a negative operator correction, removes) money. Idempotent by key; null without an account. */
   async credit(request: CreditRequest): Promise<{ applied: boolean; balanceMicros: number } | null> {
-    if (!this.#exists) return null;
+    const row = this.#account;
+    if (!row) return null;
+    if (this.#sql(SQL.ledgerKeyExists, request.idempotencyKey).length > 0) return { applied: false, balanceMicros: row.balance_micros };
     const now = Date.now();
-    const seen = this.#db.select({ seq: ledger.seq }).from(ledger).where(eq(ledger.idempotencyKey, request.idempotencyKey)).get();
-    if (seen) return { applied: false, balanceMicros: this.#balance() };
-
     const funding = request.source !== 'welcome' && request.amountMicros > 0;
-    this.#db.transaction((tx) => {
-      const row = tx.select().from(account).get()!;
-      tx.update(account)
-        .set({
-          balanceMicros: row.balanceMicros + request.amountMicros,
-          ...(funding && row.fundedAt === null ? { fundedAt: now, expiresAt: null } : {}),
-          ...(request.source === 'card' ? { cardFundedMicros: row.cardFundedMicros + request.amountMicros } : {}),
-        })
-        .run();
-      this.#record(tx, { kind: 'credit', amountMicros: request.amountMicros, source: request.source, idempotencyKey: request.idempotencyKey, note: request.note ?? null }, now);
+    const next: AccountRow = {
+      ...row,
+      balance_micros: row.balance_micros + request.amountMicros,
+      funded_at: funding && row.funded_at === null ? now : row.funded_at,
+      expires_at: funding ? null : row.expires_at,
+      card_funded_micros: row.card_funded_micros + (request.source === 'card' ? request.amountMicros : 0),
+    };
+    this.ctx.storage.transactionSync(() => {
+      this.#sql(SQL.setFunding, next.balance_micros, next.funded_at, next.expires_at, next.card_funded_micros);
+      this.#ledger('credit', request.amountMicros, next.balance_micros, null, request.source, request.idempotencyKey, request.note ?? null, now);
     });
-    return { applied: true, balanceMicros: this.#balance() };
-  }
-
-  /** The account as its owner sees it, for a valid key; one round trip for `GET /agent/account`. */
-  async accountForKey(keyHash: string): Promise<Result<{ account: AccountSnapshot }, AuthFailure>> {
-    const checked = this.#checkKey(keyHash, undefined, Date.now());
-    return checked.ok ? { ok: true, account: await this.snapshot() } : checked;
+    this.#account = next;
+    return { applied: true, balanceMicros: next.balance_micros };
   }
 
   async snapshot(): Promise<AccountSnapshot> {
-    const row = this.#db.select().from(account).get();
+    const row = this.#account;
     if (!row) throw new Error('no such account');
-    const held = this.#db
-      .select({ sum: sql<number>`coalesce(sum(${holds.amountMicros}), 0)` })
-      .from(holds)
-      .where(eq(holds.state, 'open'))
-      .get();
     return {
       accountId: row.id,
-      createdAt: row.createdAt,
-      balanceMicros: row.balanceMicros,
-      heldMicros: held?.sum ?? 0,
-      claimed: row.claimedAt !== null,
-      funded: row.fundedAt !== null,
-      expiresAt: row.expiresAt,
-      unclaimedFundingRemainingMicros: row.claimedAt === null ? Math.max(0, UNCLAIMED_CARD_CAP_MICROS - row.cardFundedMicros) : null,
+      createdAt: row.created_at,
+      balanceMicros: row.balance_micros,
+      heldMicros: this.#held,
+      claimed: row.claimed_at !== null,
+      funded: row.funded_at !== null,
+      expiresAt: row.expires_at,
+      unclaimedFundingRemainingMicros: row.claimed_at === null ? Math.max(0, UNCLAIMED_CARD_CAP_MICROS - row.card_funded_micros) : null,
     };
   }
 
   /** Everything an operator looks at; null when the account does not exist. */
   async adminView(ledgerLimit = 50): Promise<AdminView | null> {
-    if (!this.#exists) return null;
+    if (!this.#account) return null;
     return { account: await this.snapshot(), keys: await this.keys(), ledger: await this.ledgerEntries(ledgerLimit) };
   }
 
   /** Adds a key; null when the account does not exist. */
   async createKey(input: { hash: string; hint: string; name: string } & KeyGuardrails): Promise<KeyRecord | null> {
-    if (!this.#exists) return null;
+    if (!this.#account) return null;
     const id = newId('key');
     this.#db.insert(apiKeys).values({ id, createdAt: Date.now(), ...input }).run();
     return this.#keyRecord(this.#db.select().from(apiKeys).where(eq(apiKeys.id, id)).get()!);
@@ -241,12 +237,13 @@ export class AccountDurableObject extends DurableObject<Env> {
 
   /** Changes a key's guardrails or revokes it; null when there is no such key. */
   async updateKey(keyId: string, patch: KeyGuardrails & { revoked?: boolean; name?: string }): Promise<KeyRecord | null> {
-    if (!this.#exists) return null;
+    if (!this.#account) return null;
     const { revoked, ...rest } = patch;
     const changes = Object.fromEntries(
       Object.entries({ ...rest, revokedAt: revoked === undefined ? undefined : revoked ? Date.now() : null }).filter(([, v]) => v !== undefined),
     );
     if (Object.keys(changes).length > 0) this.#db.update(apiKeys).set(changes).where(eq(apiKeys.id, keyId)).run();
+    this.#keys.clear(); // revocation and new limits apply from the next request
     const row = this.#db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
     return row ? this.#keyRecord(row) : null;
   }
@@ -276,13 +273,16 @@ export class AccountDurableObject extends DurableObject<Env> {
 
   /** The sweep's last word: deletes everything unless the account was funded or claimed meanwhile. */
   async deleteIfExpired(now: number): Promise<SweepOutcome> {
-    const row = this.#exists ? this.#db.select().from(account).get() : undefined;
-    if (row && (row.fundedAt !== null || row.claimedAt !== null || row.expiresAt === null || row.expiresAt > now)) {
-      return { deleted: false, fundedAt: row.fundedAt, claimedAt: row.claimedAt, expiresAt: row.expiresAt };
+    const row = this.#account;
+    if (row && (row.funded_at !== null || row.claimed_at !== null || row.expires_at === null || row.expires_at > now)) {
+      return { deleted: false, fundedAt: row.funded_at, claimedAt: row.claimed_at, expiresAt: row.expires_at };
     }
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
-    this.#exists = false;
+    this.#account = null;
+    this.#open.clear();
+    this.#held = 0;
+    this.#keys.clear();
     this.#alarmAt = null;
     return { deleted: true };
   }
@@ -291,20 +291,29 @@ export class AccountDurableObject extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     const now = Date.now();
     this.#alarmAt = null;
-    const stale = this.#db.select().from(holds).where(and(eq(holds.state, 'open'), lte(holds.expiresAt, now))).all();
-    this.#db.transaction((tx) => {
-      for (const hold of stale) this.#close(tx, hold, 'expired', now);
-    });
-    await this.#scheduleExpiry();
+    for (const hold of [...this.#open.values()]) if (hold.expires_at <= now) this.#close(hold, 'expired', now);
+    const next = Math.min(...[...this.#open.values()].map((hold) => hold.expires_at));
+    if (Number.isFinite(next)) await this.#scheduleExpiry(next);
   }
 
-  #checkKey(keyHash: string, model: string | undefined, now: number): { ok: true; key: KeyRow } | ({ ok: false } & AuthFailure) {
-    if (!this.#exists) return { ok: false, reason: 'invalid_key' };
-    const key = this.#db.select().from(apiKeys).where(eq(apiKeys.hash, keyHash)).get();
-    if (!key || !hashesEqual(key.hash, keyHash)) return { ok: false, reason: 'invalid_key' };
-    if (key.revokedAt !== null) return { ok: false, reason: 'revoked' };
-    if (key.expiresAt !== null && key.expiresAt <= now) return { ok: false, reason: 'expired' };
-    if (model !== undefined && key.allowedModels && !key.allowedModels.includes(model)) {
+  #load(): void {
+    this.#account = this.#sql<AccountRow>(SQL.account)[0] ?? null;
+    this.#open = new Map(this.#sql<OpenHold>(SQL.openHolds).map((hold) => [hold.id, hold]));
+    this.#held = [...this.#open.values()].reduce((sum, hold) => sum + hold.amount_micros, 0);
+  }
+
+  #checkKey(keyHash: string, model: string | undefined, now: number): CheckedKey {
+    if (!this.#account) return { ok: false, reason: 'invalid_key' };
+    let key = this.#keys.get(keyHash);
+    if (!key) {
+      key = this.#sql<KeyRow>(SQL.keyByHash, keyHash)[0];
+      if (!key) return { ok: false, reason: 'invalid_key' };
+      this.#keys.set(keyHash, key);
+    }
+    if (!hashesEqual(key.hash, keyHash)) return { ok: false, reason: 'invalid_key' };
+    if (key.revoked_at !== null) return { ok: false, reason: 'revoked' };
+    if (key.expires_at !== null && key.expires_at <= now) return { ok: false, reason: 'expired' };
+    if (model !== undefined && key.allowed_models && !(JSON.parse(key.allowed_models) as string[]).includes(model)) {
       return { ok: false, reason: 'model_not_allowed', model };
     }
     return { ok: true, key };
@@ -313,27 +322,19 @@ export class AccountDurableObject extends DurableObject<Env> {
   /** The tightest of the key's spend limits, counting what is spent and what its open holds keep. */
   #keyHeadroom(key: KeyRow, now: number) {
     const limits = [
-      { reason: 'daily_limit', limit: key.dailyLimitMicros, period: 'day' },
-      { reason: 'monthly_limit', limit: key.monthlyLimitMicros, period: 'month' },
-      { reason: 'total_limit', limit: key.totalLimitMicros, period: 'total' },
+      { reason: 'daily_limit', limit: key.daily_limit_micros, period: 'day' },
+      { reason: 'monthly_limit', limit: key.monthly_limit_micros, period: 'month' },
+      { reason: 'total_limit', limit: key.total_limit_micros, period: 'total' },
     ] as const;
     if (limits.every((l) => l.limit === null)) return null;
 
     const periods = spendPeriods(now);
     const names = { day: periods.day, month: periods.month, total: TOTAL_PERIOD };
     const spent = new Map(
-      this.#db
-        .select()
-        .from(keySpend)
-        .where(and(eq(keySpend.keyId, key.id), inArray(keySpend.period, Object.values(names))))
-        .all()
-        .map((row) => [row.period, row.spentMicros]),
+      this.#sql<{ period: string; spent_micros: number }>(SQL.spend, key.id, names.day, names.month, names.total).map((row) => [row.period, row.spent_micros]),
     );
-    const held = this.#db
-      .select({ sum: sql<number>`coalesce(sum(${holds.amountMicros}), 0)` })
-      .from(holds)
-      .where(and(eq(holds.state, 'open'), eq(holds.keyId, key.id)))
-      .get()?.sum ?? 0;
+    let held = 0;
+    for (const hold of this.#open.values()) if (hold.key_id === key.id) held += hold.amount_micros;
     const retryAfter = { day: periods.secondsToNextDay, month: periods.secondsToNextMonth, total: 86_400 };
 
     let tightest: { reason: (typeof limits)[number]['reason']; remainingMicros: number; retryAfterSeconds: number } | null = null;
@@ -347,58 +348,48 @@ export class AccountDurableObject extends DurableObject<Env> {
     return tightest;
   }
 
-  #addSpend(tx: Tx, keyId: string, micros: number, now: number): void {
-    const periods = spendPeriods(now);
-    for (const period of [periods.day, periods.month, TOTAL_PERIOD]) {
-      tx.insert(keySpend)
-        .values({ keyId, period, spentMicros: micros })
-        .onConflictDoUpdate({ target: [keySpend.keyId, keySpend.period], set: { spentMicros: sql`${keySpend.spentMicros} + ${micros}` } })
-        .run();
-    }
+  #close(hold: OpenHold, state: 'released' | 'expired', now: number): void {
+    this.ctx.storage.transactionSync(() => {
+      this.#sql(SQL.closeHold, state, null, now, hold.id);
+      this.#ledger('release', hold.amount_micros, this.#account!.balance_micros, hold, null, `release:${hold.id}`, state, now);
+    });
+    this.#forget(hold);
   }
 
-  #close(tx: Tx, hold: typeof holds.$inferSelect, state: 'released' | 'expired', now: number): void {
-    tx.update(holds).set({ state, closedAt: now }).where(eq(holds.id, hold.id)).run();
-    this.#record(tx, { kind: 'release', amountMicros: hold.amountMicros, holdId: hold.id, keyId: hold.keyId, idempotencyKey: `release:${hold.id}`, note: state }, now);
+  #forget(hold: OpenHold): void {
+    this.#open.delete(hold.id);
+    this.#held -= hold.amount_micros;
   }
 
-  #record(tx: Tx, entry: Omit<typeof ledger.$inferInsert, 'balanceAfterMicros' | 'createdAt'>, now: number): void {
-    const balance = tx.select({ balance: account.balanceMicros }).from(account).get()?.balance ?? 0;
-    tx.insert(ledger).values({ ...entry, balanceAfterMicros: balance, createdAt: now }).run();
+  #ledger(
+    kind: LedgerKind,
+    amount: number,
+    balanceAfter: number,
+    hold: Pick<OpenHold, 'id' | 'key_id'> | null,
+    source: CreditSource | null,
+    idempotencyKey: string,
+    note: string | null,
+    now: number,
+  ): void {
+    this.#sql(SQL.insertLedger, kind, amount, balanceAfter, hold?.id ?? null, hold?.key_id ?? null, source, idempotencyKey, note, now);
   }
 
-  #balance(): number {
-    return this.#db.select({ balance: account.balanceMicros }).from(account).get()?.balance ?? 0;
+  #sql<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): T[] {
+    return this.ctx.storage.sql.exec<T>(query, ...bindings).toArray();
   }
 
-  async #scheduleExpiry(): Promise<void> {
-    const next = this.#db
-      .select({ at: holds.expiresAt })
-      .from(holds)
-      .where(eq(holds.state, 'open'))
-      .orderBy(asc(holds.expiresAt))
-      .limit(1)
-      .get();
-    if (!next || (this.#alarmAt !== null && this.#alarmAt <= next.at)) return;
-    this.#alarmAt = next.at;
-    await this.ctx.storage.setAlarm(next.at);
+  /** Sets the alarm to `at` unless it already fires sooner. */
+  async #scheduleExpiry(at: number): Promise<void> {
+    if (this.#alarmAt !== null && this.#alarmAt <= at) return;
+    this.#alarmAt = at;
+    await this.ctx.storage.setAlarm(at);
   }
 
-  #authorized(key: KeyRow): AuthorizedKey {
-    return { accountId: this.#accountId(), keyId: key.id };
-  }
-
-  #accountId(): string {
-    return this.#db.select({ id: account.id }).from(account).get()?.id ?? '';
-  }
-
-  #keyRecord(row: KeyRow): KeyRecord {
+  #keyRecord(row: typeof apiKeys.$inferSelect): KeyRecord {
     const { hash: _hash, ...record } = row;
     return record;
   }
 }
-
-type Tx = Parameters<Parameters<DrizzleSqliteDODatabase<typeof schema>['transaction']>[0]>[0];
 
 function newId(prefix: string): string {
   return `${prefix}_${randomBase62(20)}`;

@@ -1,0 +1,400 @@
+// Shared pieces of the benchmark (bench/run.mjs) and the profiling runs (bench/profile.mjs).
+import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { convertV4MiniflareOptions, Log, LogLevel, Miniflare } from 'miniflare';
+
+export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+/** The checkout whose gateway is measured (wrangler.toml, migrations, sources). */
+export const ROOT = path.resolve(process.env.BENCH_PROJECT_ROOT ?? path.join(BENCH_DIR, '..'));
+export const HOST = '127.0.0.1';
+
+export const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
+export const LAT_N = num('BENCH_LAT_N', 2000);
+export const LAT_WARMUP = num('BENCH_LAT_WARMUP', 200);
+export const STREAM_N = num('BENCH_STREAM_N', 200);
+export const STREAM_WARMUP = num('BENCH_STREAM_WARMUP', 20);
+export const RPS_SECONDS = num('BENCH_RPS_SECONDS', 10);
+export const RPS_WARMUP_SECONDS = num('BENCH_RPS_WARMUP_SECONDS', 2);
+export const CONCURRENCY = num('BENCH_CONCURRENCY', 32);
+/** Targets take turns in this many rounds (latency, stream) and throughput rounds. */
+export const ROUNDS = num('BENCH_ROUNDS', 4);
+export const RPS_ROUNDS = num('BENCH_RPS_ROUNDS', 2);
+export const CHUNKS = num('CHUNKS', 5);
+export const CHUNK_DELAY_MS = num('CHUNK_DELAY_MS', 10);
+
+export const ADMIN_TOKEN = 'bench-admin-token';
+export const UPSTREAM_KEY = 'sk-bench';
+export const CHAT_BODY = { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello' }], max_tokens: 16 };
+
+// ---------------------------------------------------------------------------------------------
+// Processes we start, stopped by PID (or by disposing the Miniflare that owns them) on any exit.
+export const cleanups = [];
+let cleaning = null;
+export function cleanup() {
+  cleaning ??= (async () => {
+    for (const fn of cleanups.reverse()) {
+      try {
+        await fn();
+      } catch (err) {
+        console.error(`cleanup: ${err?.message ?? err}`);
+      }
+    }
+  })();
+  return cleaning;
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    cleanup().finally(() => process.exit(130));
+  });
+}
+
+export const log = (...args) => console.error('[bench]', ...args);
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function killPid(pid, signal = 'SIGTERM') {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+const alive = (pid) => {
+  try {
+    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
+
+/** SIGTERM, up to 2 s to exit, then SIGKILL. */
+export async function stopPids(pids) {
+  for (const pid of pids) if (alive(pid)) killPid(pid);
+  for (let i = 0; i < 20 && pids.some(alive); i++) await sleep(100);
+  for (const pid of pids) if (alive(pid)) killPid(pid, 'SIGKILL');
+}
+
+// ---------------------------------------------------------------------------------------------
+// /proc helpers: find the workerd process a Miniflare spawned, and read its memory.
+export function childPids(ppid) {
+  const pids = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // pid (comm) state ppid ...: comm may contain spaces, so split after the last ')'.
+      const close = stat.lastIndexOf(')');
+      const comm = stat.slice(stat.indexOf('(') + 1, close);
+      const ppidOf = Number(stat.slice(close + 2).split(' ')[1]);
+      if (ppidOf === ppid) pids.push({ pid: Number(entry), comm });
+    } catch {
+      // raced with an exiting process
+    }
+  }
+  return pids;
+}
+
+export function descendants(pid) {
+  const out = [];
+  for (const child of childPids(pid)) out.push(child, ...descendants(child.pid));
+  return out;
+}
+
+export function memKb(pid, field) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds used so far: the whole machine (busy, all cores) and the given processes. */
+export function cpuSeconds(pids) {
+  const hz = 100; // USER_HZ on Linux
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  const busy = fields[0] + fields[1] + fields[2] + fields[5] + fields[6]; // user nice system irq softirq
+  let ours = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ours += Number(rest[11]) + Number(rest[12]); // utime, stime
+    } catch {
+      // exited
+    }
+  }
+  return { machine: busy / hz, ours: ours / hz };
+}
+
+/** Samples VmRSS of a set of PIDs every 100 ms; `peakKb()` also folds in the kernel's VmHWM. */
+export function rssSampler(pids) {
+  let peak = 0;
+  const sample = () => {
+    const total = pids.reduce((sum, pid) => sum + memKb(pid, 'VmRSS'), 0);
+    if (total > peak) peak = total;
+  };
+  sample();
+  const timer = setInterval(sample, 100);
+  timer.unref();
+  return {
+    nowKb: () => pids.reduce((sum, pid) => sum + memKb(pid, 'VmRSS'), 0),
+    peakKb: () => {
+      sample();
+      // VmHWM is the process's own RSS high-water mark, exact between samples.
+      return Math.max(peak, pids.reduce((sum, pid) => sum + memKb(pid, 'VmHWM'), 0));
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP client for the sequential loops: one keep-alive socket, Nagle off, timings by hrtime.
+export function makeClient() {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  return {
+    agent,
+    /** Resolves { status, ttfbMs, totalMs, body } with ttfb = first body byte. */
+    request(url, body, headers = {}) {
+      const payload = Buffer.from(JSON.stringify(body));
+      return new Promise((resolve, reject) => {
+        const start = process.hrtime.bigint();
+        let ttfb = null;
+        const chunks = [];
+        const req = http.request(
+          url,
+          {
+            method: 'POST',
+            agent,
+            headers: { 'Content-Type': 'application/json', 'Content-Length': payload.length, ...headers },
+          },
+          (res) => {
+            res.on('data', (chunk) => {
+              if (ttfb === null) ttfb = process.hrtime.bigint();
+              chunks.push(chunk);
+            });
+            res.on('end', () => {
+              const end = process.hrtime.bigint();
+              resolve({
+                status: res.statusCode,
+                headers: res.headers,
+                ttfbMs: Number((ttfb ?? end) - start) / 1e6,
+                totalMs: Number(end - start) / 1e6,
+                body: Buffer.concat(chunks).toString('utf8'),
+              });
+            });
+            res.on('error', reject);
+          },
+        );
+        req.on('socket', (socket) => socket.setNoDelay(true));
+        req.on('error', reject);
+        req.end(payload);
+      });
+    },
+    close: () => agent.destroy(),
+  };
+}
+
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[idx];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The three targets.
+export async function startUpstream() {
+  const child = spawn(process.execPath, [path.join(BENCH_DIR, 'upstream.mjs')], {
+    env: { ...process.env, UPSTREAM_PORT: '0', CHUNKS: String(CHUNKS), CHUNK_DELAY_MS: String(CHUNK_DELAY_MS) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  cleanups.push(() => stopPids([child.pid]));
+  const port = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('upstream did not start within 10 s')), 10_000);
+    child.stdout.on('data', (data) => {
+      out += data;
+      const match = /READY (\d+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`upstream exited with ${code}`)));
+  });
+  return { pid: child.pid, url: `http://${HOST}:${port}` };
+}
+
+/** `wrangler deploy --dry-run --outdir`: the exact bundle a deploy would upload. */
+export function buildGateway(outDir, entry) {
+  const staging = `${outDir}.tmp`;
+  rmSync(staging, { recursive: true, force: true });
+  const wrangler = path.join(BENCH_DIR, '..', 'node_modules', 'wrangler', 'bin', 'wrangler.js');
+  const result = spawnSync(process.execPath, [wrangler, 'deploy', ...(entry ? [entry] : []), '--dry-run', '--outdir', staging], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
+  if (result.status !== 0) {
+    rmSync(staging, { recursive: true, force: true });
+    const errors = `${result.stdout}\n${result.stderr}`.split('\n').filter((l) => /ERROR|error:|Could not/.test(l)).slice(0, 12);
+    throw new Error(`wrangler deploy --dry-run failed in ${ROOT} (the gateway does not build):\n${errors.join('\n')}`);
+  }
+  rmSync(outDir, { recursive: true, force: true });
+  renameSync(staging, outDir);
+  return outDir;
+}
+
+/** Starts one Miniflare (its own workerd process) and returns its direct socket URL and workerd PID. */
+export async function startMiniflare(label, workerOptions, persistDir, sharedOptions = {}) {
+  const before = new Set(childPids(process.pid).map((p) => p.pid));
+  const options = convertV4MiniflareOptions({
+    host: HOST,
+    port: 0,
+    log: new Log(LogLevel.WARN),
+    logRequests: false,
+    cf: false, // the placeholder `request.cf`; no fetch of workers.cloudflare.com
+    resourcePersistencePath: persistDir,
+    telemetry: { enabled: false },
+    ...sharedOptions,
+    workers: [
+      {
+        ...workerOptions,
+        name: label,
+        // Straight into the Worker's fetch handler: no Miniflare entry worker, no wrangler proxy.
+        unsafeDirectSockets: [{ host: HOST, port: 0 }],
+      },
+    ],
+  });
+  const mf = new Miniflare(options);
+  let workerdPids = [];
+  cleanups.push(async () => {
+    await Promise.race([mf.dispose().catch(() => {}), sleep(5000)]);
+    await stopPids(workerdPids);
+  });
+  await mf.ready;
+  const url = (await mf.unsafeGetDirectURL(label)).toString().replace(/\/$/, '');
+  const spawned = childPids(process.pid).filter((p) => !before.has(p.pid));
+  const workerd = spawned.flatMap((p) => [p, ...descendants(p.pid)]).filter((p) => p.comm.includes('workerd'));
+  workerdPids = workerd.map((p) => p.pid);
+  if (workerd.length === 0) log(`warning: no workerd process found for ${label}; RSS will read 0`);
+  return { mf, url, pids: workerdPids };
+}
+
+export function gatewayWorkerOptions(bundleDir, config, upstreamUrl) {
+  const sqliteClasses = new Set((config.migrations ?? []).flatMap((m) => m.new_sqlite_classes ?? []));
+  const modules = readdirSync(bundleDir)
+    .filter((file) => /\.(m?js|sql)$/.test(file))
+    .map((file) => ({ type: file.endsWith('.sql') ? 'Text' : 'ESModule', path: path.join(bundleDir, file) }))
+    // the entry module first: wrangler names it after the entry (index.js for src/index.ts)
+    .sort((a, b) => (a.type === 'ESModule' ? 0 : 1) - (b.type === 'ESModule' ? 0 : 1) || (path.basename(a.path) === 'index.js' ? -1 : 1));
+  return {
+    modules,
+    modulesRoot: bundleDir,
+    compatibilityDate: config.compatibility_date,
+    compatibilityFlags: config.compatibility_flags,
+    bindings: {
+      ...Object.fromEntries(Object.entries(config.vars ?? {})),
+      OPENAI_API_KEY: UPSTREAM_KEY,
+      OPENAI_BASE_URL: upstreamUrl,
+      ADMIN_TOKEN,
+    },
+    durableObjects: Object.fromEntries(
+      (config.durable_objects?.bindings ?? []).map((b) => [b.name, { className: b.class_name, useSQLite: sqliteClasses.has(b.class_name) }]),
+    ),
+    kvNamespaces: (config.kv_namespaces ?? []).map((k) => k.binding),
+    d1Databases: (config.d1_databases ?? []).map((d) => d.binding),
+    r2Buckets: (config.r2_buckets ?? []).map((r) => r.binding),
+    queueProducers: Object.fromEntries((config.queues?.producers ?? []).map((q) => [q.binding, { queueName: q.queue }])),
+    queueConsumers: Object.fromEntries(
+      (config.queues?.consumers ?? []).map((q) => [
+        q.queue,
+        { maxBatchSize: q.max_batch_size, maxBatchTimeout: q.max_batch_timeout, maxRetries: q.max_retries },
+      ]),
+    ),
+  };
+}
+
+export async function applyMigrations(mf, config) {
+  const db = await mf.getD1Database('DB');
+  const dir = path.join(ROOT, config.d1_databases?.[0]?.migrations_dir ?? 'migrations');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
+  for (const file of files) {
+    const statements = readFileSync(path.join(dir, file), 'utf8')
+      .split('--> statement-breakpoint')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    await db.batch(statements.map((s) => db.prepare(s)));
+  }
+  return files;
+}
+
+export async function setupGateway(client, gatewayUrl) {
+  const registered = await client.request(`${gatewayUrl}/agent/register`, { type: 'anonymous' });
+  if (registered.status !== 200 && registered.status !== 201) {
+    throw new Error(`POST /agent/register answered ${registered.status}: ${registered.body}`);
+  }
+  const { api_key: apiKey, account_id: accountId } = JSON.parse(registered.body);
+  const credited = await client.request(
+    `${gatewayUrl}/admin/accounts/${accountId}/credits`,
+    { amount_usd: '100000', reason: 'bench' },
+    { Authorization: `Bearer ${ADMIN_TOKEN}` },
+  );
+  if (credited.status !== 200 && credited.status !== 201) {
+    throw new Error(`POST /admin/accounts/${accountId}/credits answered ${credited.status}: ${credited.body}`);
+  }
+  return { apiKey, accountId };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measurements.
+/** Sequential requests; returns the total times (and times to first byte) of the last `n`. */
+export async function sequential(client, target, body, n, warmup = 0) {
+  const total = [];
+  const ttfb = [];
+  for (let i = 0; i < warmup + n; i++) {
+    const res = await client.request(target.url, body, target.headers);
+    if (res.status !== 200 || (body.stream && !res.body.includes('data: [DONE]'))) {
+      throw new Error(`${target.name}${body.stream ? ' (stream)' : ''}: status ${res.status}: ${res.body.slice(0, 300)}`);
+    }
+    if (i >= warmup) {
+      total.push(res.totalMs);
+      ttfb.push(res.ttfbMs);
+    }
+  }
+  return { total, ttfb };
+}
+
+/**
+ * Runs `measure(target, round)` for every target in turn, `rounds` times over, so that load from
+ * other processes on the machine falls on all targets alike instead of on whichever ran then.
+ */
+export async function interleaved(targets, rounds, measure) {
+  const out = new Map(targets.map((t) => [t.key, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const t of targets) out.get(t.key).push(await measure(t, round));
+  }
+  return out;
+}
+
+export const sorted = (values) => [...values].sort((a, b) => a - b);
+
+export function cannon(target, body, seconds) {
+  return autocannon({
+    url: target.url,
+    method: target.method ?? 'POST',
+    headers: body === undefined ? target.headers : { 'Content-Type': 'application/json', ...target.headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    connections: CONCURRENCY,
+    pipelining: 1,
+    duration: seconds,
+  });
+}
+
+
+// ---------------------------------------------------------------------------------------------

@@ -1,0 +1,15 @@
+// The baseline: the least a Worker can do in front of the upstream. Forwards the body to the
+// same upstream path the gateway calls and streams the answer back as it arrives.
+export default {
+  async fetch(request, env) {
+    const upstream = await fetch(`${env.UPSTREAM_BASE_URL}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${env.OPENAI_API_KEY}` },
+      body: request.body,
+    });
+    return new Response(upstream.body, {
+      status: upstream.status,
+      headers: { 'Content-Type': upstream.headers.get('Content-Type') ?? 'application/json' },
+    });
+  },
+};

@@ -1,0 +1,296 @@
+// Where the gateway's time goes (not part of `npm run bench`): `node bench/profile.mjs`.
+// Runs variants of the gateway bundle (patched copies under bench/.out/, never src/) and reports,
+// per variant, c=1 latency and c=32 throughput next to the pass-through Worker:
+//   gateway            the bundle as built
+//   gateway-tmpfs      the same with its state on /dev/shm (is it the disk?)
+//   timed              per-request phase timings (hold RPC, upstream, read+settle) in a header
+//   no-settle          settle RPC replaced by a constant (what settle costs)
+//   no-do              authorizeHold and settle both replaced by constants (Hono+zod+upstream only)
+//   settle-after       non-streamed: cost computed in the Worker, balance estimated from the hold's
+//                      reply, settle run in waitUntil after the response (a possible fix)
+//   do-probe           bench/do-probe-worker.mjs: upstream call plus 0, 1 or 2 minimal DO RPCs
+// plus GET /health (routing only) and GET /agent/account (one read-only DO RPC).
+// PROFILE_VARIANTS=gateway,timed limits the set; PROFILE_CPU=gateway,no-do (or 1 = gateway) also
+// writes a V8 CPU profile of those variants under c=32 load (bench/.out/<variant>.cpuprofile) and
+// prints where the isolate's time goes, mapped to the original sources.
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { unstable_readConfig } from 'wrangler';
+import {
+  ADMIN_TOKEN, BENCH_DIR, CHAT_BODY, ROOT, UPSTREAM_KEY, applyMigrations, buildGateway, cannon, cleanup, cleanups,
+  gatewayWorkerOptions, log, percentile, sequential, sorted, makeClient, setupGateway, startMiniflare, startUpstream,
+} from './lib.mjs';
+
+const N = Number(process.env.PROFILE_N ?? 1000);
+const RPS_S = Number(process.env.PROFILE_RPS_SECONDS ?? 4);
+const VARIANTS = (process.env.PROFILE_VARIANTS ?? 'passthrough,gateway,gateway-tmpfs,timed,no-settle,no-do').split(',');
+
+function patch(src, dst, edits) {
+  rmSync(dst, { recursive: true, force: true });
+  mkdirSync(dst, { recursive: true });
+  for (const f of readdirSync(src)) copyFileSync(path.join(src, f), path.join(dst, f));
+  const main = readdirSync(dst).find((f) => f.endsWith('.js'));
+  let js = readFileSync(path.join(dst, main), 'utf8');
+  for (const [from, to] of edits) {
+    if (!js.includes(from)) throw new Error(`patch anchor not found: ${from.slice(0, 80)}`);
+    js = js.replace(from, to);
+  }
+  writeFileSync(path.join(dst, main), js);
+  return dst;
+}
+
+const HOLD_CALL = 'const hold = await caller.account.authorizeHold({';
+const FAKE_HOLD = 'const hold = { ok: true, holdId: "h", amountMicros: plan.maxMicros, availableMicros: 1e12 }; void ({';
+const SETTLE_CALL = 'const result = await caller.account.settle(hold.holdId, tokenCostMicros(usage, dispatched.route.price));';
+const FAKE_SETTLE = 'const result = { ok: true, chargedMicros: tokenCostMicros(usage, dispatched.route.price), balanceMicros: 1e12 };';
+
+// Unsettled holds stay open: lift the in-flight cap so the no-settle variant is not refused.
+const OPEN_HOLDS_CAP = 'var MAX_OPEN_HOLDS = 128;';
+const NO_CAP = 'var MAX_OPEN_HOLDS = 1e9;';
+
+const SETTLE_AFTER_FROM = 'const completed = finishCompletion(dispatched, context, plan.promptTokens, settle2, () => caller.account.release(hold.holdId));';
+const SETTLE_AFTER_TO = `const completed = finishCompletion(dispatched, context, plan.promptTokens, (usage) => {
+    waitUntil(c, settle2(usage));
+    const cost = tokenCostMicros(usage, dispatched.route.price);
+    return Promise.resolve({ costMicros: cost, balanceMicros: hold.availableMicros + hold.amountMicros - cost });
+  }, () => caller.account.release(hold.holdId));`;
+
+const timedEdits = [
+  ['var chatCompletionsHandler = /* @__PURE__ */ __name(async (c) => {', 'var chatCompletionsHandler = /* @__PURE__ */ __name(async (c) => {\n  const __t0 = Date.now();'],
+  ['  if (!hold.ok) throw holdFailureError(', '  const __t1 = Date.now();\n  if (!hold.ok) throw holdFailureError('],
+  ['  const context = { model: model.id, requestId: c.get("requestId")', '  const __t2 = Date.now();\n  const context = { model: model.id, requestId: c.get("requestId")'],
+  [
+    '  const { completion, costMicros, balanceMicros } = await completed;\n  return c.json(completion, 200, {',
+    '  const { completion, costMicros, balanceMicros } = await completed;\n  const __t3 = Date.now();\n  return c.json(completion, 200, {\n    "x-bench-timing": `${__t1 - __t0},${__t2 - __t1},${__t3 - __t2}`,',
+  ],
+];
+
+async function measure(client, target) {
+  const times = sorted((await sequential(client, target, target.body, N, 100)).total);
+  const lat = { p50: percentile(times, 50), p99: percentile(times, 99) };
+  await cannon(target, target.body, 1);
+  const r = await cannon(target, target.body, RPS_S);
+  return { ...lat, rps: r.requests.total / RPS_S, failed: r.non2xx + r.errors + r.timeouts, loadP50: r.latency.p50, loadP99: r.latency.p99 };
+}
+
+async function main() {
+  const config = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml') });
+  const bundle = buildGateway(path.join(BENCH_DIR, '.out', 'gateway'));
+  const upstream = await startUpstream();
+  const persist = mkdtempSync(path.join(os.tmpdir(), 'gateway-profile-'));
+  cleanups.push(() => rmSync(persist, { recursive: true, force: true }));
+  const client = makeClient();
+  cleanups.push(() => client.close());
+  const rows = [];
+
+  for (const [index, variant] of VARIANTS.entries()) {
+    if (variant === 'passthrough') {
+      const mf = await startMiniflare('passthrough', {
+        modules: [{ type: 'ESModule', path: path.join(BENCH_DIR, 'passthrough-worker.mjs') }],
+        modulesRoot: BENCH_DIR,
+        compatibilityDate: config.compatibility_date,
+        compatibilityFlags: config.compatibility_flags,
+        bindings: { UPSTREAM_BASE_URL: upstream.url, OPENAI_API_KEY: UPSTREAM_KEY },
+      }, path.join(persist, `${variant}-${index}`));
+      rows.push({ variant, ...(await measure(client, { name: variant, url: `${mf.url}/v1/chat/completions`, headers: {}, body: CHAT_BODY })) });
+      await mf.mf.dispose();
+      continue;
+    }
+    if (variant === 'do-probe' || variant === 'do-probe-tmpfs') {
+      const probeState = variant === 'do-probe-tmpfs' ? mkdtempSync('/dev/shm/gateway-profile-') : path.join(persist, `${variant}-${index}`);
+      if (variant === 'do-probe-tmpfs') cleanups.push(() => rmSync(probeState, { recursive: true, force: true }));
+      const mf = await startMiniflare('probe', {
+        modules: [{ type: 'ESModule', path: path.join(BENCH_DIR, 'do-probe-worker.mjs') }],
+        modulesRoot: BENCH_DIR,
+        compatibilityDate: config.compatibility_date,
+        compatibilityFlags: config.compatibility_flags,
+        bindings: { UPSTREAM_BASE_URL: upstream.url },
+        durableObjects: { PROBE: { className: 'Probe', useSQLite: true } },
+      }, probeState);
+      for (const route of ['none', 'noop', 'sql', 'sql2']) {
+        const t = { name: route, url: `${mf.url}/${route}`, headers: { 'x-upstream': '1' }, body: CHAT_BODY };
+        rows.push({ variant: `${variant}: upstream + ${{ none: 'no RPC', noop: '1 no-op RPC', sql: '1 raw-SQL hold RPC', sql2: '2 raw-SQL RPCs' }[route]}`, ...(await measure(client, t)) });
+      }
+      await mf.mf.dispose();
+      continue;
+    }
+    const dir =
+      variant === 'timed' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-timed'), timedEdits)
+      : variant === 'no-settle' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-no-settle'), [[SETTLE_CALL, FAKE_SETTLE], [OPEN_HOLDS_CAP, NO_CAP]])
+      : variant === 'settle-after' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-settle-after'), [[SETTLE_AFTER_FROM, SETTLE_AFTER_TO]])
+      : variant === 'no-do' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-no-do'), [[HOLD_CALL, FAKE_HOLD], [SETTLE_CALL, FAKE_SETTLE]])
+      : bundle;
+    const opts = gatewayWorkerOptions(dir, config, upstream.url);
+    const cpuVariants = (process.env.PROFILE_CPU === '1' ? 'gateway' : (process.env.PROFILE_CPU ?? '')).split(',');
+    const cpu = cpuVariants.includes(variant);
+    const state = variant === 'gateway-tmpfs' ? mkdtempSync('/dev/shm/gateway-profile-') : path.join(persist, `${variant}-${index}`);
+    if (variant === 'gateway-tmpfs') cleanups.push(() => rmSync(state, { recursive: true, force: true }));
+    const gw = await startMiniflare(variant, opts, state, cpu ? { inspectorPort: 0 } : {});
+    await applyMigrations(gw.mf, config);
+    const { apiKey } = await setupGateway(client, gw.url);
+    const target = { name: variant, url: `${gw.url}/v1/chat/completions`, headers: { Authorization: `Bearer ${apiKey}` }, body: CHAT_BODY };
+    rows.push({ variant, ...(await measure(client, target)) });
+
+    if (variant === 'gateway') {
+      for (const [name, method, p] of [['GET /health', 'GET', '/health'], ['GET /agent/account', 'GET', '/agent/account']]) {
+        const t = { name, url: `${gw.url}${p}`, method, headers: { Authorization: `Bearer ${apiKey}` } };
+        const lat = await getLoop(client, t, N);
+        const r = await cannon({ ...t, method }, undefined, RPS_S);
+        rows.push({ variant: name, ...lat, rps: r.requests.total / RPS_S, failed: r.non2xx + r.errors, loadP50: r.latency.p50, loadP99: r.latency.p99 });
+      }
+    }
+    if (variant === 'gateway' && process.env.PROFILE_ACCOUNTS !== '0') {
+      // The same load spread over 8 accounts (8 Durable Objects) instead of one.
+      const keys = [apiKey];
+      for (let i = 1; i < 8; i++) keys.push((await setupGateway(client, gw.url)).apiKey);
+      let next = 0;
+      const spread = (seconds) =>
+        autocannon({
+          url: target.url,
+          method: 'POST',
+          connections: 32,
+          duration: seconds,
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(CHAT_BODY),
+          requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, Authorization: `Bearer ${keys[next++ % keys.length]}` } }) }],
+        });
+      await spread(1);
+      const r = await spread(RPS_S);
+      rows.push({ variant: 'gateway, load over 8 accounts', p50: NaN, p99: NaN, rps: r.requests.total / RPS_S, failed: r.non2xx + r.errors, loadP50: r.latency.p50, loadP99: r.latency.p99 });
+    }
+    if (cpu) await cpuProfile(gw.mf, target, variant, dir);
+    if (variant === 'timed') {
+      const sums = [0, 0, 0];
+      const n = 500;
+      for (let i = 0; i < n; i++) {
+        const res = await client.request(target.url, target.body, target.headers);
+        res.headers['x-bench-timing'].split(',').forEach((v, j) => (sums[j] += Number(v)));
+      }
+      log(`timed (mean over ${n}, Date.now() ms granularity): authorizeHold RPC ${(sums[0] / n).toFixed(2)} ms, ` +
+        `upstream headers ${(sums[1] / n).toFixed(2)} ms, body + settle RPC ${(sums[2] / n).toFixed(2)} ms`);
+    }
+    await gw.mf.dispose();
+  }
+
+  const out = [
+    '| variant | c=1 p50 | c=1 p99 | req/s c=32 | p50/p99 under load |',
+    '|:--|--:|--:|--:|--:|',
+    ...rows.map((r) => `| ${r.variant} | ${Number.isFinite(r.p50) ? r.p50.toFixed(2) : '—'} | ${Number.isFinite(r.p99) ? r.p99.toFixed(2) : '—'} | ${Math.round(r.rps)}${r.failed ? ` (${r.failed} failed)` : ''} | ${r.loadP50}/${r.loadP99} |`),
+  ].join('\n');
+  console.log(out);
+}
+
+async function getLoop(client, target, n) {
+  const http = await import('node:http');
+  const times = [];
+  for (let i = 0; i < n + 100; i++) {
+    const start = process.hrtime.bigint();
+    const status = await new Promise((resolve, reject) => {
+      const req = http.request(target.url, { method: 'GET', agent: client.agent, headers: target.headers }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    if (status !== 200) throw new Error(`${target.name}: ${status}`);
+    if (i >= 100) times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: times[Math.floor(n * 0.5)], p99: times[Math.floor(n * 0.99)] };
+}
+
+/** A V8 CPU profile of the gateway's isolate (Worker and Durable Object) under c=32 load. */
+async function cpuProfile(mf, target, variant, bundleDir) {
+  const inspector = await mf.getInspectorURL();
+  const list = await (await fetch(`http://${inspector.host}/json`)).json();
+  const entry = list.find((e) => e.title?.endsWith(`core:user:${variant}`)) ?? list[0];
+  log(`inspector targets: ${list.map((e) => e.title ?? e.id).join(', ')}; profiling ${entry.title ?? entry.id}`);
+  const ws = new WebSocket(entry.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)));
+  let id = 0;
+  const pending = new Map();
+  ws.onmessage = (event) => {
+    const msg = JSON.parse(event.data);
+    if (msg.id && pending.has(msg.id)) {
+      pending.get(msg.id)(msg);
+      pending.delete(msg.id);
+    }
+  };
+  const send = (method, params = {}) =>
+    new Promise((resolve) => {
+      const n = ++id;
+      pending.set(n, resolve);
+      ws.send(JSON.stringify({ id: n, method, params }));
+    });
+  await send('Profiler.enable');
+  await send('Profiler.setSamplingInterval', { interval: 100 });
+  await send('Profiler.start');
+  await cannon(target, target.body, RPS_S);
+  const { result } = await send('Profiler.stop');
+  ws.close();
+  const file = path.join(BENCH_DIR, '.out', `${variant}.cpuprofile`);
+  writeFileSync(file, JSON.stringify(result.profile));
+  const mapFile = readdirSync(bundleDir).find((f) => f.endsWith('.js.map'));
+  summarize(result.profile, path.join(bundleDir, mapFile));
+  log(`wrote ${file}`);
+}
+
+/** Self time by package (native calls such as SQLite `exec` charged to their JS caller) and the
+ * top functions by inclusive time, mapped to the original sources through the bundle's source map. */
+function summarize(profile, sourceMapFile) {
+  const map = new SourceMap(JSON.parse(readFileSync(sourceMapFile, 'utf8')));
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const source = (n) => (n.callFrame.url ? (map.findEntry(n.callFrame.lineNumber, n.callFrame.columnNumber)?.originalSource ?? null) : null);
+  const pkg = (s) => {
+    if (s.includes('node_modules/src/') || s.includes('drizzle-orm')) return 'drizzle-orm'; // drizzle's own maps say node_modules/src
+    const m = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(s) ?? /(src\/[^/]+|durable-objects\/[^/]+)/.exec(s);
+    return m ? m[1] : s;
+  };
+  const self = new Map();
+  const inclusive = new Map();
+  const total = profile.timeDeltas.reduce((a, b) => a + b, 0);
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i] ?? 0;
+    const leaf = byId.get(id);
+    const name = leaf.callFrame.functionName;
+    let key = name;
+    if (!['(idle)', '(program)', '(garbage collector)'].includes(name)) {
+      let cur = leaf;
+      while (cur && !source(cur)) cur = byId.get(parent.get(cur.id));
+      key = (cur ? pkg(source(cur)) : '(no JS frame)') + (leaf.callFrame.url ? '' : ` [native ${name}]`);
+    }
+    self.set(key, (self.get(key) ?? 0) + dt);
+    const seen = new Set();
+    for (let cur = leaf; cur; cur = byId.get(parent.get(cur.id))) {
+      const s = source(cur);
+      if (!s) continue;
+      const fn = `${cur.callFrame.functionName || '(anonymous)'} [${pkg(s)}]`;
+      if (seen.has(fn)) continue;
+      seen.add(fn);
+      inclusive.set(fn, (inclusive.get(fn) ?? 0) + dt);
+    }
+  });
+  const pct = (v) => `${((v / total) * 100).toFixed(1).padStart(5)} %`;
+  console.log(`\nCPU profile of the gateway isolate (Worker + Durable Object), ${(total / 1000).toFixed(0)} ms sampled`);
+  console.log('self time by package:');
+  for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`${pct(v)}  ${k}`);
+  console.log('inclusive time, top functions:');
+  for (const [k, v] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${pct(v)}  ${k}`);
+}
+
+let code = 0;
+try {
+  await main();
+} catch (err) {
+  console.error(err?.stack ?? err);
+  code = 1;
+} finally {
+  await cleanup();
+}
+process.exit(code);

@@ -1,0 +1,235 @@
+// `npm run bench`: what the gateway adds over a direct upstream call and over a trivial
+// pass-through Worker, side by side in one run, on the same runtime (workerd through Miniflare's
+// API, without `wrangler dev`'s local proxy). Prints one markdown table and writes bench/results.md.
+//
+// Knobs (environment): BENCH_LAT_N (2000), BENCH_LAT_WARMUP (200), BENCH_STREAM_N (200),
+// BENCH_STREAM_WARMUP (20), BENCH_RPS_SECONDS (10), BENCH_RPS_WARMUP_SECONDS (2),
+// BENCH_CONCURRENCY (32), BENCH_ROUNDS (4), BENCH_RPS_ROUNDS (2), CHUNKS (5), CHUNK_DELAY_MS (10),
+// BENCH_PROJECT_ROOT (the checkout to build; default the one this file is in). See bench/README.md.
+import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { unstable_readConfig } from 'wrangler';
+import {
+  BENCH_DIR, CHAT_BODY, CHUNKS, CHUNK_DELAY_MS, CONCURRENCY, LAT_N, LAT_WARMUP, ROOT, ROUNDS, RPS_ROUNDS, RPS_SECONDS,
+  RPS_WARMUP_SECONDS, STREAM_N, STREAM_WARMUP, UPSTREAM_KEY, applyMigrations, buildGateway, cannon, cleanup, cleanups,
+  cpuSeconds, gatewayWorkerOptions, interleaved, log, makeClient, memKb, percentile, rssSampler, sequential, setupGateway,
+  sorted, startMiniflare, startUpstream,
+} from './lib.mjs';
+
+const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
+const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
+const signed = (x) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(2)}` : 'n/a');
+
+async function main() {
+  const started = Date.now();
+  const config = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml') });
+
+  log('bundling the gateway (wrangler deploy --dry-run)');
+  const bundleDir = buildGateway(path.join(BENCH_DIR, '.out', 'gateway'));
+
+  const upstream = await startUpstream();
+  log(`upstream on ${upstream.url} (pid ${upstream.pid})`);
+
+  const persistDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-'));
+  cleanups.push(() => rmSync(persistDir, { recursive: true, force: true }));
+
+  const passthrough = await startMiniflare(
+    'passthrough',
+    {
+      modules: [{ type: 'ESModule', path: path.join(BENCH_DIR, 'passthrough-worker.mjs') }],
+      modulesRoot: BENCH_DIR,
+      compatibilityDate: config.compatibility_date,
+      compatibilityFlags: config.compatibility_flags,
+      bindings: { UPSTREAM_BASE_URL: upstream.url, OPENAI_API_KEY: UPSTREAM_KEY },
+    },
+    path.join(persistDir, 'passthrough'),
+  );
+  log(`pass-through Worker on ${passthrough.url} (workerd pid ${passthrough.pids.join(',')})`);
+
+  const gateway = await startMiniflare('gateway', gatewayWorkerOptions(bundleDir, config, upstream.url), path.join(persistDir, 'gateway'));
+  log(`gateway on ${gateway.url} (workerd pid ${gateway.pids.join(',')})`);
+
+  const migrations = await applyMigrations(gateway.mf, config);
+  log(`applied D1 migrations: ${migrations.join(', ')}`);
+
+  const client = makeClient();
+  cleanups.push(() => client.close());
+  const { apiKey, accountId } = await setupGateway(client, gateway.url);
+  log(`registered account ${accountId}, credited $100000`);
+
+  const upstreamBody = { ...CHAT_BODY };
+  const upstreamStreamBody = { ...CHAT_BODY, stream: true, stream_options: { include_usage: true } };
+  const targets = [
+    { key: 'direct', name: 'direct upstream', url: `${upstream.url}/v1/chat/completions`, headers: { Authorization: `Bearer ${UPSTREAM_KEY}` }, body: upstreamBody, streamBody: upstreamStreamBody, pids: [] },
+    { key: 'passthrough', name: 'pass-through Worker', url: `${passthrough.url}/v1/chat/completions`, headers: {}, body: upstreamBody, streamBody: upstreamStreamBody, pids: passthrough.pids },
+    { key: 'gateway', name: 'gateway', url: `${gateway.url}/v1/chat/completions`, headers: { Authorization: `Bearer ${apiKey}` }, body: CHAT_BODY, streamBody: { ...CHAT_BODY, stream: true }, pids: gateway.pids },
+  ];
+
+  // Sanity: each target answers a completion and a stream; the gateway bills it.
+  for (const t of targets) {
+    const res = await client.request(t.url, t.body, t.headers);
+    if (res.status !== 200 || !JSON.parse(res.body).choices) throw new Error(`${t.name}: ${res.status} ${res.body.slice(0, 300)}`);
+    if (t.key === 'gateway' && !res.headers['x-service-cost']) throw new Error('gateway: no X-Service-Cost header');
+    const s = await client.request(t.url, t.streamBody, t.headers);
+    if (s.status !== 200 || !s.body.includes('data: [DONE]')) throw new Error(`${t.name} (stream): ${s.status} ${s.body.slice(0, 300)}`);
+  }
+
+  const idle = Object.fromEntries(targets.map((t) => [t.key, t.pids.reduce((sum, pid) => sum + memKb(pid, 'VmRSS'), 0)]));
+  const samplers = Object.fromEntries(targets.map((t) => [t.key, rssSampler(t.pids)]));
+  const upstreamSampler = rssSampler([upstream.pid]);
+
+  const ourPids = [process.pid, upstream.pid, ...passthrough.pids, ...gateway.pids];
+  const cpuStart = cpuSeconds(ourPids);
+  const wallStart = Date.now();
+  const results = Object.fromEntries(targets.map((t) => [t.key, {}]));
+  log(`warm-up: ${LAT_WARMUP} requests and ${STREAM_WARMUP} streams per target`);
+  for (const t of targets) {
+    await sequential(client, t, t.body, 0, LAT_WARMUP);
+    await sequential(client, t, t.streamBody, 0, STREAM_WARMUP);
+  }
+
+  log(`c=1 non-streamed latency: ${LAT_N} requests per target, targets taking turns in ${ROUNDS} rounds`);
+  const lat = await interleaved(targets, ROUNDS, (t) => sequential(client, t, t.body, Math.ceil(LAT_N / ROUNDS)));
+  log(`streaming: ${STREAM_N} streams per target, in ${ROUNDS} rounds`);
+  const streams = await interleaved(targets, ROUNDS, (t) => sequential(client, t, t.streamBody, Math.ceil(STREAM_N / ROUNDS)));
+  for (const t of targets) {
+    const total = sorted(lat.get(t.key).flatMap((r) => r.total));
+    results[t.key].lat = { p50: percentile(total, 50), p99: percentile(total, 99) };
+    const ttfb = sorted(streams.get(t.key).flatMap((r) => r.ttfb));
+    const full = sorted(streams.get(t.key).flatMap((r) => r.total));
+    results[t.key].stream = { ttfbP50: percentile(ttfb, 50), ttfbP99: percentile(ttfb, 99), fullP50: percentile(full, 50), fullP99: percentile(full, 99) };
+  }
+
+  const slice = RPS_SECONDS / RPS_ROUNDS;
+  log(`throughput at c=${CONCURRENCY}: ${RPS_WARMUP_SECONDS} s warm-up, then ${RPS_SECONDS} s per target in ${RPS_ROUNDS} rounds of ${slice} s`);
+  for (const t of targets) if (RPS_WARMUP_SECONDS > 0) await cannon(t, t.body, RPS_WARMUP_SECONDS);
+  const rps = await interleaved(targets, RPS_ROUNDS, (t) => cannon(t, t.body, slice));
+  for (const t of targets) {
+    const runs = rps.get(t.key);
+    const total = runs.reduce((a, r) => a + r.requests.total, 0);
+    const failed = runs.reduce((a, r) => a + r.non2xx + r.errors + r.timeouts, 0);
+    results[t.key].rps = {
+      rps: total / runs.reduce((a, r) => a + (r.duration || slice), 0),
+      failed,
+      p50: Math.max(...runs.map((r) => r.latency.p50)),
+      p99: Math.max(...runs.map((r) => r.latency.p99)),
+    };
+    if (failed) log(`  ${t.name}: ${failed} failed requests under load`);
+  }
+  for (const t of targets) {
+    results[t.key].peakKb = samplers[t.key].peakKb();
+    samplers[t.key].stop();
+  }
+  const cpuEnd = cpuSeconds(ourPids);
+  const wallSeconds = (Date.now() - wallStart) / 1000;
+  const cores = os.cpus().length;
+  const foreignShare = Math.max(0, (cpuEnd.machine - cpuStart.machine) - (cpuEnd.ours - cpuStart.ours)) / (wallSeconds * cores);
+  const upstreamPeakKb = upstreamSampler.peakKb();
+  upstreamSampler.stop();
+
+  // -------------------------------------------------------------------------------------------
+  const d = results.direct;
+  const rows = targets.map((t) => {
+    const r = results[t.key];
+    const isDirect = t.key === 'direct';
+    return [
+      t.name,
+      `${f2(r.lat.p50)} / ${f2(r.lat.p99)}`,
+      isDirect ? '—' : `${signed(r.lat.p50 - d.lat.p50)} / ${signed(r.lat.p99 - d.lat.p99)}`,
+      f2(r.stream.ttfbP50),
+      f2(r.stream.fullP50),
+      `${Math.round(r.rps.rps)}${r.rps.failed ? ` (${r.rps.failed} failed)` : ''}`,
+      isDirect ? '— (no workerd)' : `${f1(r.peakKb / 1024)} (idle ${f1(idle[t.key] / 1024)})`,
+    ];
+  });
+  const header = [
+    'target',
+    'c=1 latency p50 / p99 (ms)',
+    'added over direct p50 / p99 (ms)',
+    'stream TTFB p50 (ms)',
+    'full stream p50 (ms)',
+    `req/s at c=${CONCURRENCY}`,
+    'workerd peak RSS (MB)',
+  ];
+  const table = [
+    `| ${header.join(' | ')} |`,
+    `|${header.map((h, i) => (i === 0 ? ':--' : '--:')).join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+
+  const g = results.gateway;
+  const p = results.passthrough;
+  const checks = [
+    { what: 'p50 added latency, gateway − pass-through', value: g.lat.p50 - p.lat.p50, limit: 1, unit: 'ms', ok: g.lat.p50 - p.lat.p50 <= 1 },
+    { what: 'p99 added latency, gateway − pass-through', value: g.lat.p99 - p.lat.p99, limit: 3, unit: 'ms', ok: g.lat.p99 - p.lat.p99 <= 3 },
+    { what: 'stream TTFB p50, gateway − pass-through', value: g.stream.ttfbP50 - p.stream.ttfbP50, limit: 1, unit: 'ms', ok: g.stream.ttfbP50 - p.stream.ttfbP50 <= 1 },
+    { what: `req/s at c=${CONCURRENCY}, gateway ÷ pass-through`, value: g.rps.rps / p.rps.rps, limit: 0.7, unit: '', ok: g.rps.rps / p.rps.rps >= 0.7 },
+  ];
+  const targetsTable = [
+    '| target | measured | limit | met |',
+    '|:--|--:|--:|:--|',
+    ...checks.map((c) =>
+      c.unit === 'ms'
+        ? `| ${c.what} | ${signed(c.value)} ms | ≤ ${c.limit} ms | ${c.ok ? 'yes' : '**no**'} |`
+        : `| ${c.what} | ${(c.value * 100).toFixed(0)} % | ≥ ${c.limit * 100} % | ${c.ok ? 'yes' : '**no**'} |`,
+    ),
+  ].join('\n');
+
+  const cpus = os.cpus();
+  const notes = [
+    `Run ${new Date().toISOString()} on ${cpus.length} × ${cpus[0]?.model?.trim() ?? 'CPU'}, Node ${process.version}, ` +
+      `workerd via Miniflare ${readVersion('miniflare')} (workerd ${readVersion('workerd')}), wrangler ${readVersion('wrangler')}.`,
+    `Both Workers run on workerd through Miniflare's API (one Miniflare, so one workerd process, each), ` +
+      `requests straight to each Worker's own socket (\`unsafeDirectSockets\`): no \`wrangler dev\` proxy, no Miniflare entry worker. ` +
+      `The gateway is the \`wrangler deploy --dry-run\` bundle with its D1, R2, Queue and SQLite Durable Object bindings (state on local disk).`,
+    `Upstream: a Node http server in its own process, ${CHUNKS} SSE chunks ${CHUNK_DELAY_MS} ms apart when streaming ` +
+      `(peak RSS ${f1(upstreamPeakKb / 1024)} MB).`,
+    `c=1: sequential keep-alive requests, ${LAT_WARMUP} warm-up + ${LAT_N} measured per target, percentiles exact. ` +
+      `Stream: ${STREAM_WARMUP} warm-up + ${STREAM_N} sequential streams; TTFB = first body byte; medians ` +
+      `(p99 TTFB: direct ${f2(d.stream.ttfbP99)}, pass-through ${f2(p.stream.ttfbP99)}, gateway ${f2(g.stream.ttfbP99)} ms). ` +
+      `The targets take turns in ${ROUNDS} rounds, so a burst of outside load does not fall on one row. ` +
+      `Throughput: autocannon, ${CONCURRENCY} connections, non-streamed, ${RPS_WARMUP_SECONDS} s warm-up, then ${RPS_SECONDS} s per target ` +
+      `in ${RPS_ROUNDS} alternating rounds (worst p50/p99 under load: ${targets.map((t) => `${t.key} ${results[t.key].rps.p50}/${results[t.key].rps.p99} ms`).join(', ')}). ` +
+      `Peak RSS = max of VmRSS sampled every 100 ms and VmHWM from /proc, over the whole run; idle = after start-up.`,
+    `The load generator, the upstream and workerd share the machine's ${cores} cores, so absolute numbers are this machine's; compare rows. ` +
+      `Other processes used ${(foreignShare * 100).toFixed(0)} % of the machine's CPU during the measurements` +
+      (foreignShare > 0.1 ? ' (a busy machine: expect noise; run again when it is idle).' : '.'),
+    ...(process.env.BENCH_PROJECT_ROOT ? [`Gateway built from ${ROOT} (BENCH_PROJECT_ROOT).`] : []),
+  ];
+
+  const report = [
+    `## Gateway benchmark`,
+    '',
+    table,
+    '',
+    '### Targets',
+    '',
+    targetsTable,
+    '',
+    ...notes.map((n) => `- ${n}`),
+    '',
+  ].join('\n');
+  process.stdout.write(`\n${report}\n`);
+  writeFileSync(path.join(BENCH_DIR, 'results.md'), report);
+  log(`wrote bench/results.md (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+}
+
+function readVersion(pkg) {
+  try {
+    return JSON.parse(readFileSync(path.join(BENCH_DIR, '..', 'node_modules', pkg, 'package.json'), 'utf8')).version;
+  } catch {
+    return '?';
+  }
+}
+
+let exitCode = 0;
+try {
+  await main();
+} catch (err) {
+  console.error(err?.stack ?? err);
+  exitCode = 1;
+} finally {
+  await cleanup();
+}
+process.exit(exitCode);

@@ -1,0 +1,54 @@
+/**
+ * The hot path's SQL, as constant text: workerd caches a prepared statement per text, so a hold
+ * or a settlement builds no query at run time (drizzle's builder cost more than SQLite itself).
+ * Column names follow `schema.ts`.
+ */
+export const SQL = {
+  insertHold:
+    "INSERT INTO holds (id, key_id, amount_micros, purpose, state, created_at, expires_at) VALUES (?, ?, ?, ?, 'open', ?, ?)",
+  closeHold: 'UPDATE holds SET state = ?, charged_micros = ?, closed_at = ? WHERE id = ?',
+  findHold: 'SELECT key_id, amount_micros, purpose, state, charged_micros FROM holds WHERE id = ?',
+  openHolds: "SELECT id, key_id, amount_micros, purpose, expires_at FROM holds WHERE state = 'open'",
+  insertLedger:
+    'INSERT INTO ledger (kind, amount_micros, balance_after_micros, hold_id, key_id, source, idempotency_key, note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  ledgerKeyExists: 'SELECT 1 FROM ledger WHERE idempotency_key = ?',
+  setBalance: 'UPDATE account SET balance_micros = ?',
+  setFunding: 'UPDATE account SET balance_micros = ?, funded_at = ?, expires_at = ?, card_funded_micros = ?',
+  account: 'SELECT id, created_at, balance_micros, claimed_at, funded_at, expires_at, card_funded_micros FROM account',
+  keyByHash:
+    'SELECT id, hash, revoked_at, expires_at, daily_limit_micros, monthly_limit_micros, total_limit_micros, allowed_models FROM api_keys WHERE hash = ?',
+  addSpend:
+    'INSERT INTO key_spend (key_id, period, spent_micros) VALUES (?, ?, ?), (?, ?, ?), (?, ?, ?) ' +
+    'ON CONFLICT (key_id, period) DO UPDATE SET spent_micros = spent_micros + excluded.spent_micros',
+  spend: 'SELECT period, spent_micros FROM key_spend WHERE key_id = ? AND period IN (?, ?, ?)',
+} as const;
+
+export type AccountRow = {
+  id: string;
+  created_at: number;
+  balance_micros: number;
+  claimed_at: number | null;
+  funded_at: number | null;
+  expires_at: number | null;
+  card_funded_micros: number;
+};
+
+export type KeyRow = {
+  id: string;
+  hash: string;
+  revoked_at: number | null;
+  expires_at: number | null;
+  daily_limit_micros: number | null;
+  monthly_limit_micros: number | null;
+  total_limit_micros: number | null;
+  /** JSON array of slugs, or null for every model. */
+  allowed_models: string | null;
+};
+
+export type OpenHold = {
+  id: string;
+  key_id: string | null;
+  amount_micros: number;
+  purpose: string;
+  expires_at: number;
+};
