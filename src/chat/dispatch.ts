@@ -4,7 +4,8 @@ import { GatewayError } from '../errors';
 import { chatAdapter } from '../providers/chat/adapters';
 import type { ChatAdapter, ChatRequest } from '../providers/chat/types';
 import { providerBaseUrl, providerKey } from '../providers/registry';
-import { fetchImage } from './fetch-image';
+import type { GuardOptions } from '../web/guard';
+import { imageFetcher } from './fetch-image';
 import { applyParamRules } from './params';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, sendUpstream } from './upstream';
 
@@ -22,7 +23,7 @@ export interface Dispatched {
 export async function dispatchChat(
   request: ChatRequest,
   routes: ChatRoute[],
-  options: { env: Env; signal: AbortSignal; maxTokens: number | null },
+  options: { env: Env; signal: AbortSignal; maxTokens: number | null; guard: GuardOptions },
 ): Promise<Dispatched> {
   let lastError: GatewayError | undefined;
   for (const [attempt, route] of routes.slice(0, 2).entries()) {
@@ -44,7 +45,7 @@ export async function dispatchChat(
     const built = await adapter.buildRequest(
       upstreamRequest,
       { baseUrl: providerBaseUrl(options.env, route.provider), apiKey: providerKey(options.env, route.provider) ?? '', upstreamModel: route.upstreamId },
-      fetchImage,
+      imageFetcher(options.guard),
     );
     const outcome = await sendUpstream(built, {
       timeoutMs: Number(options.env.UPSTREAM_TIMEOUT_MS) || DEFAULT_UPSTREAM_TIMEOUT_MS,

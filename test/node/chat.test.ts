@@ -288,6 +288,19 @@ describe('multimodal input', () => {
     expect(check(JSON.stringify(stack.upstreams[upstream].requests.at(-1)!.body))).toBe(true);
   });
 
+  it('refuses an image URL on a private address before fetching it for Gemini, free', async () => {
+    const { openai, balance } = await client();
+    const error = await openai.chat.completions
+      .create({
+        model: 'google/gemini-2.5-flash-lite',
+        messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://169.254.169.254/latest/meta-data/x.png' } }] }],
+      })
+      .catch((err) => err);
+    expect(error.status).toBe(400);
+    expect(error.error).toMatchObject({ code: 'invalid_request', param: 'messages' });
+    expect(await balance()).toBe('5.000000');
+  });
+
   it('sends a PDF to a model that reads PDFs', async () => {
     const { openai } = await client();
     const data = await openai.chat.completions.create({

@@ -14,6 +14,7 @@ import { paramGroup } from '../../catalog';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { formatUsd } from '../../money';
+import { requestGuard } from '../../web/policy';
 import type { ChatRequest, ResponseContext, Usage } from '../../providers/chat/types';
 import type { chatCompletions } from './chat.routes';
 
@@ -51,6 +52,7 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
       env: c.env,
       signal: upstreamAbort.signal,
       maxTokens: loweredMaxTokens(plan, hold.amountMicros, price, request.n ?? 1),
+      guard: requestGuard(c),
     });
   } catch (err) {
     await caller.account.release(hold.holdId);
