@@ -22,6 +22,8 @@ export interface JobStart {
   params: CrawlParams | ExtractParams;
   /** The guard's allow-list and own hosts, fixed at submission (the resolver is the default). */
   guard: { allowHosts: string[]; ownHosts: string[] };
+  /** How long the job may run before it settles with what it has; default `JOB_DEADLINE_MS`. */
+  deadlineMs?: number;
 }
 
 /** One crawled page: the spec's fields, and the page in the requested format when it is not markdown. */

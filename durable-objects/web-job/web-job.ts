@@ -48,7 +48,7 @@ export class WebJobDurableObject extends DurableObject<Env> {
     const urls = input.params.kind === 'crawl' ? [input.params.url] : input.params.urls;
     this.#db.transaction((tx) => {
       tx.insert(job)
-        .values({ id: input.id, accountId: input.accountId, kind: input.params.kind, status: 'running', params: { ...input.params, guard: input.guard }, holdId: input.holdId, base: input.base, createdAt: now, deadlineAt: now + JOB_DEADLINE_MS })
+        .values({ id: input.id, accountId: input.accountId, kind: input.params.kind, status: 'running', params: { ...input.params, guard: input.guard }, holdId: input.holdId, base: input.base, createdAt: now, deadlineAt: now + (input.deadlineMs ?? JOB_DEADLINE_MS) })
         .run();
       for (const url of urls) tx.insert(queue).values({ url, state: 'queued' }).onConflictDoNothing().run();
     });
@@ -161,7 +161,12 @@ export class WebJobDurableObject extends DurableObject<Env> {
       const empty = params.kind === 'extract' && row.failedUrls < params.urls.length;
       this.#db
         .update(job)
-        .set({ status: empty ? 'completed' : 'failed', settledAt: now, costMicros: 0, error: empty ? null : (row.lastFailure ?? 'Nothing could be fetched.') })
+        .set({
+          status: empty ? 'completed' : 'failed',
+          settledAt: now,
+          costMicros: 0,
+          error: empty ? null : (row.lastFailure ?? (now >= row.deadlineAt ? 'The job reached its deadline before any page was fetched.' : 'Nothing could be fetched.')),
+        })
         .run();
       return;
     }
