@@ -2,6 +2,7 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { holdFailureError } from '../../accounts/failures';
 import { tokenCostMicros } from '../../billing/cost';
+import { COST_HEADER, CREDITS_HEADER, UNSUPPORTED_HEADER } from '../../billing/headers';
 import { checkContent } from '../../chat/content';
 import { dispatchChat, type Dispatched } from '../../chat/dispatch';
 import { estimatePromptTokens } from '../../chat/estimate';
@@ -17,10 +18,6 @@ import { formatUsd } from '../../money';
 import { requestGuard } from '../../web/policy';
 import type { ChatRequest, ResponseContext, Usage } from '../../providers/chat/types';
 import type { chatCompletions } from './chat.routes';
-
-export const COST_HEADER = 'X-Service-Cost';
-export const CREDITS_HEADER = 'X-Service-Credits-Remaining';
-export const UNSUPPORTED_HEADER = 'x-service-unsupported-params';
 
 /**
  * `POST /v1/chat/completions`: validate, hold the worst case in the account's Durable Object (the

@@ -1,5 +1,6 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import { holdFailureError } from '../../accounts/failures';
+import { COST_HEADER, CREDITS_HEADER } from '../../billing/headers';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { formatUsd, toUsdNumber } from '../../money';
@@ -7,7 +8,6 @@ import { convertPage } from '../../web/convert';
 import { loadPage } from '../../web/load-page';
 import { admitUrl, requestGuard } from '../../web/policy';
 import { SCRAPE_PRICE_MICROS } from '../../web/pricing';
-import { COST_HEADER, CREDITS_HEADER } from '../chat/chat.handlers';
 import type { scrape } from './scrape.routes';
 import { metadataBody } from './wire';
 
