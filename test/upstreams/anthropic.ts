@@ -12,12 +12,11 @@ import {
   promptTokensOf,
   scenarioOf,
 } from './scenarios';
-import { sendJson, sleep, startSse, startUpstream, type RecordedRequest, type Upstream } from './server';
+import { isJson, sendJson, sleep, startSse, startUpstream, type Json, type RecordedRequest, type Upstream } from './server';
 
 /** Output tokens the simulator bills for its one tool call. */
 const TOOL_CALL_OUTPUT_TOKENS = 12;
 
-type Json = Record<string, unknown>;
 
 export async function startAnthropicUpstream(): Promise<Upstream> {
   let served = 0;
@@ -148,9 +147,6 @@ function jsonPieces(json: string): string[] {
   return [json.slice(0, size), json.slice(size, 2 * size), json.slice(2 * size)].filter((piece) => piece !== '');
 }
 
-function isJson(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The text of the last user turn (string content or its text blocks; tool results carry none). */
 function lastUserText(body: Json): string {

@@ -14,7 +14,7 @@ import {
   SLOW_WORDS,
   TOOL_ARGUMENTS,
 } from './scenarios';
-import { sendJson, sleep, startSse, startUpstream, type RecordedRequest, type Upstream } from './server';
+import { isJson, sendJson, sleep, startSse, startUpstream, type Json, type RecordedRequest, type Upstream } from './server';
 
 export interface OpenAIUpstreamOptions {
   /** The chat-completions path; default `/v1/chat/completions` (OpenAI), `/chat/completions` for compatible providers. */
@@ -29,9 +29,7 @@ export interface OpenAIUpstreamOptions {
   healthy?: boolean;
 }
 
-type Json = Record<string, unknown>;
 
-const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const errorBody = (message: string, type: string, code: string | null, param: string | null = null) => ({
   error: { message, type, param, code },
@@ -46,20 +44,20 @@ const ARGUMENT_PIECES = (() => {
 })();
 
 function lastUserText(body: Json): string {
-  const messages = Array.isArray(body.messages) ? body.messages.filter(isRecord) : [];
+  const messages = Array.isArray(body.messages) ? body.messages.filter(isJson) : [];
   const last = messages.filter((message) => message.role === 'user').at(-1);
   if (!last) return '';
   if (typeof last.content === 'string') return last.content;
   if (!Array.isArray(last.content)) return '';
   return last.content
-    .filter(isRecord)
+    .filter(isJson)
     .map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
     .join(' ');
 }
 
 function firstToolName(body: Json): string | undefined {
-  const tool = Array.isArray(body.tools) ? body.tools.find(isRecord) : undefined;
-  const fn = tool && isRecord(tool.function) ? tool.function : undefined;
+  const tool = Array.isArray(body.tools) ? body.tools.find(isJson) : undefined;
+  const fn = tool && isJson(tool.function) ? tool.function : undefined;
   return typeof fn?.name === 'string' ? fn.name : undefined;
 }
 
@@ -86,7 +84,7 @@ export async function startOpenAIUpstream(options: OpenAIUpstreamOptions = {}): 
     if (request.method !== 'POST' || request.path.split('?')[0] !== path) {
       return sendJson(res, 404, errorBody(`Unknown request URL: ${request.method} ${request.path}.`, 'invalid_request_error', 'unknown_url'));
     }
-    const body = isRecord(request.body) ? request.body : {};
+    const body = isJson(request.body) ? request.body : {};
     const n = typeof body.n === 'number' ? body.n : 1;
     if (n > 1 && !supportsN) {
       // Groq's answer to n above 1.
@@ -103,7 +101,7 @@ export async function startOpenAIUpstream(options: OpenAIUpstreamOptions = {}): 
       groqId: `req_${name}${served}`,
     };
     // After a tool result the model answers in words, as the other simulators do.
-    const answeringTool = Array.isArray(body.messages) && isRecord(body.messages.at(-1)) && (body.messages.at(-1) as Json).role === 'tool';
+    const answeringTool = Array.isArray(body.messages) && isJson(body.messages.at(-1)) && (body.messages.at(-1) as Json).role === 'tool';
     const scenario = options.healthy || answeringTool ? 'hello' : scenarioOf(lastUserText(body));
     switch (scenario) {
       case 'error500':
@@ -193,8 +191,8 @@ function toolCompletion(answer: Answer, toolName: string, groq: boolean) {
 
 /** One SSE writer for an answer: chunk frames, the finish frame, the optional usage frame, `[DONE]`. */
 function chunkStream(res: ServerResponse, request: RecordedRequest, answer: Answer, groq: boolean) {
-  const body = isRecord(request.body) ? request.body : {};
-  const includeUsage = isRecord(body.stream_options) && body.stream_options.include_usage === true;
+  const body = isJson(request.body) ? request.body : {};
+  const includeUsage = isJson(body.stream_options) && body.stream_options.include_usage === true;
   const sse = startSse(res);
   let closed = false;
   res.on('close', () => (closed = true));

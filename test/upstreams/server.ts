@@ -70,4 +70,9 @@ export function startSse(res: ServerResponse): { write: (frame: string) => void;
   };
 }
 
+export type Json = Record<string, unknown>;
+
+/** A JSON object (not an array, not null): request bodies and their members. */
+export const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
