@@ -6,10 +6,12 @@
 //   timed              per-request phase timings (hold RPC, upstream, read+settle) in a header
 //   no-settle          settle RPC replaced by a constant (what settle costs)
 //   no-do              authorizeHold and settle both replaced by constants (Hono+zod+upstream only)
-//   settle-after       non-streamed: cost computed in the Worker, balance estimated from the hold's
-//                      reply, settle run in waitUntil after the response (a possible fix)
+//   lazy-N             LAZY_MS (how long a lazy settlement waits for company) set to N ms
+//   route-only         the chat handler replaced by a plain forward after validation (Hono,
+//                      middleware and zod only)
 //   do-probe           bench/do-probe-worker.mjs: upstream call plus 0, 1 or 2 minimal DO RPCs
 // plus GET /health (routing only) and GET /agent/account (one read-only DO RPC).
+// PROFILE_TMPFS=1 keeps every variant's state on /dev/shm, as `npm run bench` does for the gateway row.
 // PROFILE_VARIANTS=gateway,timed limits the set; PROFILE_CPU=gateway,no-do (or 1 = gateway) also
 // writes a V8 CPU profile of those variants under c=32 load (bench/.out/<variant>.cpuprofile) and
 // prints where the isolate's time goes, mapped to the original sources.
@@ -45,21 +47,17 @@ function patch(src, dst, edits) {
 const HOLD_CALL = 'const hold = await caller.account.authorizeHold({';
 const FAKE_HOLD = 'const hold = { ok: true, holdId: "h", amountMicros: plan.maxMicros, availableMicros: 1e12 }; void ({';
 const SETTLE_CALL = 'const result = await caller.account.settle(hold.holdId, tokenCostMicros(usage, dispatched.route.price));';
+const LAZY_SETTLE_CALL = 'charged = caller.account.settle(hold.holdId, costMicros2, { lazy: true })';
+const FAKE_LAZY_SETTLE = 'charged = Promise.resolve({ ok: true })';
 const FAKE_SETTLE = 'const result = { ok: true, chargedMicros: tokenCostMicros(usage, dispatched.route.price), balanceMicros: 1e12 };';
 
 // Unsettled holds stay open: lift the in-flight cap so the no-settle variant is not refused.
 const OPEN_HOLDS_CAP = 'var MAX_OPEN_HOLDS = 128;';
 const NO_CAP = 'var MAX_OPEN_HOLDS = 1e9;';
 
-const SETTLE_AFTER_FROM = 'const completed = finishCompletion(dispatched, context, plan.promptTokens, settle2, () => caller.account.release(hold.holdId));';
-const SETTLE_AFTER_TO = `const completed = finishCompletion(dispatched, context, plan.promptTokens, (usage) => {
-    waitUntil(c, settle2(usage));
-    const cost = tokenCostMicros(usage, dispatched.route.price);
-    return Promise.resolve({ costMicros: cost, balanceMicros: hold.availableMicros + hold.amountMicros - cost });
-  }, () => caller.account.release(hold.holdId));`;
 
 const timedEdits = [
-  ['var chatCompletionsHandler = /* @__PURE__ */ __name(async (c) => {', 'var chatCompletionsHandler = /* @__PURE__ */ __name(async (c) => {\n  const __t0 = Date.now();'],
+  ['var chatCompletionsHandler = async (c) => {', 'var chatCompletionsHandler = async (c) => {\n  const __t0 = Date.now();'],
   ['  if (!hold.ok) throw holdFailureError(', '  const __t1 = Date.now();\n  if (!hold.ok) throw holdFailureError('],
   ['  const context = { model: model.id, requestId: c.get("requestId")', '  const __t2 = Date.now();\n  const context = { model: model.id, requestId: c.get("requestId")'],
   [
@@ -119,15 +117,19 @@ async function main() {
     }
     const dir =
       variant === 'timed' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-timed'), timedEdits)
-      : variant === 'no-settle' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-no-settle'), [[SETTLE_CALL, FAKE_SETTLE], [OPEN_HOLDS_CAP, NO_CAP]])
-      : variant === 'settle-after' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-settle-after'), [[SETTLE_AFTER_FROM, SETTLE_AFTER_TO]])
-      : variant === 'no-do' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-no-do'), [[HOLD_CALL, FAKE_HOLD], [SETTLE_CALL, FAKE_SETTLE]])
+      : variant === 'no-settle' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-no-settle'), [[SETTLE_CALL, FAKE_SETTLE], [LAZY_SETTLE_CALL, FAKE_LAZY_SETTLE], [OPEN_HOLDS_CAP, NO_CAP]])
+      : variant.startsWith('lazy-') ? patch(bundle, path.join(BENCH_DIR, '.out', `gateway-${variant}`), [['var LAZY_MS = 5;', `var LAZY_MS = ${variant.slice(5)};`]])
+      : variant === 'route-only' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-route-only'), [[
+        'var chatCompletionsHandler = async (c) => {',
+        'var chatCompletionsHandler = async (c) => {\n  { const r = await fetch(c.env.OPENAI_BASE_URL + "/v1/chat/completions", { method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer x" }, body: JSON.stringify(c.req.valid("json")) }); return new Response(r.body, { headers: { "Content-Type": "application/json" } }); }',
+      ]])
+      : variant === 'no-do' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-no-do'), [[HOLD_CALL, FAKE_HOLD], [SETTLE_CALL, FAKE_SETTLE], [LAZY_SETTLE_CALL, FAKE_LAZY_SETTLE]])
       : bundle;
     const opts = gatewayWorkerOptions(dir, config, upstream.url);
     const cpuVariants = (process.env.PROFILE_CPU === '1' ? 'gateway' : (process.env.PROFILE_CPU ?? '')).split(',');
     const cpu = cpuVariants.includes(variant);
-    const state = variant === 'gateway-tmpfs' ? mkdtempSync('/dev/shm/gateway-profile-') : path.join(persist, `${variant}-${index}`);
-    if (variant === 'gateway-tmpfs') cleanups.push(() => rmSync(state, { recursive: true, force: true }));
+    const state = variant === 'gateway-tmpfs' || process.env.PROFILE_TMPFS ? mkdtempSync('/dev/shm/gateway-profile-') : path.join(persist, `${variant}-${index}`);
+    if (state.startsWith('/dev/shm/')) cleanups.push(() => rmSync(state, { recursive: true, force: true }));
     const gw = await startMiniflare(variant, opts, state, cpu ? { inspectorPort: 0 } : {});
     await applyMigrations(gw.mf, config);
     const { apiKey } = await setupGateway(client, gw.url);

@@ -6,7 +6,7 @@
 // BENCH_STREAM_WARMUP (20), BENCH_RPS_SECONDS (10), BENCH_RPS_WARMUP_SECONDS (2),
 // BENCH_CONCURRENCY (32), BENCH_ROUNDS (4), BENCH_RPS_ROUNDS (2), CHUNKS (5), CHUNK_DELAY_MS (10),
 // BENCH_PROJECT_ROOT (the checkout to build; default the one this file is in). See bench/README.md.
-import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { unstable_readConfig } from 'wrangler';
@@ -47,30 +47,41 @@ async function main() {
   );
   log(`pass-through Worker on ${passthrough.url} (workerd pid ${passthrough.pids.join(',')})`);
 
-  const gateway = await startMiniflare('gateway', gatewayWorkerOptions(bundleDir, config, upstream.url), path.join(persistDir, 'gateway'));
-  log(`gateway on ${gateway.url} (workerd pid ${gateway.pids.join(',')})`);
-
-  const migrations = await applyMigrations(gateway.mf, config);
-  log(`applied D1 migrations: ${migrations.join(', ')}`);
+  // Local Durable Object storage is SQLite on the state directory, and each commit syncs it to
+  // disk; a deployed Durable Object replicates its writes instead. The gateway row keeps its state
+  // in memory (tmpfs) so it measures the gateway rather than this machine's disk; the disk row
+  // shows what the local sync adds.
+  const memoryDir = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/gateway-bench-') : path.join(persistDir, 'memory');
+  cleanups.push(() => rmSync(memoryDir, { recursive: true, force: true }));
+  const gateway = await startMiniflare('gateway', gatewayWorkerOptions(bundleDir, config, upstream.url), memoryDir);
+  log(`gateway on ${gateway.url} (workerd pid ${gateway.pids.join(',')}, state in ${memoryDir})`);
+  const onDisk = await startMiniflare('gateway-disk', gatewayWorkerOptions(bundleDir, config, upstream.url), path.join(persistDir, 'gateway'));
+  log(`gateway with state on disk on ${onDisk.url} (workerd pid ${onDisk.pids.join(',')})`);
 
   const client = makeClient();
   cleanups.push(() => client.close());
-  const { apiKey, accountId } = await setupGateway(client, gateway.url);
-  log(`registered account ${accountId}, credited $100000`);
+  const accounts = {};
+  for (const [key, instance] of [['gateway', gateway], ['disk', onDisk]]) {
+    const migrations = await applyMigrations(instance.mf, config);
+    log(`${key}: applied D1 migrations: ${migrations.join(', ')}`);
+    accounts[key] = await setupGateway(client, instance.url);
+    log(`${key}: registered account ${accounts[key].accountId}, credited $100000`);
+  }
 
   const upstreamBody = { ...CHAT_BODY };
   const upstreamStreamBody = { ...CHAT_BODY, stream: true, stream_options: { include_usage: true } };
   const targets = [
     { key: 'direct', name: 'direct upstream', url: `${upstream.url}/v1/chat/completions`, headers: { Authorization: `Bearer ${UPSTREAM_KEY}` }, body: upstreamBody, streamBody: upstreamStreamBody, pids: [] },
     { key: 'passthrough', name: 'pass-through Worker', url: `${passthrough.url}/v1/chat/completions`, headers: {}, body: upstreamBody, streamBody: upstreamStreamBody, pids: passthrough.pids },
-    { key: 'gateway', name: 'gateway', url: `${gateway.url}/v1/chat/completions`, headers: { Authorization: `Bearer ${apiKey}` }, body: CHAT_BODY, streamBody: { ...CHAT_BODY, stream: true }, pids: gateway.pids },
+    { key: 'gateway', name: 'gateway', url: `${gateway.url}/v1/chat/completions`, headers: { Authorization: `Bearer ${accounts.gateway.apiKey}` }, body: CHAT_BODY, streamBody: { ...CHAT_BODY, stream: true }, pids: gateway.pids },
+    { key: 'disk', name: 'gateway, state on disk', url: `${onDisk.url}/v1/chat/completions`, headers: { Authorization: `Bearer ${accounts.disk.apiKey}` }, body: CHAT_BODY, streamBody: { ...CHAT_BODY, stream: true }, pids: onDisk.pids },
   ];
 
   // Sanity: each target answers a completion and a stream; the gateway bills it.
   for (const t of targets) {
     const res = await client.request(t.url, t.body, t.headers);
     if (res.status !== 200 || !JSON.parse(res.body).choices) throw new Error(`${t.name}: ${res.status} ${res.body.slice(0, 300)}`);
-    if (t.key === 'gateway' && !res.headers['x-service-cost']) throw new Error('gateway: no X-Service-Cost header');
+    if (t.headers.Authorization?.startsWith('Bearer ak-') && !res.headers['x-service-cost']) throw new Error('gateway: no X-Service-Cost header');
     const s = await client.request(t.url, t.streamBody, t.headers);
     if (s.status !== 200 || !s.body.includes('data: [DONE]')) throw new Error(`${t.name} (stream): ${s.status} ${s.body.slice(0, 300)}`);
   }
@@ -79,7 +90,7 @@ async function main() {
   const samplers = Object.fromEntries(targets.map((t) => [t.key, rssSampler(t.pids)]));
   const upstreamSampler = rssSampler([upstream.pid]);
 
-  const ourPids = [process.pid, upstream.pid, ...passthrough.pids, ...gateway.pids];
+  const ourPids = [process.pid, upstream.pid, ...passthrough.pids, ...gateway.pids, ...onDisk.pids];
   const cpuStart = cpuSeconds(ourPids);
   const wallStart = Date.now();
   const results = Object.fromEntries(targets.map((t) => [t.key, {}]));
@@ -182,12 +193,14 @@ async function main() {
       `workerd via Miniflare ${readVersion('miniflare')} (workerd ${readVersion('workerd')}), wrangler ${readVersion('wrangler')}.`,
     `Both Workers run on workerd through Miniflare's API (one Miniflare, so one workerd process, each), ` +
       `requests straight to each Worker's own socket (\`unsafeDirectSockets\`): no \`wrangler dev\` proxy, no Miniflare entry worker. ` +
-      `The gateway is the \`wrangler deploy --dry-run\` bundle with its D1, R2, Queue and SQLite Durable Object bindings (state on local disk).`,
+      `The gateway is the \`wrangler deploy --dry-run\` bundle with its D1, R2, Queue and SQLite Durable Object bindings. ` +
+      `Its state is on tmpfs (${memoryDir.startsWith('/dev/shm') ? '/dev/shm' : 'not available here: local disk'}): local Durable Object storage syncs each commit to disk, ` +
+      `which a deployed Durable Object does not do (it replicates instead); the "state on disk" row is the same bundle with its state on ${os.tmpdir()}, for comparison. The targets compare the gateway row.`,
     `Upstream: a Node http server in its own process, ${CHUNKS} SSE chunks ${CHUNK_DELAY_MS} ms apart when streaming ` +
       `(peak RSS ${f1(upstreamPeakKb / 1024)} MB).`,
     `c=1: sequential keep-alive requests, ${LAT_WARMUP} warm-up + ${LAT_N} measured per target, percentiles exact. ` +
       `Stream: ${STREAM_WARMUP} warm-up + ${STREAM_N} sequential streams; TTFB = first body byte; medians ` +
-      `(p99 TTFB: direct ${f2(d.stream.ttfbP99)}, pass-through ${f2(p.stream.ttfbP99)}, gateway ${f2(g.stream.ttfbP99)} ms). ` +
+      `(p99 TTFB: direct ${f2(d.stream.ttfbP99)}, pass-through ${f2(p.stream.ttfbP99)}, gateway ${f2(g.stream.ttfbP99)}, on disk ${f2(results.disk.stream.ttfbP99)} ms). ` +
       `The targets take turns in ${ROUNDS} rounds, so a burst of outside load does not fall on one row. ` +
       `Throughput: autocannon, ${CONCURRENCY} connections, non-streamed, ${RPS_WARMUP_SECONDS} s warm-up, then ${RPS_SECONDS} s per target ` +
       `in ${RPS_ROUNDS} alternating rounds (worst p50/p99 under load: ${targets.map((t) => `${t.key} ${results[t.key].rps.p50}/${results[t.key].rps.p99} ms`).join(', ')}). ` +

@@ -1,3 +1,4 @@
+import type { AccountClient } from './accounts/account-client';
 import type { AccountDurableObject } from '../durable-objects/account/account';
 import type { ProviderId } from './providers/ids';
 
@@ -41,7 +42,7 @@ export type AccountStub = DurableObjectStub<AccountDurableObject>;
 export interface Caller {
   accountId: string;
   keyHash: string;
-  account: AccountStub;
+  account: AccountClient;
 }
 
 export interface AppEnv {

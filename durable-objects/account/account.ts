@@ -10,7 +10,12 @@ import { account, apiKeys, ledger } from './schema';
 import type { CreditSource, LedgerKind } from './schema';
 import { SQL, type AccountRow, type KeyRow, type OpenHold } from './statements';
 import type {
+  AccountOp,
+  AccountOpReply,
   AccountSnapshot,
+  BatchReply,
+  ReleaseResult,
+  SettleResult,
   AuthFailure,
   AuthorizedKey,
   CreditRequest,
@@ -66,6 +71,8 @@ export class AccountDurableObject extends DurableObject<Env> {
   #keys = new Map<string, KeyRow>();
   /** When the alarm is set for, so a hold costs no extra storage call. */
   #alarmAt: number | null = null;
+  /** The soonest expiry among holds made since the alarm was last looked at. */
+  #nextExpiry = Infinity;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -98,14 +105,22 @@ export class AccountDurableObject extends DurableObject<Env> {
 
   /** Checks a key for routes that spend nothing. */
   async authenticate(keyHash: string): Promise<Result<AuthorizedKey, AuthFailure>> {
-    const checked = this.#checkKey(keyHash, undefined, Date.now());
-    return checked.ok ? { ok: true, accountId: this.#account!.id, keyId: checked.key.id } : checked;
+    return this.#authenticate(keyHash, Date.now());
   }
 
   /** The account as its owner sees it, for a valid key; one round trip for `GET /agent/account`. */
   async accountForKey(keyHash: string): Promise<Result<{ account: AccountSnapshot }, AuthFailure>> {
-    const checked = this.#checkKey(keyHash, undefined, Date.now());
-    return checked.ok ? { ok: true, account: await this.snapshot() } : checked;
+    return this.#accountForKey(keyHash, Date.now());
+  }
+
+  #authenticate(keyHash: string, now: number): Result<AuthorizedKey, AuthFailure> {
+    const checked = this.#checkKey(keyHash, undefined, now);
+    return checked.ok ? { ok: true, accountId: this.#account!.id, keyId: checked.key.id } : checked;
+  }
+
+  #accountForKey(keyHash: string, now: number): Result<{ account: AccountSnapshot }, AuthFailure> {
+    const checked = this.#checkKey(keyHash, undefined, now);
+    return checked.ok ? { ok: true, account: this.#snapshot() } : checked;
   }
 
   /**
@@ -114,7 +129,63 @@ export class AccountDurableObject extends DurableObject<Env> {
    * most they allow down to `minMicros`, else a failure naming the binding constraint.
    */
   async authorizeHold(request: HoldRequest): Promise<Result<Hold, HoldFailure>> {
+    const result = this.#hold(request, Date.now());
+    await this.#scheduleExpiry();
+    return result;
+  }
+
+  /**
+   * Charges the actual cost of a hold and frees the rest. Idempotent: a repeated settlement of
+   * the same hold returns the first result and charges nothing more. A hold the alarm already
+   * expired is still charged, because the upstream did the work.
+   */
+  async settle(holdId: string, chargeMicros: number): Promise<SettleResult> {
+    return this.#settle(holdId, chargeMicros, Date.now());
+  }
+
+  /** Frees a hold without charging (the upstream failed). Idempotent; a settled hold stays settled. */
+  async release(holdId: string): Promise<ReleaseResult> {
+    return this.#release(holdId, Date.now());
+  }
+
+  /**
+   * Applies a batch of calls in order, as one storage commit: what a Worker sends when several of
+   * its requests reach this account at once (`src/accounts/account-client.ts`). One call's failure
+   * is that call's answer; the others still apply.
+   */
+  async apply(ops: AccountOp[]): Promise<BatchReply> {
     const now = Date.now();
+    const results = ops.map((op): AccountOpReply => {
+      try {
+        return this.#applyOne(op, now);
+      } catch (err) {
+        return { error: err instanceof Error ? err.message : String(err) };
+      }
+    });
+    await this.#scheduleExpiry();
+    return { results, balanceMicros: this.#account?.balance_micros ?? 0 };
+  }
+
+  #applyOne(op: AccountOp, now: number): AccountOpReply {
+    switch (op.op) {
+      case 'hold':
+        return this.#hold(op.request, now);
+      case 'settle':
+        return this.#settle(op.holdId, op.chargeMicros, now);
+      case 'release':
+        return this.#release(op.holdId, now);
+      case 'authenticate':
+        return this.#authenticate(op.keyHash, now);
+      case 'account':
+        return this.#accountForKey(op.keyHash, now);
+      case 'sync':
+        return null;
+      default:
+        throw new Error(`unknown call ${(op as { op: unknown }).op}`);
+    }
+  }
+
+  #hold(request: HoldRequest, now: number): Result<Hold, HoldFailure> {
     const checked = this.#checkKey(request.keyHash, request.model, now);
     if (!checked.ok) return checked;
     const { key } = checked;
@@ -130,7 +201,7 @@ export class AccountDurableObject extends DurableObject<Env> {
     }
 
     const hold: OpenHold = {
-      id: newId('hold'),
+      id: sortableId('hold'),
       key_id: key.id,
       amount_micros: Math.min(request.maxMicros, available, limit?.remainingMicros ?? Infinity),
       purpose: request.purpose,
@@ -142,17 +213,11 @@ export class AccountDurableObject extends DurableObject<Env> {
     });
     this.#open.set(hold.id, hold);
     this.#held += hold.amount_micros;
-    await this.#scheduleExpiry(hold.expires_at);
+    this.#nextExpiry = Math.min(this.#nextExpiry, hold.expires_at);
     return { ok: true, accountId: this.#account!.id, keyId: key.id, holdId: hold.id, amountMicros: hold.amount_micros, availableMicros: available - hold.amount_micros };
   }
 
-  /**
-   * Charges the actual cost of a hold and frees the rest. Idempotent: a repeated settlement of
-   * the same hold returns the first result and charges nothing more. A hold the alarm already
-   * expired is still charged, because the upstream did the work.
-   */
-  async settle(holdId: string, chargeMicros: number): Promise<Result<Settlement, { reason: 'unknown_hold' | 'hold_released' }>> {
-    const now = Date.now();
+  #settle(holdId: string, chargeMicros: number, now: number): SettleResult {
     const charge = Math.max(0, Math.round(chargeMicros));
     const open = this.#open.get(holdId);
     const closed = open ? undefined : this.#sql<{ key_id: string | null; amount_micros: number; purpose: string; state: string; charged_micros: number | null }>(SQL.findHold, holdId)[0];
@@ -177,10 +242,9 @@ export class AccountDurableObject extends DurableObject<Env> {
     return { ok: true, holdId, chargedMicros: charge, balanceMicros: balance, applied: true };
   }
 
-  /** Frees a hold without charging (the upstream failed). Idempotent; a settled hold stays settled. */
-  async release(holdId: string): Promise<{ released: boolean; balanceMicros: number }> {
+  #release(holdId: string, now: number): ReleaseResult {
     const hold = this.#open.get(holdId);
-    if (hold) this.#close(hold, 'released', Date.now());
+    if (hold) this.#close(hold, 'released', now);
     return { released: hold !== undefined, balanceMicros: this.#account?.balance_micros ?? 0 };
   }
 
@@ -207,6 +271,10 @@ export class AccountDurableObject extends DurableObject<Env> {
   }
 
   async snapshot(): Promise<AccountSnapshot> {
+    return this.#snapshot();
+  }
+
+  #snapshot(): AccountSnapshot {
     const row = this.#account;
     if (!row) throw new Error('no such account');
     return {
@@ -292,8 +360,8 @@ export class AccountDurableObject extends DurableObject<Env> {
     const now = Date.now();
     this.#alarmAt = null;
     for (const hold of [...this.#open.values()]) if (hold.expires_at <= now) this.#close(hold, 'expired', now);
-    const next = Math.min(...[...this.#open.values()].map((hold) => hold.expires_at));
-    if (Number.isFinite(next)) await this.#scheduleExpiry(next);
+    this.#nextExpiry = Math.min(...[...this.#open.values()].map((hold) => hold.expires_at));
+    await this.#scheduleExpiry();
   }
 
   #load(): void {
@@ -378,9 +446,11 @@ export class AccountDurableObject extends DurableObject<Env> {
     return this.ctx.storage.sql.exec<T>(query, ...bindings).toArray();
   }
 
-  /** Sets the alarm to `at` unless it already fires sooner. */
-  async #scheduleExpiry(at: number): Promise<void> {
-    if (this.#alarmAt !== null && this.#alarmAt <= at) return;
+  /** Sets the alarm for the soonest new hold expiry unless it already fires sooner: one storage call per batch at most. */
+  async #scheduleExpiry(): Promise<void> {
+    const at = this.#nextExpiry;
+    this.#nextExpiry = Infinity;
+    if (!Number.isFinite(at) || (this.#alarmAt !== null && this.#alarmAt <= at)) return;
     this.#alarmAt = at;
     await this.ctx.storage.setAlarm(at);
   }
@@ -393,4 +463,13 @@ export class AccountDurableObject extends DurableObject<Env> {
 
 function newId(prefix: string): string {
   return `${prefix}_${randomBase62(20)}`;
+}
+
+/**
+ * An id that sorts by creation time, for rows written on every request: appended at the end of
+ * the primary-key and ledger indexes instead of scattered through them, which keeps each commit to
+ * a few pages.
+ */
+function sortableId(prefix: string): string {
+  return `${prefix}_${Date.now().toString(36).padStart(9, '0')}${randomBase62(12)}`;
 }

@@ -100,3 +100,37 @@ export interface LedgerEntry {
 export type SweepOutcome =
   | { deleted: true }
   | { deleted: false; fundedAt: number | null; claimedAt: number | null; expiresAt: number | null };
+
+export type SettleResult = Result<Settlement, { reason: 'unknown_hold' | 'hold_released' }>;
+
+export interface ReleaseResult {
+  released: boolean;
+  balanceMicros: number;
+}
+
+/** One call inside a batch (`AccountDurableObject.apply`); `sync` does nothing but keep the order. */
+export type AccountOp =
+  | { op: 'hold'; request: HoldRequest }
+  | { op: 'settle'; holdId: string; chargeMicros: number }
+  | { op: 'release'; holdId: string }
+  | { op: 'authenticate'; keyHash: string }
+  | { op: 'account'; keyHash: string }
+  | { op: 'sync' };
+
+/** What each kind of call answers, the same as the Durable Object's method of that name. */
+export interface AccountOpResults {
+  hold: Result<Hold, HoldFailure>;
+  settle: SettleResult;
+  release: ReleaseResult;
+  authenticate: Result<AuthorizedKey, AuthFailure>;
+  account: Result<{ account: AccountSnapshot }, AuthFailure>;
+  sync: null;
+}
+
+export type AccountOpReply = AccountOpResults[AccountOp['op']] | { error: string };
+
+export interface BatchReply {
+  results: AccountOpReply[];
+  /** The balance after the whole batch. */
+  balanceMicros: number;
+}

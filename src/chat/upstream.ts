@@ -17,24 +17,21 @@ export async function sendUpstream(
   request: UpstreamRequest,
   options: { timeoutMs: number; signal: AbortSignal; errorMessage: (status: number, body: unknown) => string },
 ): Promise<UpstreamOutcome> {
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
+  const timeout = AbortSignal.timeout(options.timeoutMs);
   let response: Response;
   try {
     response = await fetch(request.url, {
       method: 'POST',
       headers: request.headers,
       body: request.body,
-      signal: AbortSignal.any([timeout.signal, options.signal]),
+      signal: AbortSignal.any([timeout, options.signal]),
     });
   } catch (err) {
-    const timedOut = timeout.signal.aborted;
+    const timedOut = timeout.aborted;
     const message = timedOut
       ? `The provider did not answer within ${Math.round(options.timeoutMs / 1000)} s.`
       : `The provider could not be reached (${err instanceof Error ? err.message : String(err)}).`;
     return { ok: false, retryable: true, error: new GatewayError(timedOut ? 'provider_error' : 'provider_unavailable', message, { retryAfter: 1 }) };
-  } finally {
-    clearTimeout(timer);
   }
   if (response.ok) return { ok: true, response };
 

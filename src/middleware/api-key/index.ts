@@ -1,7 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
+import { AccountClient } from '../../accounts/account-client';
 import { accountIdOfApiKey, sha256Hex } from '../../accounts/credentials';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
+import { executionContext } from '../../execution-context';
 
 /**
  * Reads the bearer key and names its account's Durable Object, without any I/O: the key carries
@@ -17,8 +19,20 @@ export function apiKey(): MiddlewareHandler<AppEnv> {
     const key = match[1];
     const accountId = accountIdOfApiKey(key);
     if (!accountId) throw new GatewayError('invalid_api_key', 'The API key is not valid.');
-    const account = c.env.ACCOUNT.get(c.env.ACCOUNT.idFromName(accountId));
-    c.set('caller', { accountId, keyHash: await sha256Hex(key), account });
+    c.set('caller', { accountId, keyHash: await keyHash(key), account: new AccountClient(c.env, accountId, executionContext(c)) });
     await next();
   };
+}
+
+/** Hashes of keys seen lately: a busy key is hashed once per isolate, not once per request. */
+const hashes = new Map<string, string>();
+const MAX_HASHES = 1024;
+
+async function keyHash(key: string): Promise<string> {
+  const known = hashes.get(key);
+  if (known) return known;
+  const hash = await sha256Hex(key);
+  if (hashes.size >= MAX_HASHES) hashes.delete(hashes.keys().next().value!);
+  hashes.set(key, hash);
+  return hash;
 }

@@ -1,6 +1,7 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { z } from '@hono/zod-openapi';
 import type { KeyGuardrails } from '../../../durable-objects/account/types';
+import { AccountClient } from '../../accounts/account-client';
 import { newApiKey, sha256Hex } from '../../accounts/credentials';
 import { accountBody, keyBody, ledgerBody } from '../../accounts/wire';
 import { database } from '../../db';
@@ -11,8 +12,9 @@ import { formatUsd, parseUsd } from '../../money';
 import { publicBaseUrl } from '../../urls';
 import type { createKey, credit, getAccount, KeyGuardrailsInput, updateKey } from './admin.routes';
 
+/** The account's Durable Object, after anything this isolate still has queued for it. */
 function accountStub(env: Env, accountId: string) {
-  return env.ACCOUNT.get(env.ACCOUNT.idFromName(accountId));
+  return new AccountClient(env, accountId).direct();
 }
 
 const noAccount = (id: string) => new GatewayError('not_found', `No account ${id}.`);
@@ -24,7 +26,8 @@ export const creditHandler: RouteHandler<typeof credit, AppEnv> = async (c) => {
   if (!amountMicros) throw new GatewayError('invalid_request', 'amount_usd must be a non-zero decimal USD amount.', { param: 'amount_usd' });
   // Without an Idempotency-Key every call is a new credit; with one, retries credit once.
   const idempotencyKey = `operator:${c.req.valid('header')['idempotency-key'] ?? crypto.randomUUID()}`;
-  const result = await accountStub(c.env, account_id).credit({ amountMicros, idempotencyKey, source: 'operator', note: reason });
+  const account = await accountStub(c.env, account_id);
+  const result = await account.credit({ amountMicros, idempotencyKey, source: 'operator', note: reason });
   if (!result) throw noAccount(account_id);
   if (amountMicros > 0) await markFunded(database(c.env), account_id, Date.now());
   return c.json({ account_id, balance_usd: formatUsd(result.balanceMicros) }, 200);
@@ -32,7 +35,8 @@ export const creditHandler: RouteHandler<typeof credit, AppEnv> = async (c) => {
 
 export const getAccountHandler: RouteHandler<typeof getAccount, AppEnv> = async (c) => {
   const { account_id } = c.req.valid('param');
-  const view = await accountStub(c.env, account_id).adminView();
+  const account = await accountStub(c.env, account_id);
+  const view = await account.adminView();
   if (!view) throw noAccount(account_id);
   return c.json(
     { ...accountBody(view.account, publicBaseUrl(c)), keys: view.keys.map(keyBody), ledger: view.ledger.map(ledgerBody) },
@@ -44,7 +48,8 @@ export const createKeyHandler: RouteHandler<typeof createKey, AppEnv> = async (c
   const { account_id } = c.req.valid('param');
   const { name, ...guardrails } = c.req.valid('json');
   const apiKey = newApiKey(account_id);
-  const key = await accountStub(c.env, account_id).createKey({
+  const account = await accountStub(c.env, account_id);
+  const key = await account.createKey({
     hash: await sha256Hex(apiKey),
     hint: `ak-…${apiKey.slice(-4)}`,
     name: name ?? 'key',
@@ -57,7 +62,8 @@ export const createKeyHandler: RouteHandler<typeof createKey, AppEnv> = async (c
 export const updateKeyHandler: RouteHandler<typeof updateKey, AppEnv> = async (c) => {
   const { account_id, key_id } = c.req.valid('param');
   const { name, revoked, ...guardrails } = c.req.valid('json');
-  const key = await accountStub(c.env, account_id).updateKey(key_id, { name, revoked, ...toGuardrails(guardrails) });
+  const account = await accountStub(c.env, account_id);
+  const key = await account.updateKey(key_id, { name, revoked, ...toGuardrails(guardrails) });
   if (!key) throw new GatewayError('not_found', `No key ${key_id} on account ${account_id}.`);
   return c.json(keyBody(key), 200);
 };

@@ -14,6 +14,7 @@ import { billableUsage, usageWire } from '../../chat/usage';
 import { paramGroup } from '../../catalog';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
+import { executionContext } from '../../execution-context';
 import { formatUsd } from '../../money';
 import { requestGuard } from '../../web/policy';
 import type { ChatRequest, ResponseContext, Usage } from '../../providers/chat/types';
@@ -62,6 +63,16 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
     if (!result.ok) throw new Error(`settlement failed: ${result.reason}`);
     return { costMicros: result.chargedMicros, balanceMicros: result.balanceMicros };
   };
+  // A non-streamed answer does not wait for its charge to be written: the charge rides with the
+  // account's next call (or leaves within LAZY_MS) while the Worker stays alive for it.
+  let charged: Promise<void> = Promise.resolve();
+  const settleAfterAnswer = (usage: Usage) => {
+    const costMicros = Math.max(0, Math.round(tokenCostMicros(usage, dispatched.route.price)));
+    charged = caller.account.settle(hold.holdId, costMicros, { lazy: true }).then((result) => {
+      if (!result.ok) throw new Error(`settlement of ${hold.holdId} failed: ${result.reason}`);
+    });
+    return Promise.resolve({ costMicros, balanceMicros: caller.account.balanceAfterPendingMicros });
+  };
   const headers: Record<string, string> = dispatched.unsupported.length ? { [UNSUPPORTED_HEADER]: dispatched.unsupported.join(', ') } : {};
 
   if (request.stream) {
@@ -85,8 +96,9 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
     });
   }
 
-  const completed = finishCompletion(dispatched, context, plan.promptTokens, settle, () => caller.account.release(hold.holdId));
-  waitUntil(c, completed);
+  const completed = finishCompletion(dispatched, context, plan.promptTokens, settleAfterAnswer, () => caller.account.release(hold.holdId));
+  // Keeps the Worker alive until the answer is read and its charge written, even if the client leaves.
+  waitUntil(c, completed.then(() => charged.catch((err) => console.error(err))));
   const { completion, costMicros, balanceMicros } = await completed;
   return c.json(completion, 200, {
     ...headers,
@@ -117,10 +129,7 @@ async function finishCompletion(
   return { completion: { ...parsed.completion, usage: usageWire(usage) }, costMicros, balanceMicros };
 }
 
+/** Keeps the Worker alive for `promise` after the response; in unit tests it is awaited anyway. */
 function waitUntil(c: Context<AppEnv>, promise: Promise<unknown>): void {
-  try {
-    c.executionCtx.waitUntil(promise.catch(() => {}));
-  } catch {
-    // `app.request` in unit tests has no execution context; the promise is awaited anyway.
-  }
+  executionContext(c)?.waitUntil(promise.catch(() => {}));
 }

@@ -1,0 +1,202 @@
+import type { AccountOp, AccountOpReply, AccountOpResults, HoldRequest } from '../../durable-objects/account/types';
+import type { AccountStub } from '../env';
+
+/**
+ * How long a settlement or release may wait for company: the next request's hold usually comes
+ * sooner and carries it in the same call. Reads through this client are never stale, because
+ * they queue behind it.
+ */
+export const LAZY_MS = 5;
+/** Settlements and releases are idempotent in the Durable Object, so a failed call is retried. */
+const IDEMPOTENT_ATTEMPTS = 3;
+/** Channels kept per isolate; idle ones beyond this are dropped. */
+const MAX_CHANNELS = 1024;
+
+type OpName = AccountOp['op'];
+type OpOf<K extends OpName> = Extract<AccountOp, { op: K }>;
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+  reject: (err: unknown) => void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+}
+
+/** Where a call is sent from: the caller's own stub and request (a Worker may not do I/O for another request). */
+interface Sender {
+  stub: AccountStub;
+  /** Keeps the call alive if the caller's client goes away; absent outside a request (tests). */
+  waitUntil?: (promise: Promise<unknown>) => void;
+}
+
+interface Entry {
+  op: AccountOp;
+  sender: Sender;
+  /** May be sent now; a lazy entry becomes due after LAZY_MS. */
+  due: boolean;
+  done: Deferred<AccountOpReply>;
+  /** Resolved when this entry's caller should send the queue itself. */
+  turn: Deferred<void>;
+}
+
+/**
+ * Group commit for one account inside one isolate: at most one call to its Durable Object is in
+ * flight, and everything that arrives meanwhile goes in the next, as one batch and one storage
+ * commit. A lone request is sent at once, so it waits for nobody; under load, batches grow with
+ * the load, and the account's Durable Object does a fraction of the calls.
+ *
+ * Each batch is sent by one of the requests it carries, from its own I/O context (a Worker may
+ * not do I/O for another request), and the next batch by whichever waiting request is woken.
+ */
+class AccountChannel {
+  /** The Durable Object's id, derived from the account id once per isolate. */
+  id: DurableObjectId | undefined;
+  #queue: Entry[] = [];
+  #inFlight = false;
+  /** The balance in the last answer, and the charges sent or queued since: for the credits header. */
+  #balanceMicros = 0;
+  #pendingChargeMicros = 0;
+
+  get idle(): boolean {
+    return !this.#inFlight && this.#queue.length === 0;
+  }
+
+  /** The balance once every charge this isolate has queued is applied. */
+  get balanceAfterPendingMicros(): number {
+    return this.#balanceMicros - this.#pendingChargeMicros;
+  }
+
+  async call<K extends OpName>(sender: Sender, op: OpOf<K>, lazy = false): Promise<AccountOpResults[K]> {
+    const entry: Entry = { op, sender, due: !lazy, done: deferred(), turn: deferred() };
+    this.#pendingChargeMicros += chargeOf(entry);
+    this.#queue.push(entry);
+    const reply = await this.#await(entry, lazy);
+    if (reply !== null && 'error' in reply) throw new Error(`account call failed: ${reply.error}`);
+    return reply as AccountOpResults[K];
+  }
+
+  async #await(entry: Entry, lazy: boolean): Promise<AccountOpReply> {
+    const timer = lazy
+      ? setTimeout(() => {
+          entry.due = true;
+          if (!this.#inFlight) entry.turn.resolve();
+        }, LAZY_MS)
+      : undefined;
+    try {
+      if (!lazy && !this.#inFlight) await this.#send(entry.sender);
+      for (;;) {
+        const woken = await Promise.race([entry.done.promise.then(() => false, () => false), entry.turn.promise.then(() => true)]);
+        if (!woken) return await entry.done.promise;
+        entry.turn = deferred();
+        // Another caller may have sent the queue (this entry with it) between the wake-up and now.
+        if (!this.#inFlight && this.#queue.includes(entry)) await this.#send(entry.sender);
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #send(sender: Sender): Promise<void> {
+    this.#inFlight = true;
+    const batch = this.#queue.splice(0);
+    const charges = batch.reduce((sum, entry) => sum + chargeOf(entry), 0);
+    try {
+      const call = sender.stub.apply(batch.map((entry) => entry.op));
+      // The batch carries other requests' calls: it must finish even if this one's client leaves.
+      sender.waitUntil?.(call.catch(() => {}));
+      const reply = await call;
+      this.#balanceMicros = reply.balanceMicros;
+      this.#pendingChargeMicros -= charges;
+      batch.forEach((entry, i) => entry.done.resolve(i < reply.results.length ? reply.results[i]! : { error: 'no answer' }));
+    } catch (err) {
+      this.#pendingChargeMicros -= charges;
+      for (const entry of batch) entry.done.reject(err);
+    } finally {
+      this.#inFlight = false;
+      this.#queue.find((entry) => entry.due)?.turn.resolve();
+    }
+  }
+}
+
+const chargeOf = (entry: Entry) => (entry.op.op === 'settle' ? entry.op.chargeMicros : 0);
+
+const channels = new Map<string, AccountChannel>();
+
+function channelOf(accountId: string): AccountChannel {
+  let channel = channels.get(accountId);
+  if (!channel) {
+    if (channels.size >= MAX_CHANNELS) {
+      for (const [id, other] of channels) if (other.idle) channels.delete(id);
+    }
+    channel = new AccountChannel();
+    channels.set(accountId, channel);
+  }
+  return channel;
+}
+
+/**
+ * The Worker's handle on one account's Durable Object for one request: the same calls as the
+ * object's methods, batched per account through its channel.
+ */
+export class AccountClient {
+  readonly #sender: Sender;
+  readonly #channel: AccountChannel;
+
+  constructor(env: Env, accountId: string, ctx?: Pick<ExecutionContext, 'waitUntil'>) {
+    const channel = channelOf(accountId);
+    channel.id ??= env.ACCOUNT.idFromName(accountId);
+    this.#sender = { stub: env.ACCOUNT.get(channel.id), waitUntil: ctx ? (promise) => ctx.waitUntil(promise) : undefined };
+    this.#channel = channel;
+  }
+
+  authorizeHold(request: HoldRequest) {
+    return this.#channel.call(this.#sender, { op: 'hold', request });
+  }
+
+  /**
+   * Charges a hold. `lazy` lets the charge wait a few milliseconds to ride with the next call
+   * (see LAZY_MS): for a caller that does not need the resulting balance before it answers.
+   */
+  settle(holdId: string, chargeMicros: number, options: { lazy?: boolean } = {}) {
+    return this.#retried(() => this.#channel.call(this.#sender, { op: 'settle', holdId, chargeMicros }, options.lazy));
+  }
+
+  release(holdId: string) {
+    return this.#retried(() => this.#channel.call(this.#sender, { op: 'release', holdId }, true));
+  }
+
+  authenticate(keyHash: string) {
+    return this.#channel.call(this.#sender, { op: 'authenticate', keyHash });
+  }
+
+  accountForKey(keyHash: string) {
+    return this.#channel.call(this.#sender, { op: 'account', keyHash });
+  }
+
+  /** The balance once this isolate's queued charges are applied (exact when nothing else runs). */
+  get balanceAfterPendingMicros(): number {
+    return this.#channel.balanceAfterPendingMicros;
+  }
+
+  /** The stub for calls outside the batch, once everything this isolate queued before is applied. */
+  async direct(): Promise<AccountStub> {
+    if (!this.#channel.idle) await this.#channel.call(this.#sender, { op: 'sync' });
+    return this.#sender.stub;
+  }
+
+  async #retried<T>(call: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await call();
+      } catch (err) {
+        if (attempt >= IDEMPOTENT_ATTEMPTS) throw err;
+      }
+    }
+  }
+}
