@@ -26,7 +26,6 @@ import type {
   KeyRecord,
   LedgerEntry,
   Result,
-  Settlement,
   SweepOutcome,
 } from './types';
 
