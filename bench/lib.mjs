@@ -52,6 +52,20 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+/** Runs a script's `main`, stops everything it started whatever happens, and exits 0 or 1. */
+export async function runMain(main) {
+  let code = 0;
+  try {
+    await main();
+  } catch (err) {
+    console.error(err?.stack ?? err);
+    code = 1;
+  } finally {
+    await cleanup();
+  }
+  process.exit(code);
+}
+
 export const log = (...args) => console.error('[bench]', ...args);
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -22,8 +22,9 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { unstable_readConfig } from 'wrangler';
 import {
-  ADMIN_TOKEN, BENCH_DIR, CHAT_BODY, ROOT, UPSTREAM_KEY, applyMigrations, buildGateway, cannon, cleanup, cleanups,
-  gatewayWorkerOptions, log, percentile, sequential, sorted, makeClient, setupGateway, startMiniflare, startUpstream,
+  ADMIN_TOKEN, BENCH_DIR, CHAT_BODY, ROOT, UPSTREAM_KEY, applyMigrations, buildGateway, cannon, cleanups,
+  gatewayWorkerOptions, log, percentile, sequential, sorted, makeClient, runMain, setupGateway, startMiniflare,
+  startUpstream,
 } from './lib.mjs';
 
 const N = Number(process.env.PROFILE_N ?? 1000);
@@ -286,13 +287,4 @@ function summarize(profile, sourceMapFile) {
   for (const [k, v] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${pct(v)}  ${k}`);
 }
 
-let code = 0;
-try {
-  await main();
-} catch (err) {
-  console.error(err?.stack ?? err);
-  code = 1;
-} finally {
-  await cleanup();
-}
-process.exit(code);
+await runMain(main);

@@ -12,9 +12,9 @@ import path from 'node:path';
 import { unstable_readConfig } from 'wrangler';
 import {
   BENCH_DIR, CHAT_BODY, CHUNKS, CHUNK_DELAY_MS, CONCURRENCY, LAT_N, LAT_WARMUP, ROOT, ROUNDS, RPS_ROUNDS, RPS_SECONDS,
-  RPS_WARMUP_SECONDS, STREAM_N, STREAM_WARMUP, UPSTREAM_KEY, applyMigrations, buildGateway, cannon, cleanup, cleanups,
+  RPS_WARMUP_SECONDS, STREAM_N, STREAM_WARMUP, UPSTREAM_KEY, applyMigrations, buildGateway, cannon, cleanups,
   cpuSeconds, gatewayWorkerOptions, interleaved, log, makeClient, memKb, percentile, rssSampler, sequential, setupGateway,
-  sorted, startMiniflare, startUpstream,
+  runMain, sorted, startMiniflare, startUpstream,
 } from './lib.mjs';
 
 const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
@@ -236,13 +236,4 @@ function readVersion(pkg) {
   }
 }
 
-let exitCode = 0;
-try {
-  await main();
-} catch (err) {
-  console.error(err?.stack ?? err);
-  exitCode = 1;
-} finally {
-  await cleanup();
-}
-process.exit(exitCode);
+await runMain(main);
