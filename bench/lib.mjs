@@ -300,6 +300,17 @@ export async function startMiniflare(label, workerOptions, persistDir, sharedOpt
   return { mf, url, pids: workerdPids };
 }
 
+/** The baseline Worker: forwards the body to the upstream and streams the answer back. */
+export function passthroughWorkerOptions(config, upstreamUrl) {
+  return {
+    modules: [{ type: 'ESModule', path: path.join(BENCH_DIR, 'passthrough-worker.mjs') }],
+    modulesRoot: BENCH_DIR,
+    compatibilityDate: config.compatibility_date,
+    compatibilityFlags: config.compatibility_flags,
+    bindings: { UPSTREAM_BASE_URL: upstreamUrl, OPENAI_API_KEY: UPSTREAM_KEY },
+  };
+}
+
 export function gatewayWorkerOptions(bundleDir, config, upstreamUrl) {
   const sqliteClasses = new Set((config.migrations ?? []).flatMap((m) => m.new_sqlite_classes ?? []));
   const modules = readdirSync(bundleDir)

@@ -6,6 +6,8 @@
 //   timed              per-request phase timings (hold RPC, upstream, read+settle) in a header
 //   no-settle          settle RPC replaced by a constant (what settle costs)
 //   no-do              authorizeHold and settle both replaced by constants (Hono+zod+upstream only)
+//   client-only        the account client runs, but its RPC is answered locally (what the client costs)
+//   no-sql             the hot path's SQL writes are skipped (what they cost)
 //   lazy-N             LAZY_MS (how long a lazy settlement waits for company) set to N ms
 //   route-only         the chat handler replaced by a plain forward after validation (Hono,
 //                      middleware and zod only)
@@ -22,7 +24,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { unstable_readConfig } from 'wrangler';
 import {
-  ADMIN_TOKEN, BENCH_DIR, CHAT_BODY, ROOT, UPSTREAM_KEY, applyMigrations, buildGateway, cannon, cleanups,
+  ADMIN_TOKEN, BENCH_DIR, CHAT_BODY, ROOT, applyMigrations, buildGateway, cannon, cleanups, cpuSeconds, passthroughWorkerOptions,
   gatewayWorkerOptions, log, percentile, sequential, sorted, makeClient, runMain, setupGateway, startMiniflare,
   startUpstream,
 } from './lib.mjs';
@@ -50,6 +52,12 @@ const FAKE_HOLD = 'const hold = { ok: true, holdId: "h", amountMicros: plan.maxM
 const SETTLE_CALL = 'const result = await caller.account.settle(hold.holdId, tokenCostMicros(usage, dispatched.route.price));';
 const LAZY_SETTLE_CALL = 'charged = caller.account.settle(hold.holdId, costMicros2, { lazy: true })';
 const FAKE_LAZY_SETTLE = 'charged = Promise.resolve({ ok: true })';
+// The account client's own machinery (queue, deferreds, lazy timer, waitUntil) with the RPC answered locally.
+const RPC_CALL = 'const call = sender.stub.apply(batch.map((entry) => entry.op));';
+const FAKE_RPC = 'const call = Promise.resolve({ balanceMicros: 1e12, results: batch.map(({ op }) => op.op === "hold" ? { ok: true, accountId: "a", keyId: "k", holdId: "h", amountMicros: op.request.maxMicros, availableMicros: 1e12 } : { ok: true, holdId: op.holdId, chargedMicros: op.chargeMicros, balanceMicros: 1e12, applied: true }) });';
+// The Durable Object's work without its SQL (open holds and keys live in memory anyway).
+const SQL_CALL = 'return this.ctx.storage.sql.exec(query2, ...bindings).toArray();';
+const NO_SQL = 'if (/^(INSERT INTO (holds|ledger|key_spend)|DELETE FROM holds|UPDATE account SET balance_micros = \\?$)/.test(query2)) return []; ' + SQL_CALL;
 const FAKE_SETTLE = 'const result = { ok: true, chargedMicros: tokenCostMicros(usage, dispatched.route.price), balanceMicros: 1e12 };';
 
 // Unsettled holds stay open: lift the in-flight cap so the no-settle variant is not refused.
@@ -67,12 +75,14 @@ const timedEdits = [
   ],
 ];
 
-async function measure(client, target) {
+async function measure(client, target, pids) {
   const times = sorted((await sequential(client, target, target.body, N, 100)).total);
   const lat = { p50: percentile(times, 50), p99: percentile(times, 99) };
   await cannon(target, target.body, 1);
+  const before = cpuSeconds(pids);
   const r = await cannon(target, target.body, RPS_S);
-  return { ...lat, rps: r.requests.total / RPS_S, failed: r.non2xx + r.errors + r.timeouts, loadP50: r.latency.p50, loadP99: r.latency.p99 };
+  const cpuUs = ((cpuSeconds(pids).ours - before.ours) / r.requests.total) * 1e6;
+  return { ...lat, rps: r.requests.total / RPS_S, cpuUs, failed: r.non2xx + r.errors + r.timeouts, loadP50: r.latency.p50, loadP99: r.latency.p99 };
 }
 
 async function main() {
@@ -87,14 +97,8 @@ async function main() {
 
   for (const [index, variant] of VARIANTS.entries()) {
     if (variant === 'passthrough') {
-      const mf = await startMiniflare('passthrough', {
-        modules: [{ type: 'ESModule', path: path.join(BENCH_DIR, 'passthrough-worker.mjs') }],
-        modulesRoot: BENCH_DIR,
-        compatibilityDate: config.compatibility_date,
-        compatibilityFlags: config.compatibility_flags,
-        bindings: { UPSTREAM_BASE_URL: upstream.url, OPENAI_API_KEY: UPSTREAM_KEY },
-      }, path.join(persist, `${variant}-${index}`));
-      rows.push({ variant, ...(await measure(client, { name: variant, url: `${mf.url}/v1/chat/completions`, headers: {}, body: CHAT_BODY })) });
+      const mf = await startMiniflare('passthrough', passthroughWorkerOptions(config, upstream.url), path.join(persist, `${variant}-${index}`));
+      rows.push({ variant, ...(await measure(client, { name: variant, url: `${mf.url}/v1/chat/completions`, headers: {}, body: CHAT_BODY }, mf.pids)) });
       await mf.mf.dispose();
       continue;
     }
@@ -111,7 +115,7 @@ async function main() {
       }, probeState);
       for (const route of ['none', 'noop', 'sql', 'sql2']) {
         const t = { name: route, url: `${mf.url}/${route}`, headers: { 'x-upstream': '1' }, body: CHAT_BODY };
-        rows.push({ variant: `${variant}: upstream + ${{ none: 'no RPC', noop: '1 no-op RPC', sql: '1 raw-SQL hold RPC', sql2: '2 raw-SQL RPCs' }[route]}`, ...(await measure(client, t)) });
+        rows.push({ variant: `${variant}: upstream + ${{ none: 'no RPC', noop: '1 no-op RPC', sql: '1 raw-SQL hold RPC', sql2: '2 raw-SQL RPCs' }[route]}`, ...(await measure(client, t, mf.pids)) });
       }
       await mf.mf.dispose();
       continue;
@@ -124,6 +128,8 @@ async function main() {
         'var chatCompletionsHandler = async (c) => {',
         'var chatCompletionsHandler = async (c) => {\n  { const r = await fetch(c.env.OPENAI_BASE_URL + "/v1/chat/completions", { method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer x" }, body: JSON.stringify(c.req.valid("json")) }); return new Response(r.body, { headers: { "Content-Type": "application/json" } }); }',
       ]])
+      : variant === 'client-only' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-client-only'), [[RPC_CALL, FAKE_RPC]])
+      : variant === 'no-sql' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-no-sql'), [[SQL_CALL, NO_SQL]])
       : variant === 'no-do' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-no-do'), [[HOLD_CALL, FAKE_HOLD], [SETTLE_CALL, FAKE_SETTLE], [LAZY_SETTLE_CALL, FAKE_LAZY_SETTLE]])
       : bundle;
     const opts = gatewayWorkerOptions(dir, config, upstream.url);
@@ -135,7 +141,7 @@ async function main() {
     await applyMigrations(gw.mf, config);
     const { apiKey } = await setupGateway(client, gw.url);
     const target = { name: variant, url: `${gw.url}/v1/chat/completions`, headers: { Authorization: `Bearer ${apiKey}` }, body: CHAT_BODY };
-    rows.push({ variant, ...(await measure(client, target)) });
+    rows.push({ variant, ...(await measure(client, target, gw.pids)) });
 
     if (variant === 'gateway') {
       for (const [name, method, p] of [['GET /health', 'GET', '/health'], ['GET /agent/account', 'GET', '/agent/account']]) {
@@ -179,9 +185,9 @@ async function main() {
   }
 
   const out = [
-    '| variant | c=1 p50 | c=1 p99 | req/s c=32 | p50/p99 under load |',
-    '|:--|--:|--:|--:|--:|',
-    ...rows.map((r) => `| ${r.variant} | ${Number.isFinite(r.p50) ? r.p50.toFixed(2) : '—'} | ${Number.isFinite(r.p99) ? r.p99.toFixed(2) : '—'} | ${Math.round(r.rps)}${r.failed ? ` (${r.failed} failed)` : ''} | ${r.loadP50}/${r.loadP99} |`),
+    '| variant | c=1 p50 | c=1 p99 | req/s c=32 | workerd CPU per request (µs) | p50/p99 under load |',
+    '|:--|--:|--:|--:|--:|--:|',
+    ...rows.map((r) => `| ${r.variant} | ${Number.isFinite(r.p50) ? r.p50.toFixed(2) : '—'} | ${Number.isFinite(r.p99) ? r.p99.toFixed(2) : '—'} | ${Math.round(r.rps)}${r.failed ? ` (${r.failed} failed)` : ''} | ${r.cpuUs ? Math.round(r.cpuUs) : '—'} | ${r.loadP50}/${r.loadP99} |`),
   ].join('\n');
   console.log(out);
 }

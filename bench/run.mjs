@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { unstable_readConfig } from 'wrangler';
 import {
-  BENCH_DIR, CHAT_BODY, CHUNKS, CHUNK_DELAY_MS, CONCURRENCY, LAT_N, LAT_WARMUP, ROOT, ROUNDS, RPS_ROUNDS, RPS_SECONDS,
+  BENCH_DIR, CHAT_BODY, CHUNKS, CHUNK_DELAY_MS, CONCURRENCY, LAT_N, LAT_WARMUP, ROOT, ROUNDS, RPS_ROUNDS, RPS_SECONDS, passthroughWorkerOptions,
   RPS_WARMUP_SECONDS, STREAM_N, STREAM_WARMUP, UPSTREAM_KEY, applyMigrations, buildGateway, cannon, cleanups,
   cpuSeconds, gatewayWorkerOptions, interleaved, log, makeClient, memKb, percentile, rssSampler, sequential, setupGateway,
   runMain, sorted, startMiniflare, startUpstream,
@@ -36,13 +36,7 @@ async function main() {
 
   const passthrough = await startMiniflare(
     'passthrough',
-    {
-      modules: [{ type: 'ESModule', path: path.join(BENCH_DIR, 'passthrough-worker.mjs') }],
-      modulesRoot: BENCH_DIR,
-      compatibilityDate: config.compatibility_date,
-      compatibilityFlags: config.compatibility_flags,
-      bindings: { UPSTREAM_BASE_URL: upstream.url, OPENAI_API_KEY: UPSTREAM_KEY },
-    },
+    passthroughWorkerOptions(config, upstream.url),
     path.join(persistDir, 'passthrough'),
   );
   log(`pass-through Worker on ${passthrough.url} (workerd pid ${passthrough.pids.join(',')})`);

@@ -68,6 +68,8 @@ export class AccountDurableObject extends DurableObject<Env> {
   #open = new Map<string, OpenHold>();
   #held = 0;
   #keys = new Map<string, KeyRow>();
+  /** Whether a key (by id) has any spend limit, so a settlement knows whether to count its spend. */
+  #limitedKeys = new Map<string, boolean>();
   /** When the alarm is set for, so a hold costs no extra storage call. */
   #alarmAt: number | null = null;
   /** The soonest expiry among holds made since the alarm was last looked at. */
@@ -219,26 +221,82 @@ export class AccountDurableObject extends DurableObject<Env> {
   #settle(holdId: string, chargeMicros: number, now: number): SettleResult {
     const charge = Math.max(0, Math.round(chargeMicros));
     const open = this.#open.get(holdId);
-    const closed = open ? undefined : this.#sql<{ key_id: string | null; amount_micros: number; purpose: string; state: string; charged_micros: number | null }>(SQL.findHold, holdId)[0];
-    if (!open) {
-      if (!closed) return { ok: false, reason: 'unknown_hold' };
-      if (closed.state === 'settled') return { ok: true, holdId, chargedMicros: closed.charged_micros ?? 0, balanceMicros: this.#account!.balance_micros, applied: false };
-      if (closed.state === 'released') return { ok: false, reason: 'hold_released' };
-    }
-    // An expired hold is charged too; its release is already in the ledger.
-    const hold = (open ?? closed)!;
+    if (!open) return this.#settleClosed(holdId, charge, now);
     const balance = this.#account!.balance_micros - charge;
-    const periods = spendPeriods(now);
+    const freed = Math.max(0, open.amount_micros - charge);
     this.ctx.storage.transactionSync(() => {
       this.#sql(SQL.setBalance, balance);
-      this.#sql(SQL.closeHold, 'settled', charge, now, holdId);
-      this.#ledger('charge', -charge, balance, { id: holdId, key_id: hold.key_id }, null, `charge:${holdId}`, hold.purpose, now);
-      if (open) this.#ledger('release', Math.max(0, open.amount_micros - charge), balance, open, null, `release:${holdId}`, 'settled', now);
-      if (hold.key_id) this.#sql(SQL.addSpend, hold.key_id, periods.day, charge, hold.key_id, periods.month, charge, hold.key_id, TOTAL_PERIOD, charge);
+      this.#sql(SQL.deleteHold, holdId);
+      this.#sql(
+        SQL.insertLedger2,
+        ...['charge', -charge, balance, holdId, open.key_id, null, `charge:${holdId}`, open.purpose, now],
+        ...['release', freed, balance, holdId, open.key_id, null, `release:${holdId}`, 'settled', now],
+      );
+      this.#countSpend(open.key_id, charge, now);
     });
     this.#account!.balance_micros = balance;
-    if (open) this.#forget(open);
+    this.#forget(open);
     return { ok: true, holdId, chargedMicros: charge, balanceMicros: balance, applied: true };
+  }
+
+  /**
+   * A settlement for a hold that is no longer open, read from the ledger: a repeat returns the
+   * first charge, a released hold refuses, and an expired hold is still charged, because the
+   * upstream did the work (its release is already in the ledger).
+   */
+  #settleClosed(holdId: string, charge: number, now: number): SettleResult {
+    const rows = this.#sql<{ kind: LedgerKind; amount_micros: number; key_id: string | null; note: string | null }>(
+      SQL.closedHold,
+      `hold:${holdId}`,
+      `charge:${holdId}`,
+      `release:${holdId}`,
+    );
+    const row = (kind: LedgerKind) => rows.find((r) => r.kind === kind);
+    const held = row('hold');
+    if (!held) return { ok: false, reason: 'unknown_hold' };
+    const charged = row('charge');
+    if (charged) return { ok: true, holdId, chargedMicros: Math.abs(charged.amount_micros), balanceMicros: this.#account!.balance_micros, applied: false };
+    if (row('release')?.note !== 'expired') return { ok: false, reason: 'hold_released' };
+
+    const balance = this.#account!.balance_micros - charge;
+    this.ctx.storage.transactionSync(() => {
+      this.#sql(SQL.setBalance, balance);
+      this.#ledger('charge', -charge, balance, { id: holdId, key_id: held.key_id }, null, `charge:${holdId}`, held.note, now);
+      this.#countSpend(held.key_id, charge, now);
+    });
+    this.#account!.balance_micros = balance;
+    return { ok: true, holdId, chargedMicros: charge, balanceMicros: balance, applied: true };
+  }
+
+  /** Counts a charge against its key's limits. Keys without limits keep no counters (see `#recountSpend`). */
+  #countSpend(keyId: string | null, charge: number, now: number): void {
+    if (keyId === null || !this.#keyLimited(keyId)) return;
+    const periods = spendPeriods(now);
+    this.#sql(SQL.addSpend, keyId, periods.day, charge, keyId, periods.month, charge, keyId, TOTAL_PERIOD, charge);
+  }
+
+  #keyLimited(keyId: string): boolean {
+    let limited = this.#limitedKeys.get(keyId);
+    if (limited === undefined) {
+      limited = this.#sql<{ limited: number }>(SQL.keyLimited, keyId)[0]?.limited === 1;
+      this.#limitedKeys.set(keyId, limited);
+    }
+    return limited;
+  }
+
+  /** Rebuilds a key's spend counters from its ledger charges, for a key that has just been given limits. */
+  #recountSpend(keyId: string, now: number): void {
+    const periods = spendPeriods(now);
+    const spentSince = (from: number) => this.#sql<{ spent: number }>(SQL.chargedSince, keyId, from)[0]!.spent;
+    this.ctx.storage.transactionSync(() => {
+      this.#sql(SQL.clearSpend, keyId);
+      this.#sql(
+        SQL.addSpend,
+        ...[keyId, periods.day, spentSince(periods.dayStart)],
+        ...[keyId, periods.month, spentSince(periods.monthStart)],
+        ...[keyId, TOTAL_PERIOD, spentSince(0)],
+      );
+    });
   }
 
   #release(holdId: string, now: number): ReleaseResult {
@@ -310,9 +368,13 @@ export class AccountDurableObject extends DurableObject<Env> {
       Object.entries({ ...rest, revokedAt: revoked === undefined ? undefined : revoked ? Date.now() : null }).filter(([, v]) => v !== undefined),
     );
     if (Object.keys(changes).length > 0) this.#db.update(apiKeys).set(changes).where(eq(apiKeys.id, keyId)).run();
-    this.#keys.clear(); // revocation and new limits apply from the next request
+    // revocation and new limits apply from the next request
+    this.#keys.clear();
+    this.#limitedKeys.clear();
     const row = this.#db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
-    return row ? this.#keyRecord(row) : null;
+    if (!row) return null;
+    if (row.dailyLimitMicros !== null || row.monthlyLimitMicros !== null || row.totalLimitMicros !== null) this.#recountSpend(keyId, Date.now());
+    return this.#keyRecord(row);
   }
 
   async keys(): Promise<KeyRecord[]> {
@@ -350,6 +412,7 @@ export class AccountDurableObject extends DurableObject<Env> {
     this.#open.clear();
     this.#held = 0;
     this.#keys.clear();
+    this.#limitedKeys.clear();
     this.#alarmAt = null;
     return { deleted: true };
   }
@@ -417,7 +480,7 @@ export class AccountDurableObject extends DurableObject<Env> {
 
   #close(hold: OpenHold, state: 'released' | 'expired', now: number): void {
     this.ctx.storage.transactionSync(() => {
-      this.#sql(SQL.closeHold, state, null, now, hold.id);
+      this.#sql(SQL.deleteHold, hold.id);
       this.#ledger('release', hold.amount_micros, this.#account!.balance_micros, hold, null, `release:${hold.id}`, state, now);
     });
     this.#forget(hold);

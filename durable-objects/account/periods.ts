@@ -2,6 +2,9 @@
 export interface SpendPeriods {
   day: string;
   month: string;
+  /** When the day and the month began (ms since epoch). */
+  dayStart: number;
+  monthStart: number;
   secondsToNextDay: number;
   secondsToNextMonth: number;
 }
@@ -11,11 +14,15 @@ export const TOTAL_PERIOD = 'total';
 export function spendPeriods(now: number): SpendPeriods {
   const date = new Date(now);
   const iso = date.toISOString();
+  const dayStart = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
+  const monthStart = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
   const nextDay = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 1);
   const nextMonth = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
   return {
     day: `d:${iso.slice(0, 10)}`,
     month: `m:${iso.slice(0, 7)}`,
+    dayStart,
+    monthStart,
     secondsToNextDay: Math.ceil((nextDay - now) / 1000),
     secondsToNextMonth: Math.ceil((nextMonth - now) / 1000),
   };

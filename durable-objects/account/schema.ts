@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /** One row: the account this Durable Object serializes. */
 export const account = sqliteTable('account', {
@@ -41,23 +41,19 @@ export const keySpend = sqliteTable(
   (t) => [primaryKey({ columns: [t.keyId, t.period] })],
 );
 
-export type HoldState = 'open' | 'settled' | 'released' | 'expired';
-
-export const holds = sqliteTable(
-  'holds',
-  {
-    id: text('id').primaryKey(),
-    keyId: text('key_id'),
-    amountMicros: integer('amount_micros').notNull(),
-    purpose: text('purpose').notNull(),
-    state: text('state').$type<HoldState>().notNull(),
-    chargedMicros: integer('charged_micros'),
-    createdAt: integer('created_at').notNull(),
-    expiresAt: integer('expires_at').notNull(),
-    closedAt: integer('closed_at'),
-  },
-  (t) => [index('holds_open').on(t.state, t.expiresAt)],
-);
+/**
+ * The open holds only: a row lives from the hold to its settlement, release or expiry, so the
+ * table stays as small as the account's work in flight. What became of a closed hold is in the
+ * ledger (`hold:`, `charge:` and `release:` rows under its id).
+ */
+export const holds = sqliteTable('holds', {
+  id: text('id').primaryKey(),
+  keyId: text('key_id'),
+  amountMicros: integer('amount_micros').notNull(),
+  purpose: text('purpose').notNull(),
+  createdAt: integer('created_at').notNull(),
+  expiresAt: integer('expires_at').notNull(),
+});
 
 export type LedgerKind = 'credit' | 'hold' | 'charge' | 'release';
 export type CreditSource = 'welcome' | 'operator' | 'card' | 'usdc';

@@ -4,13 +4,16 @@
  * Column names follow `schema.ts`.
  */
 export const SQL = {
-  insertHold:
-    "INSERT INTO holds (id, key_id, amount_micros, purpose, state, created_at, expires_at) VALUES (?, ?, ?, ?, 'open', ?, ?)",
-  closeHold: 'UPDATE holds SET state = ?, charged_micros = ?, closed_at = ? WHERE id = ?',
-  findHold: 'SELECT key_id, amount_micros, purpose, state, charged_micros FROM holds WHERE id = ?',
-  openHolds: "SELECT id, key_id, amount_micros, purpose, expires_at FROM holds WHERE state = 'open'",
+  insertHold: 'INSERT INTO holds (id, key_id, amount_micros, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+  deleteHold: 'DELETE FROM holds WHERE id = ?',
+  openHolds: 'SELECT id, key_id, amount_micros, purpose, expires_at FROM holds',
+  /** What the ledger says of a hold that is no longer open: its `hold:`, `charge:` and `release:` rows. */
+  closedHold: 'SELECT kind, amount_micros, key_id, note FROM ledger WHERE idempotency_key IN (?, ?, ?)',
   insertLedger:
     'INSERT INTO ledger (kind, amount_micros, balance_after_micros, hold_id, key_id, source, idempotency_key, note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  /** A settlement's charge and release rows in one statement. */
+  insertLedger2:
+    'INSERT INTO ledger (kind, amount_micros, balance_after_micros, hold_id, key_id, source, idempotency_key, note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   ledgerKeyExists: 'SELECT 1 FROM ledger WHERE idempotency_key = ?',
   setBalance: 'UPDATE account SET balance_micros = ?',
   setFunding: 'UPDATE account SET balance_micros = ?, funded_at = ?, expires_at = ?, card_funded_micros = ?',
@@ -21,6 +24,11 @@ export const SQL = {
     'INSERT INTO key_spend (key_id, period, spent_micros) VALUES (?, ?, ?), (?, ?, ?), (?, ?, ?) ' +
     'ON CONFLICT (key_id, period) DO UPDATE SET spent_micros = spent_micros + excluded.spent_micros',
   spend: 'SELECT period, spent_micros FROM key_spend WHERE key_id = ? AND period IN (?, ?, ?)',
+  keyLimited:
+    'SELECT daily_limit_micros IS NOT NULL OR monthly_limit_micros IS NOT NULL OR total_limit_micros IS NOT NULL AS limited FROM api_keys WHERE id = ?',
+  /** A key's charges since an instant, to rebuild its spend counters when it gains a limit. */
+  chargedSince: "SELECT COALESCE(-SUM(amount_micros), 0) AS spent FROM ledger WHERE key_id = ? AND kind = 'charge' AND created_at >= ?",
+  clearSpend: 'DELETE FROM key_spend WHERE key_id = ?',
 } as const;
 
 export type AccountRow = {

@@ -17,21 +17,27 @@ export async function sendUpstream(
   request: UpstreamRequest,
   options: { timeoutMs: number; signal: AbortSignal; errorMessage: (status: number, body: unknown) => string },
 ): Promise<UpstreamOutcome> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
+  // One controller per attempt: the caller's signal (a client that left) aborts it, and so does
+  // the timeout, whose timer is cleared once headers arrive rather than left pending for minutes.
+  const attempt = new AbortController();
+  const forward = () => attempt.abort(options.signal.reason);
+  options.signal.addEventListener('abort', forward);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    attempt.abort(new DOMException('The provider did not answer in time.', 'TimeoutError'));
+  }, options.timeoutMs);
   let response: Response;
   try {
-    response = await fetch(request.url, {
-      method: 'POST',
-      headers: request.headers,
-      body: request.body,
-      signal: AbortSignal.any([timeout, options.signal]),
-    });
+    response = await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body, signal: attempt.signal });
   } catch (err) {
-    const timedOut = timeout.aborted;
+    options.signal.removeEventListener('abort', forward);
     const message = timedOut
       ? `The provider did not answer within ${Math.round(options.timeoutMs / 1000)} s.`
       : `The provider could not be reached (${err instanceof Error ? err.message : String(err)}).`;
     return { ok: false, retryable: true, error: new GatewayError(timedOut ? 'provider_error' : 'provider_unavailable', message, { retryAfter: 1 }) };
+  } finally {
+    clearTimeout(timer);
   }
   if (response.ok) return { ok: true, response };
 

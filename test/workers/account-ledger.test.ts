@@ -52,6 +52,10 @@ describe('the account ledger', () => {
       ['hold', 300_000],
       ['release', 176_544],
     ]);
+    // The holds table keeps open holds only; the ledger remembers the closed one.
+    const open = await runInDurableObject(stub, (_, state) => state.storage.sql.exec('SELECT id FROM holds').toArray());
+    expect(open).toEqual([]);
+    expect(await stub.settle('hold_0000000000000000000000', 1)).toEqual({ ok: false, reason: 'unknown_hold' });
   });
 
   it('releases a hold once and charges nothing', async () => {
@@ -148,6 +152,33 @@ describe('key guardrails', () => {
     expect(await stub.authorizeHold(hold(keyHash, 300_001))).toMatchObject({ ok: false, reason, remainingMicros: 300_000 });
     const fits = await stub.authorizeHold(hold(keyHash, 300_000));
     expect(fits).toMatchObject({ ok: true });
+  });
+
+  it('counts what a key spent before it was given a limit, and while it had none', async () => {
+    const account = await fundedAccount('100');
+    const created = await call(`/admin/accounts/${account.account_id}/keys`, bearer(ADMIN_TOKEN, json({ daily_limit_usd: '5.00' })));
+    const { api_key, key } = (await created.json()) as { api_key: string; key: { id: string } };
+    const keyHash = await sha256Hex(api_key);
+    const { stub } = account;
+    const spend = async (micros: number) => {
+      const granted = await stub.authorizeHold(hold(keyHash, micros));
+      if (!granted.ok) throw new Error(granted.reason);
+      await stub.settle(granted.holdId, micros);
+    };
+    const setLimits = async (limits: Record<string, string | null>) => {
+      const res = await call(`/admin/accounts/${account.account_id}/keys/${key.id}`, bearer(ADMIN_TOKEN, { ...json(limits), method: 'PATCH' }));
+      expect(res.status).toBe(200);
+    };
+
+    await spend(200_000); // counted under the first limit
+    await setLimits({ daily_limit_usd: null });
+    await spend(300_000); // no limit, no counters
+    await setLimits({ daily_limit_usd: '1.00', total_limit_usd: '0.60' });
+    expect(await stub.authorizeHold(hold(keyHash, 100_001))).toMatchObject({ ok: false, reason: 'total_limit', remainingMicros: 100_000 });
+    await spend(100_000);
+    expect(await stub.authorizeHold(hold(keyHash, 1))).toMatchObject({ ok: false, reason: 'total_limit', remainingMicros: 0 });
+    await setLimits({ total_limit_usd: null });
+    expect(await stub.authorizeHold(hold(keyHash, 400_001))).toMatchObject({ ok: false, reason: 'daily_limit', remainingMicros: 400_000 });
   });
 
   it('lowers an elastic hold to the key limit rather than refusing it', async () => {
