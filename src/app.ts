@@ -3,6 +3,7 @@ import { version } from '../package.json';
 import type { AppEnv } from './env';
 import { GatewayError, renderError, validationError } from './errors';
 import { requestId } from './middleware/request-id';
+import { refuseSelfFetch } from './middleware/self-fetch';
 import * as admin from './routes/admin/admin.handlers';
 import * as adminRoutes from './routes/admin/admin.routes';
 import * as agent from './routes/agent/agent.handlers';
@@ -27,7 +28,7 @@ export function createApp() {
     },
   });
 
-  app.use('*', requestId());
+  app.use('*', requestId(), refuseSelfFetch());
 
   // The route table.
   app

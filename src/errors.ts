@@ -102,12 +102,12 @@ export class GatewayError extends Error {
 /** Turns any thrown value into the spec's envelope; unknown failures become a bare 500 (no internals). */
 export function toGatewayError(err: unknown, requestId: string): GatewayError {
   if (err instanceof GatewayError) return err;
-  if (err instanceof HTTPException) {
+  if (err instanceof HTTPException && err.status < 500) {
+    // Hono's own refusals (body parsing, media types): always the client's, never a 500.
     if (err.status === 413) return new GatewayError('request_too_large', 'The request body is too large.');
-    if (err.status === 400) {
-      const malformed = /json/i.test(err.message);
-      return new GatewayError('invalid_request', malformed ? 'The request body is not valid JSON.' : err.message || 'Bad request.');
-    }
+    if (err.status === 415) return new GatewayError('unsupported_media_type', err.message || 'Unsupported media type.');
+    const malformed = /json/i.test(err.message);
+    return new GatewayError('invalid_request', malformed ? 'The request body is not valid JSON: send one JSON object.' : err.message || 'Bad request.');
   }
   console.error(JSON.stringify({ requestId, error: err instanceof Error ? err.stack ?? err.message : String(err) }));
   return new GatewayError('api_error', `The gateway hit an unexpected error. Quote request id ${requestId} when reporting it.`);
@@ -122,6 +122,7 @@ export function renderError(err: unknown, c: Context<AppEnv>): Response {
 export function validationError(error: ZodError): GatewayError {
   const issue = error.issues[0];
   const param = issue?.path.map(String).join('.') ?? '';
+  if (issue && param === '' && issue.code === 'invalid_type') return new GatewayError('invalid_request', 'The request body must be a JSON object.');
   const detail = issue?.message ?? 'Invalid request.';
   return new GatewayError('invalid_request', param ? `${param}: ${detail}` : detail, param ? { param } : {});
 }

@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
-const WRANGLER = join(ROOT, 'node_modules/.bin/wrangler');
+/** What `npm start` needs of the project; node_modules is linked, not copied. */
+const PROJECT_FILES = ['package.json', 'package-lock.json', 'wrangler.toml', 'tsconfig.json', 'worker-configuration.d.ts', 'src', 'durable-objects', 'migrations'];
 
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
@@ -19,68 +20,116 @@ export function freePort(): Promise<number> {
   });
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(WRANGLER, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-}
-
 export interface RunningGateway {
   url: string;
+  /** The copy of the project it runs in, with its `.dev.vars` and its `.wrangler/state`. */
+  dir: string;
   output: () => string;
+  /** Kills the whole process group at once (no shutdown), as a crash or an eviction would. */
+  crash: () => Promise<void>;
+  /** `npm start` again in the same copy, on the same port and the same local state. */
+  restart: () => Promise<void>;
   stop: () => Promise<void>;
 }
 
+/** `.dev.vars` as an operator writes it: one `NAME=value` per line. */
+export function devVarsFile(vars: Record<string, string>): string {
+  return Object.entries(vars)
+    .map(([name, value]) => `${name}=${value}`)
+    .join('\n')
+    .concat('\n');
+}
+
 /**
- * Starts the gateway as `npm start` does (migrations, then `wrangler dev`) in its own state
- * directory, with `vars` as configuration, and waits until `/health` answers.
+ * `.dev.vars` as the README's quick start makes it: `.dev.vars.example` copied, with the values of
+ * `overrides` filled in (every other name keeps the example's value, most of them empty).
  */
-export async function startGateway(vars: Record<string, string>): Promise<RunningGateway> {
-  const state = mkdtempSync(join(tmpdir(), 'gateway-e2e-'));
-  const env = { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' };
-  const migrate = run(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state], env);
-  const migrated = await new Promise<number | null>((resolve) => migrate.on('exit', resolve));
-  if (migrated !== 0) throw new Error(`D1 migrations failed (${migrated})`);
+export function devVarsFromExample(overrides: Record<string, string>): string {
+  const example = readFileSync(join(ROOT, '.dev.vars.example'), 'utf8');
+  const missing = Object.keys(overrides).filter((name) => !new RegExp(`^${name}=`, 'm').test(example));
+  const filled = example.replace(/^([A-Z0-9_]+)=.*$/gm, (line, name: string) => (name in overrides ? `${name}=${overrides[name]}` : line));
+  return [filled, ...missing.map((name) => `${name}=${overrides[name]}`)].join('\n');
+}
+
+/** The names `.dev.vars.example` documents, in order. */
+export function exampleNames(): string[] {
+  return Array.from(readFileSync(join(ROOT, '.dev.vars.example'), 'utf8').matchAll(/^([A-Z0-9_]+)=/gm), (match) => match[1]!);
+}
+
+/**
+ * Starts the gateway exactly as the README says: a copy of the project with `vars` written to
+ * its `.dev.vars` (or `devVars` as the file's text), then `npm start -- --port N` (D1 migrations, then `wrangler dev`), and waits
+ * until `/health` answers. Nothing reaches the Worker by any other door.
+ */
+export async function startGateway(vars: Record<string, string> | { devVars: string }): Promise<RunningGateway> {
+  const dir = mkdtempSync(join(tmpdir(), 'gateway-e2e-'));
+  for (const file of PROJECT_FILES) cpSync(join(ROOT, file), join(dir, file), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  writeFileSync(join(dir, '.dev.vars'), 'devVars' in vars ? vars.devVars : devVarsFile(vars));
 
   const port = await freePort();
-  const varArgs = Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]);
-  const child = run(['dev', '--port', String(port), '--inspector-port', String(await freePort()), '--persist-to', state, ...varArgs], env);
-  let log = '';
-  child.stdout?.on('data', (chunk) => (log += chunk));
-  child.stderr?.on('data', (chunk) => (log += chunk));
-
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${log}`);
-    try {
-      if ((await fetch(`${url}/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      stopProcess(child);
-      throw new Error(`wrangler dev did not answer within 60 s:\n${log}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  let log = '';
+  let child: ChildProcess;
+  const start = async () => {
+    child = spawn('npm', ['start', '--', '--port', String(port)], {
+      cwd: dir,
+      env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    child.stdout?.on('data', (chunk) => (log += chunk));
+    child.stderr?.on('data', (chunk) => (log += chunk));
+    await waitForHealth(url, child, () => log);
+  };
+  await start();
 
+  const kill = async (signal: NodeJS.Signals) => {
+    signalGroup(child, signal);
+    await exited(child);
+  };
   return {
     url,
+    dir,
     output: () => log,
+    crash: () => kill('SIGKILL'),
+    restart: start,
     stop: async () => {
-      stopProcess(child);
-      await new Promise((resolve) => (child.exitCode === null ? child.on('exit', resolve) : resolve(null)));
-      rmSync(state, { recursive: true, force: true });
+      await kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
-/** Stops the process group we started (wrangler and its workerd), by PID. */
-function stopProcess(child: ChildProcess): void {
-  if (child.pid && child.exitCode === null) {
+async function waitForHealth(url: string, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode}):\n${log()}`);
     try {
-      process.kill(-child.pid, 'SIGTERM');
+      if ((await fetch(`${url}/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      signalGroup(child, 'SIGTERM');
+      throw new Error(`npm start did not answer within 90 s:\n${log()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Signals the process group we started (npm, wrangler and its workerd), by PID. */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid && child.exitCode === null && child.signalCode === null) {
+    try {
+      process.kill(-child.pid, signal);
     } catch {
       // already gone
     }
   }
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.on('exit', () => resolve()));
 }

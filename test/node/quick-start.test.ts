@@ -1,31 +1,90 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
-import { E2E_ADMIN_TOKEN } from './global-setup';
+import { HELLO_WORDS } from '../upstreams/scenarios';
+import { exampleNames } from './gateway-process';
 
 const base = inject('gatewayUrl');
+const dir = inject('gatewayDir');
+const README = new URL('../../README.md', import.meta.url);
 
-describe('the README quick start, against wrangler dev', () => {
-  it('answers /health, registers an agent, and its key reads the account', async () => {
-    const health = await fetch(`${base}/health`);
-    expect(health.status).toBe(200);
-    expect(await health.json()).toMatchObject({ status: 'ok' });
+/** The shell block of the README's quick start that runs "in another terminal", one command per entry. */
+function quickStartCommands(): string[] {
+  const readme = readFileSync(README, 'utf8');
+  const section = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('## Tests'));
+  const block = /In another terminal[^\n]*\n+```sh\n([\s\S]*?)\n```/.exec(section)?.[1];
+  if (!block) throw new Error('The README has no quick-start block to run in another terminal.');
+  return block.replace(/\\\n\s*/g, ' ').split('\n').filter((line) => line.trim() && !line.trim().startsWith('#'));
+}
 
+/** Runs the commands verbatim in one bash, in the gateway's project copy, and returns each one's output. */
+function runInShell(commands: string[], extra: string[]): string[] {
+  const marker = '@@command-done@@';
+  const script = [...commands, ...extra].map((command) => `${command}\necho; echo ${marker}`).join('\n');
+  const port = new URL(base).port;
+  const output = execFileSync('bash', ['-euo', 'pipefail', '-c', script.replaceAll('localhost:8787', `localhost:${port}`)], { cwd: dir, encoding: 'utf8' });
+  return output.split(`${marker}\n`).map((text) => text.trim());
+}
+
+describe('configuration from .dev.vars under npm start', () => {
+  it('binds every name of .dev.vars.example in the Worker', () => {
+    const bound = new Set(Array.from(inject('gatewayStartLog').matchAll(/env\.([A-Z0-9_]+) \(/g), (match) => match[1]!));
+    const names = exampleNames();
+    expect(names.length).toBeGreaterThan(30);
+    expect(names.filter((name) => !bound.has(name))).toEqual([]);
+  });
+});
+
+describe('the README quick start, run verbatim against npm start with .dev.vars', () => {
+  it('serves health, registers an agent, takes the admin credit, shows it, and answers a chat call', () => {
+    const commands = quickStartCommands();
+    expect(commands.length).toBeGreaterThanOrEqual(8);
+    const outputs = runInShell(commands, ['echo "$KEY"']);
+    const parsed = (index: number) => JSON.parse(outputs[index]!) as Record<string, unknown>;
+    const byCommand = (pattern: RegExp) => commands.findIndex((command) => pattern.test(command));
+
+    expect(parsed(byCommand(/\/health/))).toMatchObject({ status: 'ok' });
+    const credit = parsed(byCommand(/\/credits/));
+    expect(credit).toMatchObject({ balance_usd: '12.500000' });
+    const account = parsed(byCommand(/\/agent\/account/));
+    expect(account).toMatchObject({ account_id: credit.account_id, balance_usd: '12.500000', claimed: false });
+
+    const completion = parsed(byCommand(/\/v1\/chat\/completions/)) as { choices: { message: { content: string } }[]; usage: { total_tokens: number } };
+    expect(completion.choices[0]!.message.content).toBe(HELLO_WORDS.join(''));
+    expect(completion.usage.total_tokens).toBeGreaterThan(0);
+    expect(outputs[commands.length]).toMatch(/^ak-[A-Za-z0-9]{45}$/);
+  });
+
+  it('charges the chat call of the quick start: the balance drops below the credit', async () => {
+    const outputs = runInShell(quickStartCommands(), ['echo "$KEY"']);
+    const key = outputs[quickStartCommands().length]!;
+    const res = await fetch(`${base}/agent/account`, { headers: { Authorization: `Bearer ${key}` } });
+    const { balance_usd } = (await res.json()) as { balance_usd: string };
+    expect(Number(balance_usd)).toBeLessThan(12.5);
+    expect(Number(balance_usd)).toBeGreaterThan(12.49);
+  });
+
+  it('reaches a compatible provider whose base URL in .dev.vars carries /v1 (Together)', async () => {
     const registered = await fetch(`${base}/agent/register`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'CF-Connecting-IP': '198.51.100.77' },
       body: JSON.stringify({ type: 'anonymous' }),
     });
-    expect(registered.status).toBe(201);
     const { api_key, account_id } = (await registered.json()) as { api_key: string; account_id: string };
-
-    const account = await fetch(`${base}/agent/account`, { headers: { Authorization: `Bearer ${api_key}` } });
-    expect(account.status).toBe(200);
-    expect(await account.json()).toMatchObject({ account_id, balance_usd: '0.000000' });
-
-    const credited = await fetch(`${base}/admin/accounts/${account_id}/credits`, {
+    const dotDevVars = readFileSync(`${dir}/.dev.vars`, 'utf8');
+    const adminToken = /^ADMIN_TOKEN=(.*)$/m.exec(dotDevVars)![1]!;
+    await fetch(`${base}/admin/accounts/${account_id}/credits`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
-      body: JSON.stringify({ amount_usd: '12.50', reason: 'e2e' }),
+      headers: { Authorization: `Bearer ${adminToken}` },
+      body: JSON.stringify({ amount_usd: '1.00', reason: 'e2e' }),
     });
-    expect(await credited.json()).toEqual({ account_id, balance_usd: '12.500000' });
+    const res = await fetch(`${base}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${api_key}` },
+      body: JSON.stringify({ model: 'deepseek/deepseek-v3.1', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(res.status).toBe(200);
+    expect(Number(res.headers.get('X-Service-Cost'))).toBeGreaterThan(0);
+    expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe(HELLO_WORDS.join(''));
   });
 });

@@ -22,8 +22,8 @@ export interface Stack {
 export async function startStack(extraVars: Record<string, string> = {}): Promise<Stack> {
   const [openai, groq, together, anthropic, gemini] = await Promise.all([
     startOpenAIUpstream(),
-    startOpenAIUpstream({ path: '/chat/completions', name: 'groq', supportsN: false }),
-    startOpenAIUpstream({ path: '/chat/completions', name: 'together', healthy: true }),
+    startOpenAIUpstream({ path: '/openai/v1/chat/completions', name: 'groq', supportsN: false }),
+    startOpenAIUpstream({ name: 'together', healthy: true }),
     startAnthropicUpstream(),
     startGeminiUpstream(),
   ]);
@@ -31,9 +31,11 @@ export async function startStack(extraVars: Record<string, string> = {}): Promis
   const gateway = await startGateway({
     ADMIN_TOKEN: STACK_ADMIN_TOKEN,
     OPENAI_API_KEY: 'sk-openai-test',
-    OPENAI_BASE_URL: openai.url,
+    // Base URLs as operators copy them: OpenAI's as its SDK writes it (with /v1), Together's
+    // bare; the gateway accepts both (the quick-start test uses the other spellings).
+    OPENAI_BASE_URL: `${openai.url}/v1`,
     GROQ_API_KEY: 'gsk-test',
-    GROQ_BASE_URL: groq.url,
+    GROQ_BASE_URL: `${groq.url}/openai/v1`,
     TOGETHER_API_KEY: 'together-test',
     TOGETHER_BASE_URL: together.url,
     ANTHROPIC_API_KEY: 'sk-ant-test',

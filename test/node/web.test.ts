@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Upstream } from '../upstreams/server';
 import { startStealthRail, startWebsite } from '../upstreams/website';
@@ -49,7 +50,7 @@ async function account(usd = '1') {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   const balance = async () => micros(((await (await call('/agent/account')).json()) as { balance_usd: string }).balance_usd);
-  return { call, balance, accountId: account_id };
+  return { call, balance, accountId: account_id, apiKey: api_key };
 }
 
 async function waitForJob(call: (path: string) => Promise<Response>, path: string) {
@@ -196,6 +197,59 @@ describe('POST /v1/scrape', () => {
     const scraped = await time(() => call('/v1/scrape', { url: `${site.url}/article` }).then((r) => r.text()));
     console.log(`scrape latency: direct fetch p50 ${direct.toFixed(2)} ms, through the gateway p50 ${scraped.toFixed(2)} ms, added ${(scraped - direct).toFixed(2)} ms`);
     expect(scraped).toBeGreaterThan(direct);
+  });
+});
+
+describe('the gateway never fetches itself', () => {
+  // WEB_ALLOW_PRIVATE_HOSTS here is `127.0.0.1,localhost`: entries without a port, which open every local port.
+  const own = () => new URL(gateway.url);
+
+  it.each([
+    ['127.0.0.1', (port: string) => `http://127.0.0.1:${port}/health`],
+    ['localhost', (port: string) => `http://localhost:${port}/health`],
+    ['[::1] (not on the allow-list)', (port: string) => `http://[::1]:${port}/health`],
+  ])('refuses its own port on %s for scrape, crawl and extract, free', async (_, ownUrl) => {
+    const { call, balance } = await account();
+    const before = await balance();
+    const url = ownUrl(own().port);
+    for (const [path, body] of [
+      ['/v1/scrape', { url }],
+      ['/v1/crawl', { url, limit: 2 }],
+    ] as const) {
+      const res = await call(path, body);
+      expect(res.status, path).toBe(400);
+      const error = ((await res.json()) as { error: { message: string; param?: string } }).error;
+      expect(error.message, path).toMatch(/this gateway|not public|private/);
+    }
+    // An extract job admits each input URL as it works: the job fails, free.
+    const { id } = (await (await call('/v1/extract', { scraper: 'product-page', input: { url } })).json()) as { id: string };
+    const job = await waitForJob(call, `/v1/extract/${id}`);
+    expect(job).toMatchObject({ status: 'failed', cost: 0 });
+    expect(String(job.error)).toMatch(/this gateway|not public|private/);
+    expect(await balance()).toBe(before);
+  });
+
+  it('refuses itself even when the client sends another Host header', async () => {
+    const { apiKey, balance } = await account();
+    const before = await balance();
+    // fetch() cannot set Host; node:http sends it as given.
+    const body = JSON.stringify({ url: `http://127.0.0.1:${own().port}/health` });
+    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(`${gateway.url}/v1/scrape`, {
+        method: 'POST',
+        headers: { Host: 'gateway.example.net', Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(answer.status).toBe(400);
+    expect((JSON.parse(answer.text) as { error: { message: string } }).error.message).toMatch(/127\.0\.0\.1:\d+ is this gateway/);
+    expect(await balance()).toBe(before);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * A local OpenAI chat-completions upstream (https://platform.openai.com/docs/api-reference/chat).
- * With `{ path: '/chat/completions', name: 'groq', supportsN: false }` it plays Groq, the
+ * With `{ path: '/openai/v1/chat/completions', name: 'groq', supportsN: false }` it plays Groq, the
  * group-2 provider: `n` above 1 is a 400, and streamed usage also rides on the finish chunk as
  * `x_groq.usage`, as Groq sends it.
  */
@@ -17,7 +17,7 @@ import {
 import { isJson, sendJson, sleep, startSse, startUpstream, type Json, type RecordedRequest, type Upstream } from './server';
 
 export interface OpenAIUpstreamOptions {
-  /** The chat-completions path; default `/v1/chat/completions` (OpenAI), `/chat/completions` for compatible providers. */
+  /** The chat-completions path; default `/v1/chat/completions` (OpenAI and Together), Groq's is `/openai/v1/chat/completions`. */
   path?: string;
   /** Names the simulated provider in ids; `groq` adds Groq's `x_groq` members. */
   name?: string;

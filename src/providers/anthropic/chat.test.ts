@@ -17,7 +17,7 @@ import { streamThinking } from '../../../test/fixtures/providers/anthropic/strea
 import { streamToolUse } from '../../../test/fixtures/providers/anthropic/stream-tool-use';
 import { streamTwoToolsCached } from '../../../test/fixtures/providers/anthropic/stream-two-tools-cached';
 
-const target = { baseUrl: 'https://api.anthropic.com', apiKey: 'sk-ant-test', upstreamModel: 'claude-sonnet-4-5' };
+const target = { baseUrl: 'https://api.anthropic.com/v1', apiKey: 'sk-ant-test', upstreamModel: 'claude-sonnet-4-5' };
 const context = { model: 'anthropic/claude-sonnet-4.5', requestId: 'req_gw_1', created: 1_700_000_000 };
 const noFetch = async (): Promise<never> => {
   throw new Error('Anthropic takes image URLs; nothing should be fetched');

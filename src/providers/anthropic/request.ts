@@ -40,7 +40,7 @@ export async function buildAnthropicRequest(request: ChatRequest, target: ChatTa
   if (request.stream === true) body.stream = true;
 
   return {
-    url: `${target.baseUrl}/v1/messages`,
+    url: `${target.baseUrl}/messages`,
     headers: { 'x-api-key': target.apiKey, 'anthropic-version': ANTHROPIC_VERSION, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   };

@@ -18,7 +18,7 @@ import { UpstreamStreamError } from '../chat/types';
 import { geminiChat } from './chat';
 import { FOREIGN_CALL_SIGNATURE, signatureOf, toolCallId } from './tool-ids';
 
-const target = { baseUrl: 'https://generativelanguage.googleapis.com', apiKey: 'AIza-test-key', upstreamModel: 'gemini-2.5-flash' };
+const target = { baseUrl: 'https://generativelanguage.googleapis.com/v1beta', apiKey: 'AIza-test-key', upstreamModel: 'gemini-2.5-flash' };
 const context = { model: 'google/gemini-2.5-flash', requestId: 'req_0123', created: 1_750_000_000 };
 const noImages: ImageFetcher = () => Promise.reject(new Error('no image fetch expected'));
 

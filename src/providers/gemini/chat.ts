@@ -13,7 +13,7 @@ export const geminiChat: ChatAdapter = {
     const model = encodeURIComponent(target.upstreamModel);
     const path = request.stream ? `streamGenerateContent?alt=sse` : 'generateContent';
     return {
-      url: `${target.baseUrl}/v1beta/models/${model}:${path}`,
+      url: `${target.baseUrl}/models/${model}:${path}`,
       headers: { 'x-goog-api-key': target.apiKey, 'content-type': 'application/json' },
       body: JSON.stringify(await geminiBody(request, fetchImage)),
     };

@@ -66,7 +66,7 @@ const textOf = (chunks: ChatCompletionChunk[]) => chunks.map((chunk) => chunk.ch
 
 describe('buildRequest', () => {
   it('posts to the base URL plus the path with a bearer key and JSON', async () => {
-    const built = await openaiChat.buildRequest(baseRequest, { ...target, baseUrl: 'https://api.openai.com' }, noImages);
+    const built = await openaiChat.buildRequest(baseRequest, { ...target, baseUrl: 'https://api.openai.com/v1' }, noImages);
     expect(built.url).toBe('https://api.openai.com/v1/chat/completions');
     expect(built.headers).toEqual({ Authorization: 'Bearer sk-test', 'Content-Type': 'application/json' });
     expect((await groqChat.buildRequest(baseRequest, target, noImages)).url).toBe('https://upstream.test/v1/chat/completions');

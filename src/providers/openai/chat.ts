@@ -6,6 +6,6 @@ import { openAICompatibleChat } from '../openai-compatible/chat';
  * limit always goes under that name.
  */
 export const openaiChat = openAICompatibleChat({
-  path: '/v1/chat/completions',
+  path: '/chat/completions',
   rename: { max_tokens: 'max_completion_tokens' },
 });

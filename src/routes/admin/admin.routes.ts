@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { adminToken } from '../../middleware/admin-token';
 import { KiB, limitBody } from '../../middleware/body-limit';
+import { parseJsonBody } from '../../middleware/json-body';
 import { Account, bearerAuth, errors, jsonBody, jsonResponse, UsdString } from '../schemas';
 
 const AccountIdParam = z.object({ account_id: z.uuid().openapi({ param: { name: 'account_id', in: 'path' } }) });
@@ -52,7 +53,7 @@ export const credit = createRoute({
   method: 'post',
   path: '/admin/accounts/{account_id}/credits',
   summary: 'Credit (or, with a negative amount, correct) an account; idempotent with an Idempotency-Key header',
-  middleware: [adminToken(), limitBody(16 * KiB)] as const,
+  middleware: [adminToken(), limitBody(16 * KiB), parseJsonBody()] as const,
   request: {
     params: AccountIdParam,
     headers: z.object({ 'idempotency-key': z.string().min(1).max(200).optional() }),
@@ -82,7 +83,7 @@ export const createKey = createRoute({
   method: 'post',
   path: '/admin/accounts/{account_id}/keys',
   summary: 'Create another key on the account, with optional guardrails',
-  middleware: [adminToken(), limitBody(64 * KiB)] as const,
+  middleware: [adminToken(), limitBody(64 * KiB), parseJsonBody()] as const,
   request: { params: AccountIdParam, body: jsonBody(KeyGuardrailsInput) },
   responses: {
     201: jsonResponse(z.object({ api_key: z.string().length(48), key: ApiKeyRecord }), 'The key, shown once'),
@@ -95,7 +96,7 @@ export const updateKey = createRoute({
   method: 'patch',
   path: '/admin/accounts/{account_id}/keys/{key_id}',
   summary: "Change a key's guardrails, or revoke it",
-  middleware: [adminToken(), limitBody(64 * KiB)] as const,
+  middleware: [adminToken(), limitBody(64 * KiB), parseJsonBody()] as const,
   request: { params: KeyIdParam, body: jsonBody(KeyGuardrailsInput.extend({ revoked: z.boolean().optional() })) },
   responses: { 200: jsonResponse(ApiKeyRecord, 'The key'), ...errors(400, 401, 404) },
 });

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { apiKey } from '../../middleware/api-key';
 import { KiB, limitBody } from '../../middleware/body-limit';
+import { parseJsonBody } from '../../middleware/json-body';
 import { Account, bearerAuth, errors, jsonBody, jsonResponse, UsdString } from '../schemas';
 
 export const RegisterRequest = z
@@ -24,7 +25,7 @@ export const register = createRoute({
   path: '/agent/register',
   tags: ['agent'],
   summary: 'Register an anonymous agent account and get an API key',
-  middleware: [limitBody(16 * KiB)] as const,
+  middleware: [limitBody(16 * KiB), parseJsonBody()] as const,
   request: { body: jsonBody(RegisterRequest) },
   responses: { 201: jsonResponse(Registration, 'The new account'), ...errors(400, 413, 429) },
 });

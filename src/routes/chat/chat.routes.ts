@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { apiKey } from '../../middleware/api-key';
 import { limitBody, MiB } from '../../middleware/body-limit';
+import { parseJsonBody } from '../../middleware/json-body';
 import { bearerAuth, errors, jsonBody } from '../schemas';
 
 const TextPart = z.object({ type: z.literal('text'), text: z.string() });
@@ -65,7 +66,7 @@ export const chatCompletions = createRoute({
   summary: 'Chat completion (OpenAI chat-completions format), streamed or not',
   security: bearerAuth,
   // 4 PDFs of 2 MB (base64) plus images and text.
-  middleware: [apiKey(), limitBody(32 * MiB)] as const,
+  middleware: [apiKey(), limitBody(32 * MiB), parseJsonBody()] as const,
   request: { body: jsonBody(ChatCompletionRequest) },
   responses: {
     200: {

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { apiKey } from '../../middleware/api-key';
 import { KiB, limitBody, MiB } from '../../middleware/body-limit';
+import { parseJsonBody } from '../../middleware/json-body';
 import { bearerAuth, errors, jsonBody, jsonResponse } from '../schemas';
 import { PageFormat, WebUrl } from './scrape.routes';
 
@@ -41,7 +42,7 @@ export const crawl = createRoute({
   tags: ['web'],
   summary: 'Crawl a site (same registrable domain) as a job; $0.005 per returned page, at most limit pages',
   security: bearerAuth,
-  middleware: [apiKey(), limitBody(16 * KiB)] as const,
+  middleware: [apiKey(), limitBody(16 * KiB), parseJsonBody()] as const,
   request: {
     body: jsonBody(z.object({ url: WebUrl, format: PageFormat.default('markdown'), limit: z.int().min(1).max(500).default(100) }).openapi('CrawlRequest')),
   },
@@ -67,7 +68,7 @@ export const extract = createRoute({
   tags: ['web'],
   summary: 'Run a ready-made structured scraper over one or more pages; $0.01 per record, at most limit records',
   security: bearerAuth,
-  middleware: [apiKey(), limitBody(1 * MiB)] as const,
+  middleware: [apiKey(), limitBody(1 * MiB), parseJsonBody()] as const,
   request: {
     body: jsonBody(
       z

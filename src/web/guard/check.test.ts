@@ -264,3 +264,27 @@ describe('checkUrl: allowHosts', () => {
     expect((await checkUrl('http://sub.localhost/', options)).ok).toBe(false);
   });
 });
+
+describe('checkUrl: the gateway itself, whatever the allow-list says', () => {
+  const local = (allowHosts: string[], ownHosts = ['127.0.0.1:8787']): GuardOptions => ({ allowHosts, ownHosts, resolve: async () => [PUBLIC_V4] });
+
+  it.each([
+    'http://127.0.0.1:8787/health',
+    'http://localhost:8787/health',
+    'http://LOCALHOST.:8787/v1/models',
+    'http://127.0.0.2:8787/',
+    'http://[::1]:8787/',
+    'http://0.0.0.0:8787/',
+    'http://app.localhost:8787/',
+  ])('refuses %s when the gateway answers on 127.0.0.1:8787 and localhost is allowed without a port', async (url) => {
+    expect(await reasonFor(url, local(['localhost', '127.0.0.1', '::1', '0.0.0.0', '127.0.0.2', 'app.localhost']))).toMatch(/this gateway/);
+  });
+
+  it('still fetches another port of an allowed local host', async () => {
+    expect((await checkUrl('http://localhost:9000/page', local(['localhost']))).ok).toBe(true);
+  });
+
+  it('refuses the public host of PUBLIC_BASE_URL even on an allow-list', async () => {
+    expect(await reasonFor('https://gateway.example.net/health', local(['gateway.example.net'], ['gateway.example.net']))).toMatch(/this gateway/);
+  });
+});

@@ -1,5 +1,5 @@
 import { createDohResolver } from './dns';
-import { classifyHostname, hostMatches, normaliseHostname, parseHostEntries } from './host';
+import { classifyHostname, hostMatches, isOwnHost, normaliseHostname, parseHostEntries } from './host';
 import { classifyAddress } from './ip';
 import type { GuardOptions } from './options';
 
@@ -31,7 +31,8 @@ export async function checkUrl(raw: string, options: GuardOptions): Promise<Guar
     return refuse('The URL contains credentials (user:password@); remove them.');
   }
   const host = url.hostname;
-  if (hostMatches(url, parseHostEntries(options.ownHosts))) {
+  // Before the allow-list: an entry without a port must not open the gateway's own port.
+  if (isOwnHost(url, parseHostEntries(options.ownHosts))) {
     return refuse(`The host ${host} is this gateway; it cannot fetch itself.`);
   }
   if (hostMatches(url, parseHostEntries(options.allowHosts))) return { ok: true, url };

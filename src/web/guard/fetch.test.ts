@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { guardedFetch, MAX_REDIRECTS } from './fetch';
+import { SELF_FETCH_HEADER, SELF_FETCH_TOKEN, SELF_REFUSAL_HEADER } from './self-fetch';
 import type { GuardOptions } from './options';
 
 const DNS: Record<string, string[]> = {
@@ -193,5 +194,23 @@ describe('guardedFetch', () => {
     });
     const outcome = await guardedFetch('https://a.example.com/', { timeoutMs: 1000, signal: controller.signal }, options);
     expect(outcome).toMatchObject({ ok: false, kind: 'network', reason: 'The fetch was cancelled.' });
+  });
+});
+
+describe('guardedFetch and the gateway itself', () => {
+  it('marks every request it sends as the gateway’s own fetch', async () => {
+    const { options, requests } = web({ 'https://a.example.com/': ok() });
+    await guardedFetch('https://a.example.com/', { timeoutMs: 1000 }, options);
+    expect(requests[0]!.headers.get(SELF_FETCH_HEADER)).toBe(SELF_FETCH_TOKEN);
+  });
+
+  it('refuses an answer in which the gateway refused its own fetch, on any hop', async () => {
+    const { options } = web({
+      'https://a.example.com/': redirect('https://b.example.com/'),
+      'https://b.example.com/': () => new Response('{"error":{}}', { status: 403, headers: { [SELF_REFUSAL_HEADER]: '1' } }),
+    });
+    const outcome = await guardedFetch('https://a.example.com/', { timeoutMs: 1000 }, options);
+    expect(outcome).toMatchObject({ ok: false, kind: 'rejected' });
+    if (!outcome.ok) expect(outcome.reason).toMatch(/b\.example\.com is this gateway/);
   });
 });

@@ -1,5 +1,6 @@
 import { checkUrl } from './check';
 import type { GuardOptions } from './options';
+import { SELF_FETCH_HEADER, SELF_FETCH_TOKEN, SELF_REFUSAL_HEADER } from './self-fetch';
 
 export interface GuardedFetchResult {
   response: Response;
@@ -11,7 +12,8 @@ export interface GuardedFetchResult {
 
 export type GuardedFetchOutcome =
   | { ok: true; result: GuardedFetchResult }
-  | { ok: false; kind: 'rejected' | 'too_many_redirects' | 'network' | 'timeout'; reason: string };
+  /** `self`: the URL reached the gateway itself, which refused its own fetch. */
+  | { ok: false; kind: 'rejected' | 'too_many_redirects' | 'network' | 'timeout'; reason: string; self?: true };
 
 export type GuardedFetchFailure = Extract<GuardedFetchOutcome, { ok: false }>;
 
@@ -40,6 +42,7 @@ export async function guardedFetch(
   let method = (request.method ?? 'GET').toUpperCase();
   let body = request.body;
   const headers = new Headers(request.headers);
+  headers.set(SELF_FETCH_HEADER, SELF_FETCH_TOKEN);
   const redirects: string[] = [];
   let target = url;
 
@@ -52,6 +55,10 @@ export async function guardedFetch(
       }
       const current = verdict.url;
       const response = await untilAborted(fetcher(current.href, { ...request, method, headers, body, redirect: 'manual', signal }), signal);
+      if (response.headers.has(SELF_REFUSAL_HEADER)) {
+        await response.body?.cancel().catch(() => undefined);
+        return { ok: false, kind: 'rejected', reason: `The host ${current.host} is this gateway; it cannot fetch itself.`, self: true };
+      }
       const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
       if (location === null) return { ok: true, result: { response, finalUrl: current.href, redirects } };
 

@@ -74,3 +74,20 @@ export function hostMatches(url: URL, entries: readonly HostEntry[]): boolean {
 export function parseHostEntries(entries: readonly string[]): HostEntry[] {
   return entries.map(parseHostEntry).filter((e): e is HostEntry => e !== null);
 }
+
+/** Whether a host name or IP names this machine's loopback interface (`localhost`, 127.0.0.0/8, ::1, the unspecified addresses). */
+export function isLoopbackHost(hostname: string): boolean {
+  const name = normaliseHostname(hostname).replace(/^\[|\]$/g, '');
+  return name === 'localhost' || name.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(name) || name === '0.0.0.0' || name === '::1' || name === '::';
+}
+
+/**
+ * Whether a URL names the gateway itself: one of its own hosts, or, when the gateway answers on
+ * a loopback address, any loopback spelling with its port (`localhost:8787` is `127.0.0.1:8787`).
+ */
+export function isOwnHost(url: URL, ownEntries: readonly HostEntry[]): boolean {
+  if (hostMatches(url, ownEntries)) return true;
+  if (!isLoopbackHost(url.hostname)) return false;
+  const port = url.port || DEFAULT_PORTS[url.protocol] || '';
+  return ownEntries.some((entry) => isLoopbackHost(entry.hostname) && (entry.port ?? '80') === port);
+}

@@ -7,3 +7,4 @@ export { createDohResolver, DOH_ENDPOINT } from './dns';
 export { guardFailureError } from './errors';
 export { guardedFetch, MAX_REDIRECTS, type GuardedFetchFailure, type GuardedFetchOutcome, type GuardedFetchResult } from './fetch';
 export { guardOptionsFromEnv, type GuardOptions } from './options';
+export { SELF_FETCH_HEADER, SELF_FETCH_TOKEN, SELF_REFUSAL_HEADER } from './self-fetch';

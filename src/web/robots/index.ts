@@ -67,7 +67,8 @@ export function createRobotsChecker(options: RobotsCheckerOptions): RobotsChecke
     const robotsUrl = `${origin}/robots.txt`;
     const headers = { 'user-agent': userAgent, accept: 'text/plain, */*;q=0.5' };
     const outcome = await guardedFetch(robotsUrl, { method: 'GET', headers, timeoutMs }, guard);
-    if (!outcome.ok) return outcome.kind === 'too_many_redirects' ? allowAll : disallowAllForNow;
+    // The gateway itself has no rules to read: the page fetch is refused with that reason instead.
+    if (!outcome.ok) return outcome.kind === 'too_many_redirects' || outcome.self ? allowAll : disallowAllForNow;
 
     const { response } = outcome.result;
     const { status } = response;
