@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { convertPage } from '../../src/web/convert';
+import { convertPage, parseDocument, type PageFormat } from '../../src/web/convert';
+import { toText } from '../../src/web/convert/text';
 import type { PageExpectation } from '../fixtures/pages/corpus';
 import { corpus } from '../fixtures/pages/corpus.generated';
 
@@ -63,11 +64,31 @@ function failures(markdown: string, title: string, metadata: NonNullable<ReturnT
   return problems;
 }
 
-describe('conversion of saved real pages', () => {
+/**
+ * The sentences and absent strings checked on the text of another format (HTML is read as its
+ * text, so markup such as `<table` in `absent` does not count against it).
+ */
+function textFailures(content: string, format: Exclude<PageFormat, 'markdown'>, expected: PageExpectation): string[] {
+  const body = format === 'html' ? parseDocument(content).body : null;
+  const text = collapse(body ? toText(body) : content);
+  return [
+    ...expected.sentences.filter((sentence) => !text.includes(collapse(sentence))).map((sentence) => `missing sentence: ${sentence}`),
+    ...(expected.absent ?? []).filter((noise) => text.includes(noise)).map((noise) => `noise present: ${noise}`),
+  ];
+}
+
+describe('conversion of saved pages', () => {
   it.each(corpus.map((page) => [page.name, page] as const))('%s converts to markdown that keeps its content', (_name, page) => {
     const result = convertPage(page.html, page.url, 'markdown');
     expect(result).not.toBeNull();
     expect(failures(result!.content, result!.title, result!.metadata, page.expected)).toEqual([]);
+  });
+
+  const otherFormats = corpus.flatMap((page) => (['html', 'text'] as const).map((format) => [page.name, format, page] as const));
+  it.each(otherFormats)('%s converts to %s that keeps the same content', (_name, format, page) => {
+    const result = convertPage(page.html, page.url, format);
+    expect(result).not.toBeNull();
+    expect(textFailures(result!.content, format, page.expected)).toEqual([]);
   });
 
   it('converts the whole corpus, reporting throughput and content kept', () => {

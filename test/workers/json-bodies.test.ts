@@ -113,7 +113,7 @@ describe('no client input produces a 500 (D20)', () => {
     const as = await caller();
     for (const { method, path } of await jsonRoutes()) {
       const { url, auth } = as(path);
-      for (const typeHeader of [{ 'Content-Type': 'application/json' }, {}]) {
+      for (const typeHeader of [{ 'Content-Type': 'application/json' }, {}] as Record<string, string>[]) {
         const res = await send(method, url, { ...auth, ...typeHeader }, body);
         const route = `${method} ${path}`;
         expect(res.status, route).toBeLessThan(500);

@@ -22,7 +22,7 @@ const NOISE = [
   'input:not([type="checkbox"])',
 ].join(', ');
 
-/** Site furniture that the cleaned-body fallback drops; Readability judges these itself. */
+/** Site furniture that the fallbacks drop; Readability judges these itself. */
 const CHROME = [
   'header',
   'footer',
@@ -62,15 +62,36 @@ export function removeNoise(document: HtmlDocument): void {
   useLazySources(root);
 }
 
-/** The body with site furniture removed: the fallback when Readability finds no article. */
+/**
+ * The page's own main landmark: its `<main>`, else its `[role=main]`, else its only `<article>`
+ * (several articles make a listing, which the whole body serves better), with sidebars, footers
+ * and hidden parts removed. A header holding a heading stays: inside the content it is the
+ * content's own title block, not the site banner.
+ */
+export function mainLandmark(document: HtmlDocument): DomElement | null {
+  const body = document.body;
+  if (!body) return null;
+  const articles = body.querySelectorAll('article:not([hidden])');
+  const landmark = body.querySelector('main:not([hidden])') ?? body.querySelector('[role="main"]:not([hidden])') ?? (articles.length === 1 ? (articles[0] ?? null) : null);
+  if (!landmark) return null;
+  removeChrome(landmark, (element) => tagOf(element) === 'header' && element.querySelector('h1, h2, h3') !== null);
+  return landmark;
+}
+
+/** The body with site furniture removed: the fallback when the page has no main landmark. */
 export function cleanedBody(document: HtmlDocument): DomElement | null {
   const body = document.body;
   if (!body) return null;
-  removeAll(body.querySelectorAll(CHROME));
-  for (const element of body.querySelectorAll('[style]')) {
+  removeChrome(body, () => false);
+  return body;
+}
+
+/** Removes site furniture and hidden elements from `root`, except what `keep` spares. */
+function removeChrome(root: DomElement, keep: (element: DomElement) => boolean): void {
+  removeAll(Array.from(root.querySelectorAll(CHROME)).filter((element) => !keep(element)));
+  for (const element of root.querySelectorAll('[style]')) {
     if (/display\s*:\s*none|visibility\s*:\s*hidden/i.test(element.getAttribute('style') ?? '')) element.remove();
   }
-  return body;
 }
 
 /**

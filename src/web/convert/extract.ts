@@ -1,5 +1,6 @@
 import { Readability } from '@mozilla/readability';
-import { cleanedBody, removeNoise } from './clean';
+import { cleanedBody, mainLandmark, removeNoise } from './clean';
+import { furnitureShare, markPageFurniture } from './furniture';
 import { sanitizeContent } from './sanitize';
 import { collapseWhitespace, useLowerCaseTags, type DomElement, type HtmlDocument } from './dom';
 import { absolutizeUrls } from './urls';
@@ -7,17 +8,27 @@ import { absolutizeUrls } from './urls';
 export interface MainContent {
   /** The page's headline (see `headingTitle`), else Readability's title; null when neither is known. */
   title: string | null;
-  /** The sanitized main content, a detached element. */
+  /** The sanitized main content. */
   root: DomElement;
 }
 
 /** Text that has at least one letter or digit is worth returning. */
 const MEANINGFUL = /[\p{L}\p{N}]/u;
+/**
+ * Readability's DEFAULT_CHAR_THRESHOLD. Below it Readability has not found an article: it
+ * returns its longest attempt instead, which on a short page is often the footer.
+ */
+const ARTICLE_MIN_TEXT = 500;
+/** An article that is mostly site header, footer or sidebar text is not the main content. */
+const FURNITURE_MAX_SHARE = 0.5;
+/** A short guess holding less than this share of the body's text picked the content out of it. */
+const GUESS_MIN_SHARE = 0.5;
 
 /**
- * The main content of a page: Readability's article from a copy of the document, else the
- * cleaned body when Readability finds nothing, else null when the page has no text at all.
- * Noise is removed from `document` itself, so read the metadata first.
+ * The main content of a page: Readability's article from a copy of the document when it found
+ * one, else the best of the page's main landmark, Readability's short guess and the body without
+ * site furniture (see `shortPageContent`); null when the page has no text at all. Noise is
+ * removed from `document` itself, so read the metadata first.
  */
 export function extractMainContent(document: HtmlDocument, base: URL | null): MainContent | null {
   const headline = headingTitle(document);
@@ -27,19 +38,46 @@ export function extractMainContent(document: HtmlDocument, base: URL | null): Ma
 
   const copy = document.cloneNode(true) as HtmlDocument;
   useLowerCaseTags(copy);
+  markPageFurniture(copy);
   // Readability's declarations name lib.dom's Document, which the Workers build does not load.
   const reader = new Readability<DomElement>(copy as never, { keepClasses: true, serializer: (node) => node as unknown as DomElement });
   relaxNegativeHints(reader);
   const article = parseArticle(reader);
-  if (article?.content && MEANINGFUL.test(article.content.textContent ?? '')) {
-    sanitizeContent(article.content, base);
-    return { title: headline ?? (collapseWhitespace(article.title ?? '') || null), root: article.content };
-  }
+  const title = headline ?? (collapseWhitespace(article?.title ?? '') || null);
+  const guess = article?.content && hasText(article.content) ? article.content : null;
 
+  const root = guess && isArticle(guess) ? guess : shortPageContent(document, guess);
+  if (!root) return null;
+  sanitizeContent(root, base);
+  return { title, root };
+}
+
+/** Whether Readability's answer is an article it found, not the best of its failed attempts or the site's footer. */
+function isArticle(content: DomElement): boolean {
+  return textLength(content) >= ARTICLE_MIN_TEXT && furnitureShare(content) <= FURNITURE_MAX_SHARE;
+}
+
+/**
+ * The main content when Readability found no article: the page's main landmark, which its author
+ * declared; else Readability's short guess when it picked a part of a much larger page (a short
+ * story among sidebars, where the whole body would bring them along); else the body without site
+ * furniture, which keeps the headings and prices that a guess drops.
+ */
+function shortPageContent(document: HtmlDocument, guess: DomElement | null): DomElement | null {
+  const landmark = mainLandmark(document);
+  if (landmark && hasText(landmark)) return landmark;
   const body = cleanedBody(document);
-  if (!body || !MEANINGFUL.test(body.textContent ?? '')) return null;
-  sanitizeContent(body, base);
-  return { title: headline, root: body };
+  if (!body || !hasText(body)) return guess;
+  if (guess && furnitureShare(guess) <= FURNITURE_MAX_SHARE && textLength(guess) < textLength(body) * GUESS_MIN_SHARE) return guess;
+  return body;
+}
+
+function textLength(element: DomElement): number {
+  return collapseWhitespace(element.textContent ?? '').length;
+}
+
+function hasText(element: DomElement): boolean {
+  return MEANINGFUL.test(element.textContent ?? '');
 }
 
 /** Readability's article, or null when it finds none or gives up on a document it cannot handle. */

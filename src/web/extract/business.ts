@@ -1,20 +1,26 @@
 import { isNestedItem, type NestedItem } from '../structured/types.ts';
 import { emailsIn, isSocialProfile, phonesIn, socialLinksIn } from './contacts.ts';
 import { canonicalUrl, documentTitle, metaDescription, metaValue, type PageContext, type TypeTest } from './context.ts';
+import { listEntries } from './lists.ts';
 import { ratingFields } from './offers.ts';
 import { addressFrom, coordinatesOf, openingHoursOf } from './place.ts';
 import type { ExtractRecord } from './types.ts';
 import { compact, fillGaps, list, text, unique, urlOf, urlsOf } from './values.ts';
 
-const GENERIC_TYPES = new Set(['Organization', 'LocalBusiness', 'Corporation', 'Place', 'Thing']);
+/** Types that say nothing about the kind of business; `ListItem` only says where it is listed. */
+const GENERIC_TYPES = new Set(['Organization', 'LocalBusiness', 'Corporation', 'Place', 'Thing', 'ListItem']);
 
 /**
- * Groups the page's items of one kind into businesses: items naming the same business (or
- * naming none) describe one, so a JSON-LD `Organization` and a microdata footer with its address
- * become one record. Groups keep page order, JSON-LD first.
+ * Groups the page's top-level items of one kind into businesses: items naming the same business
+ * (or naming none) describe one, so a JSON-LD `Organization` and a microdata footer with its
+ * address become one record. `listed` adds the entries of the page's lists (a directory of
+ * restaurants). Groups keep page order, JSON-LD first.
  */
-export function groupBusinesses(context: PageContext, test: TypeTest): NestedItem[][] {
-  const items = context.sources.flatMap(({ items: sourceItems }) => sourceItems.filter((item) => item.type.some(test)));
+export function groupBusinesses(context: PageContext, test: TypeTest, { listed = false }: { listed?: boolean } = {}): NestedItem[][] {
+  const items = context.sources.flatMap(({ items: sourceItems }) => {
+    const candidates = new Set(listed ? [...sourceItems, ...listEntries(sourceItems)] : sourceItems);
+    return [...candidates].filter((item) => item.type.some(test));
+  });
   const groups: { name: string | undefined; items: NestedItem[] }[] = [];
   const nameless: NestedItem[] = [];
   for (const item of items) {

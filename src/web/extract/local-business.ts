@@ -14,10 +14,11 @@ import { compact, fillGaps } from './values.ts';
  * opening_hours, price_range, cuisine, rating, review_count, social_links).
  *
  * Sources: `LocalBusiness` items and subtypes (`Restaurant`, `Dentist`, `TravelAgency`, …) of
- * JSON-LD, microdata and RDFa, items naming the same business merged. When the page describes
- * one, what it lacks comes from the page's `Organization` markup, then from the page (contacts,
- * profile links). Without markup: Facebook `business:contact_data:*` / `place:location:*` tags,
- * or an `<address>` block or US street address together with a phone number.
+ * JSON-LD, microdata and RDFa, at the top level or listed in an `ItemList`, items naming the same
+ * business merged. When the page describes one, what it lacks comes from the page's
+ * `Organization` markup, then from the page (contacts, profile links). Without markup: Facebook
+ * `business:contact_data:*` / `place:location:*` tags, or an `<address>` block or US street
+ * address together with a phone number.
  */
 
 function pageFallback(context: PageContext): ExtractRecord[] {
@@ -54,7 +55,7 @@ export const localBusiness: Scraper = {
     '(JSON-LD, microdata, RDFa), then business meta tags and address blocks.',
   extract(page) {
     const context = readPage(page);
-    const groups = groupBusinesses(context, isLocalBusiness);
+    const groups = groupBusinesses(context, isLocalBusiness, { listed: true });
     if (groups.length === 0) return pageFallback(context);
     const records = groups.map((group) => businessRecord(group, context));
     if (records.length > 1) return records;

@@ -1,11 +1,12 @@
 import { allItems } from '../structured/index.ts';
-import { isNestedItem, type NestedItem } from '../structured/types.ts';
+import type { NestedItem } from '../structured/types.ts';
 import { type Card, findCards, stripPrices } from './cards.ts';
 import { hasType, type PageContext, readPage } from './context.ts';
+import { listEntries } from './lists.ts';
 import { offerFields } from './offers.ts';
 import { isProduct } from './schema-types.ts';
 import type { ExtractRecord, Scraper } from './types.ts';
-import { compact, fillGaps, list, text, urlOf, urlsOf } from './values.ts';
+import { compact, fillGaps, text, urlOf, urlsOf } from './values.ts';
 
 /**
  * `product-listing`: one record per product shown on a category, search or listing page.
@@ -19,25 +20,12 @@ import { compact, fillGaps, list, text, urlOf, urlsOf } from './values.ts';
  * | url | string | absolute product URL |
  * | image | string | absolute URL |
  *
- * Sources in order: the entries of an `ItemList`/`OfferCatalog`, else every `Product` item, from
- * the first of JSON-LD, microdata, RDFa that has any (prices and images the markup lacks are
- * taken from the matching card on the page, by URL); without markup, the page's repeated cards
- * (the group of sibling blocks that each link one URL and show a price).
+ * Sources in order: the entries of an `ItemList`/`OfferCatalog` (a `ListItem`'s `item`, or the
+ * entry itself), else every `Product` item, from the first of JSON-LD, microdata, RDFa that names
+ * any (prices and images the markup lacks are taken from the matching card on the page, by URL);
+ * without markup, the page's repeated cards (the group of sibling blocks that each link one URL
+ * and show a price).
  */
-
-const LIST_TYPES = new Set(['ItemList', 'OfferCatalog']);
-
-function listEntries(items: NestedItem[]): NestedItem[] {
-  const entries: NestedItem[] = [];
-  for (const container of allItems(items).filter((item) => hasType(item, (type) => LIST_TYPES.has(type)))) {
-    for (const entry of list(container.properties.itemListElement)) {
-      if (!isNestedItem(entry)) continue;
-      const item = entry.properties.item;
-      entries.push(isNestedItem(item) ? item : entry);
-    }
-  }
-  return entries;
-}
 
 function itemRecord(item: NestedItem, context: PageContext): ExtractRecord {
   const { properties } = item;
@@ -69,11 +57,15 @@ function cardRecord(card: Card): ExtractRecord {
   });
 }
 
+/**
+ * Records from the first syntax that names any product: its lists' entries, else (lists that
+ * only give each entry's URL, as Google's summary-page carousel does) its `Product` items.
+ */
 function structuredRecords(context: PageContext): ExtractRecord[] {
+  const named = (chosen: NestedItem[]) => chosen.map((item) => itemRecord(item, context)).filter((record) => record.name !== undefined);
   for (const { items } of context.sources) {
-    const entries = listEntries(items);
-    const chosen = entries.length > 0 ? entries : allItems(items).filter((item) => hasType(item, isProduct));
-    const records = chosen.map((item) => itemRecord(item, context)).filter((record) => record.name !== undefined);
+    const listed = named(listEntries(items));
+    const records = listed.length > 0 ? listed : named(allItems(items).filter((item) => hasType(item, isProduct)));
     if (records.length > 0) return records;
   }
   return [];

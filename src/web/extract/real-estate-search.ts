@@ -2,6 +2,7 @@ import { allItems } from '../structured/index.ts';
 import { isNestedItem, type NestedItem } from '../structured/types.ts';
 import { type Card, findCards, stripPrices } from './cards.ts';
 import { type PageContext, readPage } from './context.ts';
+import { listEntries } from './lists.ts';
 import { isRoomToken, listingTypeIn, propertyTypeIn, roomsIn, structuredListing } from './real-estate.ts';
 import { isRealEstate } from './schema-types.ts';
 import type { ExtractRecord, Scraper } from './types.ts';
@@ -20,12 +21,7 @@ import { compact, list } from './values.ts';
 function structuredResults(context: PageContext): ExtractRecord[] {
   for (const { items } of context.sources) {
     const everything = allItems(items);
-    const entries = everything
-      .filter((item) => item.type.includes('ItemList'))
-      .flatMap((container) => list(container.properties.itemListElement))
-      .filter(isNestedItem)
-      .map((entry) => (isNestedItem(entry.properties.item) ? entry.properties.item : entry))
-      .filter((entry) => entry.type.some(isRealEstate));
+    const entries = listEntries(items).filter((entry) => entry.type.some(isRealEstate));
     const listings: NestedItem[] = entries.length > 0 ? entries : topListings(everything);
     if (listings.length > 0) return listings.map((listing) => searchRecord(structuredListing(listing, context)));
   }

@@ -1,6 +1,7 @@
 import { collapseWhitespace, type DomElement, elementText } from '../structured/dom.ts';
 import { isNestedItem, type NestedItem } from '../structured/types.ts';
 import { type PageContext, readPage } from './context.ts';
+import { isList } from './lists.ts';
 import { isReview } from './schema-types.ts';
 import type { ExtractRecord, Scraper } from './types.ts';
 import { compact, first, number, text } from './values.ts';
@@ -37,7 +38,7 @@ function reviewRecord(review: NestedItem, holder: string | undefined): ExtractRe
   });
 }
 
-/** Reviews with the name of the item they sit under, depth first. */
+/** Reviews with the name of the item they sit under (lists aside), depth first, each once. */
 function collectReviews(items: readonly NestedItem[]): { review: NestedItem; holder?: string }[] {
   const found: { review: NestedItem; holder?: string }[] = [];
   const seen = new Set<NestedItem>();
@@ -48,8 +49,10 @@ function collectReviews(items: readonly NestedItem[]): { review: NestedItem; hol
     }
     if (!isNestedItem(value) || seen.has(value)) return;
     seen.add(value);
-    if (value.type.some(isReview)) found.push({ review: value, holder });
-    const name = value.type.some(isReview) ? holder : text(value.properties.name) ?? holder;
+    const isReviewItem = value.type.some(isReview);
+    if (isReviewItem) found.push({ review: value, holder });
+    // A list's name ("Latest reviews") says nothing about what its reviews are of.
+    const name = isReviewItem || isList(value) || value.type.includes('ListItem') ? holder : text(value.properties.name) ?? holder;
     for (const property of Object.values(value.properties)) visit(property, name);
   };
   for (const item of items) visit(item, undefined);

@@ -30,7 +30,7 @@ describe('jsonLd', () => {
           type: ['WebPage'],
           properties: {
             '@id': '#page',
-            about: { type: ['Organization'], properties: { '@id': '#org', name: 'Acme' } },
+            about: { type: ['Organization'], properties: { '@id': '#org', name: 'Acme' }, source: 'json-ld' },
           },
           source: 'json-ld',
         },
@@ -84,15 +84,40 @@ describe('jsonLd', () => {
           type: ['Thing'],
           properties: {
             '@id': '#a',
-            knows: { type: ['Thing'], properties: { '@id': '#b', knows: { type: [], properties: { '@id': '#a' } } } },
+            knows: { type: ['Thing'], properties: { '@id': '#b', knows: { type: [], properties: { '@id': '#a' } } }, source: 'json-ld' },
           },
           source: 'json-ld',
         },
+        { type: ['Thing'], properties: { '@id': '#b', knows: { type: [], properties: { '@id': '#a' } } }, source: 'json-ld' },
+      ],
+    },
+    {
+      name: 'reads every product of a top-level array',
+      html: block(`[${[1, 2, 3].map((n) => `{"@context":"https://schema.org","@type":"Product","name":"P${n}"}`).join(',')}]`),
+      expected: [1, 2, 3].map((n) => ({ type: ['Product'], properties: { name: `P${n}` }, source: 'json-ld' })),
+    },
+    {
+      name: 'reads arrays inside @graph and @graph inside arrays',
+      html: block('[{"@graph":[[{"@type":"Thing","name":"a"}],{"@type":"Thing","name":"b"}]},{"@type":"Thing","name":"c"}]'),
+      expected: ['a', 'b', 'c'].map((name) => ({ type: ['Thing'], properties: { name }, source: 'json-ld' })),
+    },
+    {
+      name: 'reads every script of the page, in page order',
+      html: block('{"@type":"Thing","name":"a"}') + '<p>between</p>' + block('[{"@type":"Thing","name":"b"},{"@type":"Thing","name":"c"}]'),
+      expected: ['a', 'b', 'c'].map((name) => ({ type: ['Thing'], properties: { name }, source: 'json-ld' })),
+    },
+    {
+      name: 'unwraps @list and @set containers, as itemListElement may be',
+      html: block('{"@type":"ItemList","itemListElement":{"@list":[{"@type":"ListItem","position":1},{"@type":"ListItem","position":2}]},"keywords":{"@set":["x","y"]}}'),
+      expected: [
         {
-          type: ['Thing'],
+          type: ['ItemList'],
           properties: {
-            '@id': '#b',
-            knows: { type: ['Thing'], properties: { '@id': '#a', knows: { type: [], properties: { '@id': '#b' } } } },
+            itemListElement: [
+              { type: ['ListItem'], properties: { position: 1 } },
+              { type: ['ListItem'], properties: { position: 2 } },
+            ],
+            keywords: ['x', 'y'],
           },
           source: 'json-ld',
         },
@@ -100,5 +125,19 @@ describe('jsonLd', () => {
     },
   ])('$name', ({ html, expected }) => {
     expect(jsonLd(parseDocument(html))).toEqual(expected);
+  });
+
+  it('makes one item of a node that is both listed at the top and referenced', () => {
+    const [page, product] = jsonLd(
+      parseDocument(block('{"@graph":[{"@type":"WebPage","mainEntity":[{"@id":"#p"}]},{"@type":"Product","@id":"#p","name":"P"}]}')),
+    );
+    const entities = page?.properties.mainEntity;
+    expect(Array.isArray(entities) && entities[0] === product).toBe(true);
+  });
+
+  it('keeps nodes that merely share an @id apart, resolving references to the first', () => {
+    // Listing pages give every product the same relative id ("#product"); they are still three products.
+    const items = jsonLd(parseDocument(block(`[${[1, 2, 3].map((n) => `{"@type":"Product","@id":"#product","name":"P${n}"}`).join(',')}]`)));
+    expect(items.map((item) => item.properties.name)).toEqual(['P1', 'P2', 'P3']);
   });
 });

@@ -59,11 +59,18 @@ function typesOf(node: JsonObject): string[] {
   return list.filter((entry): entry is string => typeof entry === 'string').map(stripSchemaPrefix);
 }
 
+/**
+ * Turns JSON-LD nodes into schema items. Each node becomes one item object, however many nodes
+ * point at it, so walking the items (`allItems`) meets a node once: an `@graph` lists a product
+ * at the top and again by reference from its `WebPage`, which must not make two products.
+ */
 class Converter {
-  readonly #byId: Map<string, JsonObject>;
+  readonly #byId = new Map<string, JsonObject>();
+  readonly #items = new Map<JsonObject, NestedItem>();
+  readonly #topLevel: ReadonlySet<JsonObject>;
 
   constructor(nodes: JsonObject[]) {
-    this.#byId = new Map();
+    this.#topLevel = new Set(nodes);
     // Index every described node, nested ones too (Yoast nests the logo and points at it by @id).
     const index = (value: unknown, depth: number): void => {
       if (depth > MAX_DEPTH) return;
@@ -79,7 +86,10 @@ class Converter {
     index(nodes, 0);
   }
 
+  /** A top-level node's item is a `SchemaItem`, wherever it is met. */
   item(node: JsonObject, seen: ReadonlySet<JsonObject>, depth: number): NestedItem {
+    const known = this.#items.get(node);
+    if (known) return known;
     const nextSeen = new Set(seen).add(node);
     const properties: Record<string, unknown> = {};
     for (const [key, raw] of Object.entries(node)) {
@@ -87,7 +97,11 @@ class Converter {
       const value = this.value(raw, nextSeen, depth + 1);
       if (value !== undefined) properties[key === '@id' ? key : stripSchemaPrefix(key)] = value;
     }
-    return { type: typesOf(node), properties };
+    const nested: NestedItem = { type: typesOf(node), properties };
+    const item = this.#topLevel.has(node) ? { ...nested, source: 'json-ld' as const } : nested;
+    // Stored once complete: an item never holds itself, a cycle ends in a bare `{"@id"}` item.
+    this.#items.set(node, item);
+    return item;
   }
 
   value(raw: unknown, seen: ReadonlySet<JsonObject>, depth: number): unknown {
@@ -100,9 +114,11 @@ class Converter {
     }
     if (!isObject(raw)) return undefined;
     if ('@value' in raw) return this.value(raw['@value'], seen, depth);
+    // `@list` and `@set` only say whether the order of the values matters.
     if ('@list' in raw) return this.value(raw['@list'], seen, depth);
+    if ('@set' in raw) return this.value(raw['@set'], seen, depth);
     if (isReference(raw)) {
-      // Resolve `{"@id": …}` to the node it names, once per path so cycles end.
+      // Resolve `{"@id": …}` to the node it names, unless that node is on the path here (a cycle).
       const target = this.#byId.get(raw['@id']);
       if (target && !seen.has(target)) return this.item(target, seen, depth);
     }
@@ -113,7 +129,8 @@ class Converter {
 /**
  * Every `application/ld+json` block of the document as schema items: arrays and `@graph`
  * containers are flattened into their nodes, blocks that are not JSON are skipped, and
- * `{"@id": …}` references to other nodes of the page are resolved in place.
+ * `{"@id": …}` references to other nodes of the page are resolved in place, to the very item
+ * that stands for that node at the top level.
  */
 export function jsonLd(doc: DomDocument): SchemaItem[] {
   const nodes: JsonObject[] = [];
@@ -126,5 +143,6 @@ export function jsonLd(doc: DomDocument): SchemaItem[] {
   const converter = new Converter(nodes);
   return nodes
     .filter((node) => !isReference(node))
-    .map((node) => ({ ...converter.item(node, new Set(), 0), source: 'json-ld' as const }));
+    .map((node) => converter.item(node, new Set(), 0))
+    .filter((item): item is SchemaItem => 'source' in item);
 }
