@@ -56,8 +56,8 @@ const FAKE_LAZY_SETTLE = 'charged = Promise.resolve({ ok: true })';
 const RPC_CALL = 'const call = sender.stub.apply(batch.map((entry) => entry.op));';
 const FAKE_RPC = 'const call = Promise.resolve({ balanceMicros: 1e12, results: batch.map(({ op }) => op.op === "hold" ? { ok: true, accountId: "a", keyId: "k", holdId: "h", amountMicros: op.request.maxMicros, availableMicros: 1e12 } : { ok: true, holdId: op.holdId, chargedMicros: op.chargeMicros, balanceMicros: 1e12, applied: true }) });';
 // The Durable Object's work without its SQL (open holds and keys live in memory anyway).
-const SQL_CALL = 'return this.ctx.storage.sql.exec(query2, ...bindings).toArray();';
-const NO_SQL = 'if (/^(INSERT INTO (holds|ledger|key_spend)|DELETE FROM holds|UPDATE account SET balance_micros = \\?$)/.test(query2)) return []; ' + SQL_CALL;
+const SQL_CALL = 'return storage.sql.exec(statement, ...bindings).toArray();';
+const NO_SQL = 'if (/^(INSERT INTO (holds|ledger|key_spend)|DELETE FROM holds|UPDATE account SET balance_micros = \\?$)/.test(statement)) return []; ' + SQL_CALL;
 const FAKE_SETTLE = 'const result = { ok: true, chargedMicros: tokenCostMicros(usage, dispatched.route.price), balanceMicros: 1e12 };';
 
 // Unsettled holds stay open: lift the in-flight cap so the no-settle variant is not refused.

@@ -31,6 +31,20 @@ export const SQL = {
   clearSpend: 'DELETE FROM key_spend WHERE key_id = ?',
 } as const;
 
+export type Statement = (typeof SQL)[keyof typeof SQL];
+
+/**
+ * Runs one of the statements above and returns its rows. Its type admits no other text, so the
+ * modules cannot build a query at run time by accident.
+ */
+export function run<T extends Record<string, SqlStorageValue> = Record<string, SqlStorageValue>>(
+  storage: DurableObjectStorage,
+  statement: Statement,
+  ...bindings: unknown[]
+): T[] {
+  return storage.sql.exec<T>(statement, ...bindings).toArray();
+}
+
 export type AccountRow = {
   id: string;
   created_at: number;

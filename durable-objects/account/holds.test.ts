@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { OpenHolds } from './holds';
+import type { OpenHold } from './statements';
+
+const hold = (id: string, key_id: string | null, amount_micros: number, expires_at: number): OpenHold => ({
+  id,
+  key_id,
+  amount_micros,
+  purpose: 'test',
+  expires_at,
+});
+
+describe('open holds in memory', () => {
+  it('keeps the sum held as holds come and go', () => {
+    const holds = new OpenHolds();
+    const a = hold('a', 'key_1', 100, 10);
+    holds.add(a);
+    holds.add(hold('b', 'key_2', 250, 20));
+    expect([holds.size, holds.heldMicros]).toEqual([2, 350]);
+    holds.remove(a);
+    expect([holds.size, holds.heldMicros, holds.get('a'), holds.get('b')?.amount_micros]).toEqual([1, 250, undefined, 250]);
+  });
+
+  it('sums one key’s holds only, ignoring holds without a key', () => {
+    const holds = new OpenHolds();
+    holds.replace([hold('a', 'key_1', 100, 10), hold('b', 'key_2', 250, 20), hold('c', 'key_1', 5, 30), hold('d', null, 7, 40)]);
+    expect([holds.heldBy('key_1'), holds.heldBy('key_2'), holds.heldBy('key_3')]).toEqual([105, 250, 0]);
+  });
+
+  it('finds the holds expired at an instant, that instant included', () => {
+    const holds = new OpenHolds();
+    holds.replace([hold('a', null, 1, 10), hold('b', null, 1, 20), hold('c', null, 1, 21)]);
+    expect(holds.expiredAt(20).map((h) => h.id)).toEqual(['a', 'b']);
+    expect(holds.soonestExpiry()).toBe(10);
+  });
+
+  it('has no expiry to wait for when nothing is open', () => {
+    const holds = new OpenHolds();
+    expect(holds.soonestExpiry()).toBe(Infinity);
+    expect(holds.expiredAt(Number.MAX_SAFE_INTEGER)).toEqual([]);
+  });
+
+  it('replaces everything on load and forgets everything on clear', () => {
+    const holds = new OpenHolds();
+    holds.add(hold('old', null, 999, 1));
+    holds.replace([hold('a', null, 3, 10)]);
+    expect([holds.size, holds.heldMicros, holds.get('old')]).toEqual([1, 3, undefined]);
+    holds.clear();
+    expect([holds.size, holds.heldMicros]).toEqual([0, 0]);
+  });
+});

@@ -1,0 +1,89 @@
+import { asc, eq } from 'drizzle-orm';
+import type { DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
+import { hashesEqual } from '../../src/accounts/credentials';
+import { newId } from './ids';
+import type { AccountMemory } from './memory';
+import type * as schema from './schema';
+import { apiKeys } from './schema';
+import type { SpendCounters } from './spend';
+import { run, SQL, type KeyRow } from './statements';
+import type { AuthFailure, KeyGuardrails, KeyRecord } from './types';
+
+export type CheckedKey = { ok: true; key: KeyRow } | ({ ok: false } & AuthFailure);
+
+export type NewKey = { hash: string; hint: string; name: string } & KeyGuardrails;
+export type KeyPatch = KeyGuardrails & { revoked?: boolean; name?: string };
+
+/**
+ * The account's API keys: the check every request makes, from a cache of the keys seen (this
+ * object is their only writer), and the operator's changes, which empty that cache.
+ */
+export class Keys {
+  readonly #storage: DurableObjectStorage;
+  readonly #db: DrizzleSqliteDODatabase<typeof schema>;
+  readonly #memory: AccountMemory;
+  readonly #spend: SpendCounters;
+  /** Keys by hash, as read; a key that does not exist is not remembered. */
+  #byHash = new Map<string, KeyRow>();
+
+  constructor(storage: DurableObjectStorage, db: DrizzleSqliteDODatabase<typeof schema>, memory: AccountMemory, spend: SpendCounters) {
+    this.#storage = storage;
+    this.#db = db;
+    this.#memory = memory;
+    this.#spend = spend;
+  }
+
+  /** Whether a key may act for this account at `now`, and for `model` when one is named. */
+  check(keyHash: string, model: string | undefined, now: number): CheckedKey {
+    if (!this.#memory.account) return { ok: false, reason: 'invalid_key' };
+    let key = this.#byHash.get(keyHash);
+    if (!key) {
+      key = run<KeyRow>(this.#storage, SQL.keyByHash, keyHash)[0];
+      if (!key) return { ok: false, reason: 'invalid_key' };
+      this.#byHash.set(keyHash, key);
+    }
+    if (!hashesEqual(key.hash, keyHash)) return { ok: false, reason: 'invalid_key' };
+    if (key.revoked_at !== null) return { ok: false, reason: 'revoked' };
+    if (key.expires_at !== null && key.expires_at <= now) return { ok: false, reason: 'expired' };
+    if (model !== undefined && key.allowed_models && !(JSON.parse(key.allowed_models) as string[]).includes(model)) {
+      return { ok: false, reason: 'model_not_allowed', model };
+    }
+    return { ok: true, key };
+  }
+
+  create(input: NewKey, now: number): KeyRecord {
+    const id = newId('key');
+    this.#db.insert(apiKeys).values({ id, createdAt: now, ...input }).run();
+    return keyRecord(this.#db.select().from(apiKeys).where(eq(apiKeys.id, id)).get()!);
+  }
+
+  /** Changes a key's guardrails or revokes it; null when there is no such key. */
+  update(keyId: string, patch: KeyPatch, now: number): KeyRecord | null {
+    const { revoked, ...rest } = patch;
+    const changes = Object.fromEntries(
+      Object.entries({ ...rest, revokedAt: revoked === undefined ? undefined : revoked ? now : null }).filter(([, v]) => v !== undefined),
+    );
+    if (Object.keys(changes).length > 0) this.#db.update(apiKeys).set(changes).where(eq(apiKeys.id, keyId)).run();
+    // revocation and new limits apply from the next request
+    this.forgetCached();
+    const row = this.#db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
+    if (!row) return null;
+    if (row.dailyLimitMicros !== null || row.monthlyLimitMicros !== null || row.totalLimitMicros !== null) this.#spend.recount(keyId, now);
+    return keyRecord(row);
+  }
+
+  list(): KeyRecord[] {
+    return this.#db.select().from(apiKeys).orderBy(asc(apiKeys.createdAt)).all().map(keyRecord);
+  }
+
+  /** Drops what is cached about keys, so the next request reads them again. */
+  forgetCached(): void {
+    this.#byHash.clear();
+    this.#spend.forgetLimits();
+  }
+}
+
+function keyRecord(row: typeof apiKeys.$inferSelect): KeyRecord {
+  const { hash: _hash, ...record } = row;
+  return record;
+}

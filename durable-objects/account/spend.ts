@@ -1,0 +1,92 @@
+import type { OpenHolds } from './holds';
+import { spendPeriods, TOTAL_PERIOD } from './periods';
+import { run, SQL, type KeyRow } from './statements';
+import type { HoldFailure } from './types';
+
+/** The key limit that binds a hold: how much it still allows, and when that grows again. */
+export type Headroom = Extract<HoldFailure, { remainingMicros: number }>;
+
+/**
+ * Per-key spend counters (`key_spend`) and the headroom they leave under a key's limits. Keys
+ * without limits keep no counters; a key that gains a limit has its counters rebuilt from the
+ * ledger (`recount`).
+ */
+export class SpendCounters {
+  readonly #storage: DurableObjectStorage;
+  readonly #holds: OpenHolds;
+  /** Whether a key (by id) has any spend limit, so a settlement knows whether to count its spend. */
+  #limited = new Map<string, boolean>();
+
+  constructor(storage: DurableObjectStorage, holds: OpenHolds) {
+    this.#storage = storage;
+    this.#holds = holds;
+  }
+
+  /** Counts a charge against its key's limits; runs inside the caller's transaction. */
+  count(keyId: string | null, charge: number, now: number): void {
+    if (keyId === null || !this.#keyLimited(keyId)) return;
+    const periods = spendPeriods(now);
+    run(this.#storage, SQL.addSpend, keyId, periods.day, charge, keyId, periods.month, charge, keyId, TOTAL_PERIOD, charge);
+  }
+
+  /** Rebuilds a key's spend counters from its ledger charges, for a key that has just been given limits. */
+  recount(keyId: string, now: number): void {
+    const periods = spendPeriods(now);
+    const spentSince = (from: number) => run<{ spent: number }>(this.#storage, SQL.chargedSince, keyId, from)[0]!.spent;
+    this.#storage.transactionSync(() => {
+      run(this.#storage, SQL.clearSpend, keyId);
+      run(
+        this.#storage,
+        SQL.addSpend,
+        ...[keyId, periods.day, spentSince(periods.dayStart)],
+        ...[keyId, periods.month, spentSince(periods.monthStart)],
+        ...[keyId, TOTAL_PERIOD, spentSince(0)],
+      );
+    });
+  }
+
+  /** The tightest of the key's spend limits, counting what is spent and what its open holds keep; null without limits. */
+  headroom(key: KeyRow, now: number): Headroom | null {
+    const limits = [
+      { reason: 'daily_limit', limit: key.daily_limit_micros, period: 'day' },
+      { reason: 'monthly_limit', limit: key.monthly_limit_micros, period: 'month' },
+      { reason: 'total_limit', limit: key.total_limit_micros, period: 'total' },
+    ] as const;
+    if (limits.every((l) => l.limit === null)) return null;
+
+    const periods = spendPeriods(now);
+    const names = { day: periods.day, month: periods.month, total: TOTAL_PERIOD };
+    const spent = new Map(
+      run<{ period: string; spent_micros: number }>(this.#storage, SQL.spend, key.id, names.day, names.month, names.total).map((row) => [
+        row.period,
+        row.spent_micros,
+      ]),
+    );
+    const held = this.#holds.heldBy(key.id);
+    const retryAfter = { day: periods.secondsToNextDay, month: periods.secondsToNextMonth, total: 86_400 };
+
+    let tightest: Headroom | null = null;
+    for (const { reason, limit, period } of limits) {
+      if (limit === null) continue;
+      const remaining = Math.max(0, limit - (spent.get(names[period]) ?? 0) - held);
+      if (!tightest || remaining < tightest.remainingMicros) {
+        tightest = { reason, remainingMicros: remaining, retryAfterSeconds: retryAfter[period] };
+      }
+    }
+    return tightest;
+  }
+
+  /** Forgets which keys have limits, after a key's limits changed. */
+  forgetLimits(): void {
+    this.#limited.clear();
+  }
+
+  #keyLimited(keyId: string): boolean {
+    let limited = this.#limited.get(keyId);
+    if (limited === undefined) {
+      limited = run<{ limited: number }>(this.#storage, SQL.keyLimited, keyId)[0]?.limited === 1;
+      this.#limited.set(keyId, limited);
+    }
+    return limited;
+  }
+}
