@@ -8,7 +8,7 @@
 //   no-do              authorizeHold and settle both replaced by constants (Hono+zod+upstream only)
 //   client-only        the account client runs, but its RPC is answered locally (what the client costs)
 //   no-sql             the hot path's SQL writes are skipped (what they cost)
-//   lazy-N             LAZY_MS (how long a lazy settlement waits for company) set to N ms
+//   lazy-N             LAZY_MS (how long a lazy release or lease renewal waits for company) set to N ms
 //   route-only         the chat handler replaced by a plain forward after validation (Hono,
 //                      middleware and zod only)
 //   do-probe           bench/do-probe-worker.mjs: upstream call plus 0, 1 or 2 minimal DO RPCs
@@ -50,8 +50,6 @@ function patch(src, dst, edits) {
 const HOLD_CALL = 'const hold = await caller.account.authorizeHold({';
 const FAKE_HOLD = 'const hold = { ok: true, holdId: "h", amountMicros: plan.maxMicros, availableMicros: 1e12 }; void ({';
 const SETTLE_CALL = 'const result = await caller.account.settle(hold.holdId, tokenCostMicros(usage, dispatched.route.price));';
-const LAZY_SETTLE_CALL = 'charged = caller.account.settle(hold.holdId, costMicros2, { lazy: true })';
-const FAKE_LAZY_SETTLE = 'charged = Promise.resolve({ ok: true })';
 // The account client's own machinery (queue, deferreds, lazy timer, waitUntil) with the RPC answered locally.
 const RPC_CALL = 'const call = sender.stub.apply(batch.map((entry) => entry.op));';
 const FAKE_RPC = 'const call = Promise.resolve({ balanceMicros: 1e12, results: batch.map(({ op }) => op.op === "hold" ? { ok: true, accountId: "a", keyId: "k", holdId: "h", amountMicros: op.request.maxMicros, availableMicros: 1e12 } : { ok: true, holdId: op.holdId, chargedMicros: op.chargeMicros, balanceMicros: 1e12, applied: true }) });';
@@ -122,7 +120,7 @@ async function main() {
     }
     const dir =
       variant === 'timed' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-timed'), timedEdits)
-      : variant === 'no-settle' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-no-settle'), [[SETTLE_CALL, FAKE_SETTLE], [LAZY_SETTLE_CALL, FAKE_LAZY_SETTLE], [OPEN_HOLDS_CAP, NO_CAP]])
+      : variant === 'no-settle' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-no-settle'), [[SETTLE_CALL, FAKE_SETTLE], [OPEN_HOLDS_CAP, NO_CAP]])
       : variant.startsWith('lazy-') ? patch(bundle, path.join(BENCH_DIR, '.out', `gateway-${variant}`), [['var LAZY_MS = 5;', `var LAZY_MS = ${variant.slice(5)};`]])
       : variant === 'route-only' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-route-only'), [[
         'var chatCompletionsHandler = async (c) => {',
@@ -130,7 +128,7 @@ async function main() {
       ]])
       : variant === 'client-only' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-client-only'), [[RPC_CALL, FAKE_RPC]])
       : variant === 'no-sql' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-no-sql'), [[SQL_CALL, NO_SQL]])
-      : variant === 'no-do' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-no-do'), [[HOLD_CALL, FAKE_HOLD], [SETTLE_CALL, FAKE_SETTLE], [LAZY_SETTLE_CALL, FAKE_LAZY_SETTLE]])
+      : variant === 'no-do' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-no-do'), [[HOLD_CALL, FAKE_HOLD], [SETTLE_CALL, FAKE_SETTLE]])
       : bundle;
     const opts = gatewayWorkerOptions(dir, config, upstream.url);
     const cpuVariants = (process.env.PROFILE_CPU === '1' ? 'gateway' : (process.env.PROFILE_CPU ?? '')).split(',');

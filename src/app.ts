@@ -48,6 +48,8 @@ export function createApp() {
     .openapi(agentRoutes.account, agent.accountHandler)
     .openapi(adminRoutes.credit, admin.creditHandler)
     .openapi(adminRoutes.getAccount, admin.getAccountHandler)
+    .openapi(adminRoutes.getLedger, admin.getLedgerHandler)
+    .openapi(adminRoutes.releaseHold, admin.releaseHoldHandler)
     .openapi(adminRoutes.createKey, admin.createKeyHandler)
     .openapi(adminRoutes.updateKey, admin.updateKeyHandler)
     .get('/files/*', serveFile);

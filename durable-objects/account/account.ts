@@ -18,11 +18,14 @@ import type {
   AuthorizedKey,
   BatchReply,
   CreditRequest,
+  ExtendResult,
   Hold,
   HoldFailure,
   HoldRequest,
   KeyRecord,
   LedgerEntry,
+  LedgerPage,
+  OpenHoldView,
   ReleaseResult,
   Result,
   SettleResult,
@@ -46,7 +49,11 @@ export interface NewAccount {
 export interface AdminView {
   account: AccountSnapshot;
   keys: KeyRecord[];
+  /** The newest ledger rows; `ledgerPage` reads the rest. */
   ledger: LedgerEntry[];
+  holds: OpenHoldView[];
+  /** Holds released by their deadline and never charged: requests whose Worker died. */
+  expiredUnsettledHolds: number;
 }
 
 /**
@@ -137,6 +144,21 @@ export class AccountDurableObject extends DurableObject<Env> {
   }
 
   /**
+   * An operator frees an orphaned hold, with the reason in its ledger row; a late settlement of
+   * it is still charged. Null when the account does not exist or never had this hold.
+   */
+  async releaseByOperator(holdId: string, reason: string): Promise<ReleaseResult | null> {
+    if (!this.#memory.account) return null;
+    if (!this.#ledger.knows(holdId)) return null;
+    return this.#ledger.release(holdId, Date.now(), reason);
+  }
+
+  /** Renews a hold's lease: it now expires `ttlMs` from now, unless it was already due later. */
+  async extendHold(holdId: string, ttlMs: number): Promise<ExtendResult> {
+    return this.#ledger.extend(holdId, ttlMs, Date.now());
+  }
+
+  /**
    * Applies a batch of calls in order, as one storage commit: what a Worker sends when several of
    * its requests reach this account at once (`src/accounts/account-client.ts`). One call's failure
    * is that call's answer; the others still apply.
@@ -167,7 +189,27 @@ export class AccountDurableObject extends DurableObject<Env> {
   /** Everything an operator looks at; null when the account does not exist. */
   async adminView(ledgerLimit = 50): Promise<AdminView | null> {
     if (!this.#memory.account) return null;
-    return { account: await this.snapshot(), keys: await this.keys(), ledger: await this.ledgerEntries(ledgerLimit) };
+    return {
+      account: this.#snapshot(),
+      keys: await this.keys(),
+      ledger: this.#ledger.page(ledgerLimit).entries,
+      holds: this.#memory.holds.list().map((hold) => ({
+        holdId: hold.id,
+        keyId: hold.key_id,
+        amountMicros: hold.amount_micros,
+        purpose: hold.purpose,
+        requestId: hold.request_id,
+        createdAt: hold.created_at,
+        expiresAt: hold.expires_at,
+      })),
+      expiredUnsettledHolds: this.#ledger.expiredUnsettled(),
+    };
+  }
+
+  /** A page of the whole ledger, newest first, before the row `before`; null without an account. */
+  async ledgerPage(limit: number, before?: number): Promise<LedgerPage | null> {
+    if (!this.#memory.account) return null;
+    return this.#ledger.page(limit, before);
   }
 
   /** Adds a key; null when the account does not exist. */
@@ -187,7 +229,7 @@ export class AccountDurableObject extends DurableObject<Env> {
   }
 
   async ledgerEntries(limit = 50): Promise<LedgerEntry[]> {
-    return this.#ledger.entries(limit);
+    return this.#ledger.page(limit).entries;
   }
 
   /** The sweep's last word: deletes everything unless the account was funded or claimed meanwhile. */
@@ -220,6 +262,8 @@ export class AccountDurableObject extends DurableObject<Env> {
         return this.#ledger.settle(op.holdId, op.chargeMicros, now);
       case 'release':
         return this.#ledger.release(op.holdId, now);
+      case 'extend':
+        return this.#ledger.extend(op.holdId, op.ttlMs, now);
       case 'authenticate':
         return this.#authenticate(op.keyHash, now);
       case 'account':

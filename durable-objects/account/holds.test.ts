@@ -7,6 +7,8 @@ const hold = (id: string, key_id: string | null, amount_micros: number, expires_
   key_id,
   amount_micros,
   purpose: 'test',
+  request_id: null,
+  created_at: expires_at - 1_000,
   expires_at,
 });
 

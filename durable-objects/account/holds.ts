@@ -38,6 +38,11 @@ export class OpenHolds {
     return held;
   }
 
+  /** Every open hold, oldest first. */
+  list(): OpenHold[] {
+    return [...this.#byId.values()].sort((a, b) => a.created_at - b.created_at);
+  }
+
   /** The holds whose time is up at `now`, as a list: closing them changes this set. */
   expiredAt(now: number): OpenHold[] {
     return [...this.#byId.values()].filter((hold) => hold.expires_at <= now);

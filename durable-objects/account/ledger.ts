@@ -1,4 +1,4 @@
-import { desc } from 'drizzle-orm';
+import { desc, lt } from 'drizzle-orm';
 import type { DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
 import type { ExpiryAlarm } from './alarm';
 import { sortableId } from './ids';
@@ -7,11 +7,15 @@ import type * as schema from './schema';
 import { ledger, type CreditSource, type LedgerKind } from './schema';
 import type { SpendCounters } from './spend';
 import { run, SQL, type AccountRow, type KeyRow, type OpenHold } from './statements';
-import type { CreditRequest, Hold, HoldFailure, HoldRequest, LedgerEntry, ReleaseResult, Result, SettleResult } from './types';
+import type { CreditRequest, ExtendResult, Hold, HoldFailure, HoldRequest, LedgerPage, ReleaseResult, Result, SettleResult } from './types';
 
 /** D3: a ceiling on concurrent billed work that protects this serialization point. */
 export const MAX_OPEN_HOLDS = 128;
 const DEFAULT_HOLD_TTL_MS = 60 * 60 * 1000;
+/** Why a hold was closed without a settlement, in its `release` row's note. */
+const EXPIRED = 'expired';
+const RELEASED = 'released';
+const OPERATOR = 'operator: ';
 
 /**
  * The money: the balance, the open holds and the ledger rows that record every movement. Each
@@ -63,10 +67,12 @@ export class Ledger {
       key_id: key.id,
       amount_micros: Math.min(request.maxMicros, available, limit?.remainingMicros ?? Infinity),
       purpose: request.purpose,
+      request_id: request.requestId ?? null,
+      created_at: now,
       expires_at: now + (request.ttlMs ?? DEFAULT_HOLD_TTL_MS),
     };
     this.#storage.transactionSync(() => {
-      run(this.#storage, SQL.insertHold, hold.id, hold.key_id, hold.amount_micros, hold.purpose, now, hold.expires_at);
+      run(this.#storage, SQL.insertHold, hold.id, hold.key_id, hold.amount_micros, hold.purpose, hold.request_id, now, hold.expires_at);
       this.#row('hold', hold.amount_micros, balance, hold, null, `hold:${hold.id}`, hold.purpose, now);
     });
     holds.add(hold);
@@ -91,8 +97,8 @@ export class Ledger {
       run(
         this.#storage,
         SQL.insertLedger2,
-        ...['charge', -charge, balance, holdId, open.key_id, null, `charge:${holdId}`, open.purpose, now],
-        ...['release', freed, balance, holdId, open.key_id, null, `release:${holdId}`, 'settled', now],
+        ...['charge', -charge, balance, holdId, open.key_id, null, `charge:${holdId}`, open.purpose, open.request_id, now],
+        ...['release', freed, balance, holdId, open.key_id, null, `release:${holdId}`, 'settled', open.request_id, now],
       );
       this.#spend.count(open.key_id, charge, now);
     });
@@ -101,16 +107,46 @@ export class Ledger {
     return { ok: true, holdId, chargedMicros: charge, balanceMicros: balance, applied: true };
   }
 
-  /** Frees a hold without charging (the upstream failed). Idempotent; a settled hold stays settled. */
-  release(holdId: string, now: number): ReleaseResult {
+  /**
+   * Frees a hold without charging: the upstream failed, or (with `operatorReason`) an operator
+   * repairs an orphaned hold, which a late settlement may still charge. Idempotent; a settled
+   * hold stays settled.
+   */
+  release(holdId: string, now: number, operatorReason?: string): ReleaseResult {
     const hold = this.#memory.holds.get(holdId);
-    if (hold) this.#close(hold, 'released', now);
+    if (hold) this.#close(hold, operatorReason === undefined ? RELEASED : OPERATOR + operatorReason, now);
     return { released: hold !== undefined, balanceMicros: this.#memory.account?.balance_micros ?? 0 };
+  }
+
+  /**
+   * Moves an open hold's deadline to `ttlMs` from now (a lease renewed by a running request);
+   * never shortens it. The alarm needs no change: it wakes for the old deadline at the latest
+   * and then waits for the next.
+   */
+  extend(holdId: string, ttlMs: number, now: number): ExtendResult {
+    const hold = this.#memory.holds.get(holdId);
+    if (!hold) return { extended: false, expiresAt: null };
+    const expiresAt = Math.max(hold.expires_at, now + ttlMs);
+    if (expiresAt !== hold.expires_at) {
+      run(this.#storage, SQL.extendHold, expiresAt, holdId);
+      hold.expires_at = expiresAt;
+    }
+    return { extended: true, expiresAt };
   }
 
   /** Releases the holds whose time is up (their callers crashed). */
   expire(now: number): void {
-    for (const hold of this.#memory.holds.expiredAt(now)) this.#close(hold, 'expired', now);
+    for (const hold of this.#memory.holds.expiredAt(now)) this.#close(hold, EXPIRED, now);
+  }
+
+  /** Whether this account ever had the hold (open or closed). */
+  knows(holdId: string): boolean {
+    return this.#memory.holds.get(holdId) !== undefined || run(this.#storage, SQL.ledgerKeyExists, `hold:${holdId}`).length > 0;
+  }
+
+  /** How many holds expired and were never charged: each is a request whose caller died. */
+  expiredUnsettled(): number {
+    return run<{ count: number }>(this.#storage, SQL.expiredUnsettled)[0]?.count ?? 0;
   }
 
   /** Adds (or, for a negative operator correction, removes) money. Idempotent by key. */
@@ -133,9 +169,9 @@ export class Ledger {
     return { applied: true, balanceMicros: next.balance_micros };
   }
 
-  /** The newest `limit` ledger rows, newest first. */
-  entries(limit: number): LedgerEntry[] {
-    return this.#db
+  /** Up to `limit` ledger rows older than the row `before` (the newest without it), newest first. */
+  page(limit: number, before?: number): LedgerPage {
+    const entries = this.#db
       .select({
         seq: ledger.seq,
         kind: ledger.kind,
@@ -145,12 +181,17 @@ export class Ledger {
         keyId: ledger.keyId,
         source: ledger.source,
         note: ledger.note,
+        requestId: ledger.requestId,
         createdAt: ledger.createdAt,
       })
       .from(ledger)
+      .where(before === undefined ? undefined : lt(ledger.seq, before))
       .orderBy(desc(ledger.seq))
-      .limit(limit)
+      .limit(limit + 1)
       .all();
+    const more = entries.length > limit;
+    if (more) entries.pop();
+    return { entries, nextBefore: more ? entries[entries.length - 1]!.seq : null };
   }
 
   /**
@@ -159,7 +200,7 @@ export class Ledger {
    * upstream did the work (its release is already in the ledger).
    */
   #settleClosed(holdId: string, charge: number, now: number): SettleResult {
-    const rows = run<{ kind: LedgerKind; amount_micros: number; key_id: string | null; note: string | null }>(
+    const rows = run<{ kind: LedgerKind; amount_micros: number; key_id: string | null; note: string | null; request_id: string | null }>(
       this.#storage,
       SQL.closedHold,
       `hold:${holdId}`,
@@ -172,22 +213,25 @@ export class Ledger {
     const account = this.#memory.account!;
     const charged = row('charge');
     if (charged) return { ok: true, holdId, chargedMicros: Math.abs(charged.amount_micros), balanceMicros: account.balance_micros, applied: false };
-    if (row('release')?.note !== 'expired') return { ok: false, reason: 'hold_released' };
+    const closedBy = row('release')?.note ?? '';
+    if (closedBy !== EXPIRED && !closedBy.startsWith(OPERATOR)) return { ok: false, reason: 'hold_released' };
 
     const balance = account.balance_micros - charge;
     this.#storage.transactionSync(() => {
       run(this.#storage, SQL.setBalance, balance);
-      this.#row('charge', -charge, balance, { id: holdId, key_id: held.key_id }, null, `charge:${holdId}`, held.note, now);
+      const hold = { id: holdId, key_id: held.key_id, request_id: held.request_id };
+      this.#row('charge', -charge, balance, hold, null, `charge:${holdId}`, held.note, now);
       this.#spend.count(held.key_id, charge, now);
     });
     account.balance_micros = balance;
     return { ok: true, holdId, chargedMicros: charge, balanceMicros: balance, applied: true };
   }
 
-  #close(hold: OpenHold, state: 'released' | 'expired', now: number): void {
+  /** Closes a hold without a charge; `why` is the release row's note. */
+  #close(hold: OpenHold, why: string, now: number): void {
     this.#storage.transactionSync(() => {
       run(this.#storage, SQL.deleteHold, hold.id);
-      this.#row('release', hold.amount_micros, this.#memory.account!.balance_micros, hold, null, `release:${hold.id}`, state, now);
+      this.#row('release', hold.amount_micros, this.#memory.account!.balance_micros, hold, null, `release:${hold.id}`, why, now);
     });
     this.#memory.holds.remove(hold);
   }
@@ -196,12 +240,13 @@ export class Ledger {
     kind: LedgerKind,
     amount: number,
     balanceAfter: number,
-    hold: Pick<OpenHold, 'id' | 'key_id'> | null,
+    hold: Pick<OpenHold, 'id' | 'key_id' | 'request_id'> | null,
     source: CreditSource | null,
     idempotencyKey: string,
     note: string | null,
     now: number,
   ): void {
-    run(this.#storage, SQL.insertLedger, kind, amount, balanceAfter, hold?.id ?? null, hold?.key_id ?? null, source, idempotencyKey, note, now);
+    const [holdId, keyId, requestId] = hold ? [hold.id, hold.key_id, hold.request_id] : [null, null, null];
+    run(this.#storage, SQL.insertLedger, kind, amount, balanceAfter, holdId, keyId, source, idempotencyKey, note, requestId, now);
   }
 }

@@ -1,4 +1,5 @@
-import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /** One row: the account this Durable Object serializes. */
 export const account = sqliteTable('account', {
@@ -51,7 +52,10 @@ export const holds = sqliteTable('holds', {
   keyId: text('key_id'),
   amountMicros: integer('amount_micros').notNull(),
   purpose: text('purpose').notNull(),
+  /** The gateway request the hold covers (`X-Request-Id`), so an operator can match it to logs. */
+  requestId: text('request_id'),
   createdAt: integer('created_at').notNull(),
+  /** The hold's deadline: released unsettled after it (a chat lease, renewed while the request runs). */
   expiresAt: integer('expires_at').notNull(),
 });
 
@@ -62,15 +66,22 @@ export type CreditSource = 'welcome' | 'operator' | 'card' | 'usdc';
  * Every movement of money. `amount_micros` is the change to the balance for credits (negative for
  * a correction) and charges (negative), and the amount set aside or freed for holds and releases.
  */
-export const ledger = sqliteTable('ledger', {
-  seq: integer('seq').primaryKey({ autoIncrement: true }),
-  kind: text('kind').$type<LedgerKind>().notNull(),
-  amountMicros: integer('amount_micros').notNull(),
-  balanceAfterMicros: integer('balance_after_micros').notNull(),
-  holdId: text('hold_id'),
-  keyId: text('key_id'),
-  source: text('source').$type<CreditSource>(),
-  idempotencyKey: text('idempotency_key').notNull().unique(),
-  note: text('note'),
-  createdAt: integer('created_at').notNull(),
-});
+export const ledger = sqliteTable(
+  'ledger',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    kind: text('kind').$type<LedgerKind>().notNull(),
+    amountMicros: integer('amount_micros').notNull(),
+    balanceAfterMicros: integer('balance_after_micros').notNull(),
+    holdId: text('hold_id'),
+    keyId: text('key_id'),
+    source: text('source').$type<CreditSource>(),
+    idempotencyKey: text('idempotency_key').notNull().unique(),
+    note: text('note'),
+    /** The request behind a hold and its charge and release rows. */
+    requestId: text('request_id'),
+    createdAt: integer('created_at').notNull(),
+  },
+  // Holds the alarm released (their callers died): few rows, counted for the operator.
+  (t) => [index('ledger_expired').on(t.holdId).where(sql`kind = 'release' AND note = 'expired'`)],
+);

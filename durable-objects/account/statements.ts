@@ -4,16 +4,22 @@
  * Column names follow `schema.ts`.
  */
 export const SQL = {
-  insertHold: 'INSERT INTO holds (id, key_id, amount_micros, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+  insertHold:
+    'INSERT INTO holds (id, key_id, amount_micros, purpose, request_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   deleteHold: 'DELETE FROM holds WHERE id = ?',
-  openHolds: 'SELECT id, key_id, amount_micros, purpose, expires_at FROM holds',
+  extendHold: 'UPDATE holds SET expires_at = ? WHERE id = ?',
+  openHolds: 'SELECT id, key_id, amount_micros, purpose, request_id, created_at, expires_at FROM holds',
   /** What the ledger says of a hold that is no longer open: its `hold:`, `charge:` and `release:` rows. */
-  closedHold: 'SELECT kind, amount_micros, key_id, note FROM ledger WHERE idempotency_key IN (?, ?, ?)',
+  closedHold: 'SELECT kind, amount_micros, key_id, note, request_id FROM ledger WHERE idempotency_key IN (?, ?, ?)',
   insertLedger:
-    'INSERT INTO ledger (kind, amount_micros, balance_after_micros, hold_id, key_id, source, idempotency_key, note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO ledger (kind, amount_micros, balance_after_micros, hold_id, key_id, source, idempotency_key, note, request_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   /** A settlement's charge and release rows in one statement. */
   insertLedger2:
-    'INSERT INTO ledger (kind, amount_micros, balance_after_micros, hold_id, key_id, source, idempotency_key, note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO ledger (kind, amount_micros, balance_after_micros, hold_id, key_id, source, idempotency_key, note, request_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  /** Holds the alarm released that no late settlement charged (admin view); reads the partial index `ledger_expired`. */
+  expiredUnsettled:
+    "SELECT COUNT(*) AS count FROM ledger r WHERE r.kind = 'release' AND r.note = 'expired' " +
+    "AND NOT EXISTS (SELECT 1 FROM ledger c WHERE c.idempotency_key = 'charge:' || r.hold_id)",
   ledgerKeyExists: 'SELECT 1 FROM ledger WHERE idempotency_key = ?',
   setBalance: 'UPDATE account SET balance_micros = ?',
   setFunding: 'UPDATE account SET balance_micros = ?, funded_at = ?, expires_at = ?, card_funded_micros = ?',
@@ -72,5 +78,8 @@ export type OpenHold = {
   key_id: string | null;
   amount_micros: number;
   purpose: string;
+  request_id: string | null;
+  created_at: number;
+  /** Changed in place when the hold's lease is extended. */
   expires_at: number;
 };

@@ -47,8 +47,10 @@ export interface HoldRequest {
   maxMicros: number;
   /** What the hold is for, kept on the hold and the ledger (`chat:openai/gpt-4o`). */
   purpose: string;
-  /** Open holds older than this are released by the alarm (crashed callers). */
+  /** The hold's deadline from now: released unsettled by the alarm after it, unless extended (crashed callers). */
   ttlMs?: number;
+  /** The gateway request the hold covers, kept on the hold and its ledger rows. */
+  requestId?: string;
 }
 
 export interface Hold extends AuthorizedKey {
@@ -94,7 +96,32 @@ export interface LedgerEntry {
   keyId: string | null;
   source: string | null;
   note: string | null;
+  requestId: string | null;
   createdAt: number;
+}
+
+/** A page of the ledger, newest first; `nextBefore` continues it (null on the last page). */
+export interface LedgerPage {
+  entries: LedgerEntry[];
+  nextBefore: number | null;
+}
+
+/** An open hold as an operator sees it. */
+export interface OpenHoldView {
+  holdId: string;
+  keyId: string | null;
+  amountMicros: number;
+  purpose: string;
+  requestId: string | null;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export interface ExtendResult {
+  /** False when the hold is no longer open (settled, released or expired). */
+  extended: boolean;
+  /** The hold's deadline after the call; null when it is not open. */
+  expiresAt: number | null;
 }
 
 export type SweepOutcome =
@@ -113,6 +140,7 @@ export type AccountOp =
   | { op: 'hold'; request: HoldRequest }
   | { op: 'settle'; holdId: string; chargeMicros: number }
   | { op: 'release'; holdId: string }
+  | { op: 'extend'; holdId: string; ttlMs: number }
   | { op: 'authenticate'; keyHash: string }
   | { op: 'account'; keyHash: string }
   | { op: 'sync' };
@@ -122,6 +150,7 @@ export interface AccountOpResults {
   hold: Result<Hold, HoldFailure>;
   settle: SettleResult;
   release: ReleaseResult;
+  extend: ExtendResult;
   authenticate: Result<AuthorizedKey, AuthFailure>;
   account: Result<{ account: AccountSnapshot }, AuthFailure>;
   sync: null;

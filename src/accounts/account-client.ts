@@ -171,6 +171,11 @@ export class AccountClient {
     return this.#retried(() => this.#channel.call(this.#sender, { op: 'release', holdId }, true));
   }
 
+  /** Renews a hold's lease; lazy, as a renewal needs no answer before it matters. */
+  extendHold(holdId: string, ttlMs: number) {
+    return this.#channel.call(this.#sender, { op: 'extend', holdId, ttlMs }, true);
+  }
+
   authenticate(keyHash: string) {
     return this.#channel.call(this.#sender, { op: 'authenticate', keyHash });
   }

@@ -1,4 +1,4 @@
-import type { AccountSnapshot, KeyRecord, LedgerEntry } from '../../durable-objects/account/types';
+import type { AccountSnapshot, KeyRecord, LedgerEntry, OpenHoldView } from '../../durable-objects/account/types';
 import { formatUsd } from '../money';
 import { fundUrl } from '../urls';
 
@@ -45,6 +45,20 @@ export function ledgerBody(entry: LedgerEntry) {
     key_id: entry.keyId,
     source: entry.source,
     note: entry.note,
+    request_id: entry.requestId,
     created_at: new Date(entry.createdAt).toISOString(),
+  };
+}
+
+/** An open hold as operators see it: what it covers and when it is released unless settled. */
+export function holdBody(hold: OpenHoldView) {
+  return {
+    id: hold.holdId,
+    key_id: hold.keyId,
+    amount_usd: formatUsd(hold.amountMicros),
+    purpose: hold.purpose,
+    request_id: hold.requestId,
+    created_at: new Date(hold.createdAt).toISOString(),
+    expires_at: new Date(hold.expiresAt).toISOString(),
   };
 }

@@ -89,7 +89,7 @@ describe('the ledger module', () => {
       expect(modules.ledger.credit({ amountMicros: 1_000, source: 'usdc', idempotencyKey: 'first' }, NOW + 1)).toEqual({ applied: false, balanceMicros: 1_000 });
       modules.ledger.credit({ amountMicros: 2_000, source: 'card', idempotencyKey: 'second', note: 'top-up' }, NOW + DAY_MS);
       expect(modules.memory.account).toMatchObject({ balance_micros: 3_000, funded_at: NOW, card_funded_micros: 2_000 });
-      expect(modules.ledger.entries(1)).toEqual([
+      expect(modules.ledger.page(1).entries).toEqual([
         expect.objectContaining({ kind: 'credit', amountMicros: 2_000, balanceAfterMicros: 3_000, source: 'card', note: 'top-up', createdAt: NOW + DAY_MS }),
       ]);
     }));

@@ -3,14 +3,14 @@ import type { z } from '@hono/zod-openapi';
 import type { KeyGuardrails } from '../../../durable-objects/account/types';
 import { AccountClient } from '../../accounts/account-client';
 import { newApiKey, sha256Hex } from '../../accounts/credentials';
-import { accountBody, keyBody, ledgerBody } from '../../accounts/wire';
+import { accountBody, holdBody, keyBody, ledgerBody } from '../../accounts/wire';
 import { database } from '../../db';
 import { markFunded } from '../../db/accounts';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { formatUsd, parseUsd } from '../../money';
 import { publicBaseUrl } from '../../urls';
-import type { createKey, credit, getAccount, KeyGuardrailsInput, updateKey } from './admin.routes';
+import type { createKey, credit, getAccount, getLedger, KeyGuardrailsInput, releaseHold, updateKey } from './admin.routes';
 
 /** The account's Durable Object, after anything this isolate still has queued for it. */
 function accountStub(env: Env, accountId: string) {
@@ -39,9 +39,33 @@ export const getAccountHandler: RouteHandler<typeof getAccount, AppEnv> = async 
   const view = await account.adminView();
   if (!view) throw noAccount(account_id);
   return c.json(
-    { ...accountBody(view.account, publicBaseUrl(c)), keys: view.keys.map(keyBody), ledger: view.ledger.map(ledgerBody) },
+    {
+      ...accountBody(view.account, publicBaseUrl(c)),
+      keys: view.keys.map(keyBody),
+      holds: view.holds.map(holdBody),
+      expired_unsettled_holds: view.expiredUnsettledHolds,
+      ledger: view.ledger.map(ledgerBody),
+    },
     200,
   );
+};
+
+export const getLedgerHandler: RouteHandler<typeof getLedger, AppEnv> = async (c) => {
+  const { account_id } = c.req.valid('param');
+  const { limit, cursor } = c.req.valid('query');
+  const account = await accountStub(c.env, account_id);
+  const page = await account.ledgerPage(limit, cursor === undefined ? undefined : Number(cursor));
+  if (!page) throw noAccount(account_id);
+  return c.json({ data: page.entries.map(ledgerBody), next_cursor: page.nextBefore === null ? null : String(page.nextBefore) }, 200);
+};
+
+export const releaseHoldHandler: RouteHandler<typeof releaseHold, AppEnv> = async (c) => {
+  const { account_id, hold_id } = c.req.valid('param');
+  const { reason } = c.req.valid('json');
+  const account = await accountStub(c.env, account_id);
+  const result = await account.releaseByOperator(hold_id, reason);
+  if (!result) throw new GatewayError('not_found', `No hold ${hold_id} on account ${account_id}.`);
+  return c.json({ hold_id, released: result.released, balance_usd: formatUsd(result.balanceMicros) }, 200);
 };
 
 export const createKeyHandler: RouteHandler<typeof createKey, AppEnv> = async (c) => {

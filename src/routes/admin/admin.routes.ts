@@ -6,6 +6,7 @@ import { Account, bearerAuth, errors, jsonBody, jsonResponse, UsdString } from '
 
 const AccountIdParam = z.object({ account_id: z.uuid().openapi({ param: { name: 'account_id', in: 'path' } }) });
 const KeyIdParam = AccountIdParam.extend({ key_id: z.string().min(1).openapi({ param: { name: 'key_id', in: 'path' } }) });
+const HoldIdParam = AccountIdParam.extend({ hold_id: z.string().min(1).max(100).openapi({ param: { name: 'hold_id', in: 'path' } }) });
 
 const DecimalUsd = z.string().regex(/^-?\d{1,9}(\.\d{1,6})?$/, 'a decimal USD string with at most 6 fraction digits');
 const LimitUsd = z.string().regex(/^\d{1,9}(\.\d{1,6})?$/, 'a non-negative decimal USD string').nullable().optional();
@@ -43,8 +44,23 @@ const LedgerRow = z.object({
   key_id: z.string().nullable(),
   source: z.string().nullable(),
   note: z.string().nullable(),
+  request_id: z.string().nullable().openapi({ description: 'The request behind a hold and its charge and release rows.' }),
   created_at: z.iso.datetime(),
 });
+
+const OpenHold = z.object({
+  id: z.string(),
+  key_id: z.string().nullable(),
+  amount_usd: UsdString,
+  purpose: z.string(),
+  request_id: z.string().nullable(),
+  created_at: z.iso.datetime(),
+  expires_at: z.iso.datetime().openapi({ description: 'Released unsettled after this instant, unless its request renews it.' }),
+});
+
+/** Most ledger rows on one page, and the default. */
+export const LEDGER_PAGE_MAX = 500;
+const LEDGER_PAGE_DEFAULT = 100;
 
 const admin = { tags: ['admin'], security: bearerAuth };
 
@@ -69,12 +85,59 @@ export const getAccount = createRoute({
   ...admin,
   method: 'get',
   path: '/admin/accounts/{account_id}',
-  summary: 'An account with its keys (no secrets) and its last ledger entries',
+  summary: 'An account with its keys (no secrets), open holds and last 50 ledger rows',
   middleware: [adminToken()] as const,
   request: { params: AccountIdParam },
   responses: {
-    200: jsonResponse(Account.extend({ keys: z.array(ApiKeyRecord), ledger: z.array(LedgerRow) }), 'The account'),
+    200: jsonResponse(
+      Account.extend({
+        keys: z.array(ApiKeyRecord),
+        holds: z.array(OpenHold),
+        expired_unsettled_holds: z.int().openapi({ description: 'Holds released at their deadline and never charged: requests whose Worker died.' }),
+        ledger: z.array(LedgerRow),
+      }),
+      'The account',
+    ),
     ...errors(401, 404),
+  },
+});
+
+export const getLedger = createRoute({
+  ...admin,
+  method: 'get',
+  path: '/admin/accounts/{account_id}/ledger',
+  summary: "The account's whole ledger, newest first, a page at a time",
+  middleware: [adminToken()] as const,
+  request: {
+    params: AccountIdParam,
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(LEDGER_PAGE_MAX).default(LEDGER_PAGE_DEFAULT),
+      cursor: z.string().regex(/^[1-9]\d{0,15}$/, 'a next_cursor from a previous page').optional().openapi({ description: 'The previous page\'s `next_cursor`.' }),
+    }),
+  },
+  responses: {
+    200: jsonResponse(z.object({ data: z.array(LedgerRow), next_cursor: z.string().nullable() }), 'A page of rows'),
+    ...errors(400, 401, 404),
+  },
+});
+
+export const releaseHold = createRoute({
+  ...admin,
+  method: 'post',
+  path: '/admin/accounts/{account_id}/holds/{hold_id}/release',
+  summary: 'Release an open hold without a charge (an orphaned request); idempotent',
+  middleware: [adminToken(), limitBody(16 * KiB), parseJsonBody()] as const,
+  request: { params: HoldIdParam, body: jsonBody(z.object({ reason: z.string().min(1).max(500) })) },
+  responses: {
+    200: jsonResponse(
+      z.object({
+        hold_id: z.string(),
+        released: z.boolean().openapi({ description: 'False when the hold was already closed (settled, released or expired).' }),
+        balance_usd: UsdString,
+      }),
+      'The hold is closed',
+    ),
+    ...errors(400, 401, 404),
   },
 });
 

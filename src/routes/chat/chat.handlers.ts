@@ -1,6 +1,7 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { holdFailureError } from '../../accounts/failures';
+import { CHAT_HOLD_LEASE_MS, keepHoldAlive } from '../../accounts/hold-lease';
 import { tokenCostMicros } from '../../billing/cost';
 import { COST_HEADER, CREDITS_HEADER, UNSUPPORTED_HEADER } from '../../billing/headers';
 import { checkContent } from '../../chat/content';
@@ -40,8 +41,16 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
     minMicros: plan.minMicros,
     maxMicros: plan.maxMicros,
     purpose: `chat:${model.id}`,
+    requestId: c.get('requestId'),
+    ttlMs: CHAT_HOLD_LEASE_MS,
   });
   if (!hold.ok) throw holdFailureError(hold, (available) => shortfallMessage(plan, available, price, model));
+  // Renewed while this request runs: if the Worker dies, the hold is freed within the lease.
+  const stopLease = keepHoldAlive(caller.account, hold.holdId);
+  const release = () => {
+    stopLease();
+    return caller.account.release(hold.holdId);
+  };
 
   const upstreamAbort = new AbortController();
   let dispatched: Dispatched;
@@ -53,25 +62,18 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
       guard: requestGuard(c),
     });
   } catch (err) {
-    await caller.account.release(hold.holdId);
+    await release();
     throw err;
   }
 
   const context: ResponseContext = { model: model.id, requestId: c.get('requestId'), created: Math.floor(Date.now() / 1000) };
+  // The charge is durable before the answer that states it leaves (README, "Money"): a crash
+  // can lose an answer in flight, never a charge a client was told about.
   const settle = async (usage: Usage) => {
+    stopLease();
     const result = await caller.account.settle(hold.holdId, tokenCostMicros(usage, dispatched.route.price));
-    if (!result.ok) throw new Error(`settlement failed: ${result.reason}`);
+    if (!result.ok) throw new Error(`settlement of ${hold.holdId} failed: ${result.reason}`);
     return { costMicros: result.chargedMicros, balanceMicros: result.balanceMicros };
-  };
-  // A non-streamed answer does not wait for its charge to be written: the charge rides with the
-  // account's next call (or leaves within LAZY_MS) while the Worker stays alive for it.
-  let charged: Promise<void> = Promise.resolve();
-  const settleAfterAnswer = (usage: Usage) => {
-    const costMicros = Math.max(0, Math.round(tokenCostMicros(usage, dispatched.route.price)));
-    charged = caller.account.settle(hold.holdId, costMicros, { lazy: true }).then((result) => {
-      if (!result.ok) throw new Error(`settlement of ${hold.holdId} failed: ${result.reason}`);
-    });
-    return Promise.resolve({ costMicros, balanceMicros: caller.account.balanceAfterPendingMicros });
   };
   const headers: Record<string, string> = dispatched.unsupported.length ? { [UNSUPPORTED_HEADER]: dispatched.unsupported.join(', ') } : {};
 
@@ -96,9 +98,9 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
     });
   }
 
-  const completed = finishCompletion(dispatched, context, plan.promptTokens, settleAfterAnswer, () => caller.account.release(hold.holdId));
+  const completed = finishCompletion(dispatched, context, plan.promptTokens, settle, release);
   // Keeps the Worker alive until the answer is read and its charge written, even if the client leaves.
-  waitUntil(c, completed.then(() => charged.catch((err) => console.error(err))));
+  waitUntil(c, completed);
   const { completion, costMicros, balanceMicros } = await completed;
   return c.json(completion, 200, {
     ...headers,

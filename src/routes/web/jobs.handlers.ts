@@ -26,6 +26,7 @@ async function submitJob(c: Context<AppEnv>, params: CrawlParams | ExtractParams
     maxMicros: params.limit * unitMicros,
     purpose: params.kind,
     ttlMs: JOB_DEADLINE_MS + 30 * 60 * 1000,
+    requestId: c.get('requestId'),
   });
   if (!hold.ok) throw holdFailureError(hold);
   const id = `${params.kind}_${randomBase62(24)}`;

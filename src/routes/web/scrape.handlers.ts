@@ -25,6 +25,7 @@ export const scrapeHandler: RouteHandler<typeof scrape, AppEnv> = async (c) => {
     maxMicros: SCRAPE_PRICE_MICROS[stealth === false ? 'standard' : 'stealth'],
     purpose: 'scrape',
     ttlMs: timeout_ms * 3,
+    requestId: c.get('requestId'),
   });
   if (!hold.ok) throw holdFailureError(hold);
 
