@@ -52,6 +52,7 @@ export function applyParamRules(request: ChatRequest, group: ParamGroup): ParamP
       request[name] !== undefined &&
       (ANNOUNCED[group].includes(name) || (group === 3 && !APPLIED_EVERYWHERE.has(name) && name !== 'response_format')),
   );
-  const kept = Object.fromEntries(Object.entries(request).filter(([name]) => !unsupported.includes(name)));
-  return { request: kept as ChatRequest, unsupported };
+  const kept: ChatRequest = { ...request };
+  for (const name of unsupported) delete kept[name];
+  return { request: kept, unsupported };
 }

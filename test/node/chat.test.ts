@@ -36,6 +36,39 @@ const weatherTool = {
   },
 };
 
+const UPSTREAM_OF = {
+  'openai/gpt-4o-mini': 'openai',
+  'meta/llama-3.3-70b-instruct': 'groq',
+  'anthropic/claude-haiku-4-5': 'anthropic',
+  'google/gemini-2.5-flash-lite': 'gemini',
+} as const;
+type UpstreamName = (typeof UPSTREAM_OF)[keyof typeof UPSTREAM_OF];
+
+/** The assistant turn of a recorded upstream body, in that provider's own format. */
+function assistantTurnSent(upstream: UpstreamName, body: unknown): unknown {
+  const { messages, contents } = body as { messages?: { role: string }[]; contents?: { role: string }[] };
+  if (upstream === 'gemini') return contents?.find((turn) => turn.role === 'model');
+  return messages?.find((turn) => turn.role === 'assistant');
+}
+
+/** What each documented format expects for the tool_calls turn: never an empty text block or part. */
+function expectedAssistantTurn(upstream: UpstreamName, content: string | null | readonly { type: string; text: string }[] | undefined): unknown {
+  const call = { id: 'call_paris', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } };
+  const text = typeof content === 'object' && content !== null ? 'Let me check.' : '';
+  switch (upstream) {
+    case 'openai':
+    case 'groq':
+      return { role: 'assistant', ...(content === undefined ? {} : { content }), tool_calls: [call] };
+    case 'anthropic':
+      return {
+        role: 'assistant',
+        content: [...(text ? [{ type: 'text', text }] : []), { type: 'tool_use', id: 'call_paris', name: 'get_weather', input: { city: 'Paris' } }],
+      };
+    case 'gemini':
+      return { role: 'model', parts: [...(text ? [{ text }] : []), expect.objectContaining({ functionCall: { name: 'get_weather', args: { city: 'Paris' } } })] };
+  }
+}
+
 describe.each(FORMATS)('chat through %s', (_, model) => {
   it('answers a plain request with the cost in headers, equal to the balance drop', async () => {
     const { openai, balance } = await client();
@@ -90,6 +123,42 @@ describe.each(FORMATS)('chat through %s', (_, model) => {
     const second = await openai.chat.completions.create({ model, messages, tools: [weatherTool] });
     expect(second.choices[0]?.finish_reason).toBe('stop');
     expect(second.choices[0]?.message.content).toBe(HELLO);
+    // Gemini gets back the very signature it issued, not the placeholder for foreign calls.
+    if (UPSTREAM_OF[model] === 'gemini') {
+      expect(JSON.stringify(assistantTurnSent('gemini', stack.upstreams.gemini.requests.at(-1)!.body))).toMatch(/"thoughtSignature":"[A-Za-z0-9+/]{20,}={0,2}"/);
+    }
+  });
+
+  // #9: an assistant turn that only calls tools may carry no content at all (OpenAI's format).
+  it.each([
+    ['absent', {}],
+    ['null', { content: null }],
+    ['""', { content: '' }],
+    ['an array of text parts', { content: [{ type: 'text', text: 'Let me check.' }] }],
+  ] as const)('takes an assistant tool_calls turn whose content is %s, streamed and not', async (_, content) => {
+    const { apiKey } = await client();
+    const upstream = stack.upstreams[UPSTREAM_OF[model]];
+    for (const stream of [false, true]) {
+      const res = await fetch(`${stack.gateway.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          model,
+          stream,
+          tools: [weatherTool],
+          messages: [
+            { role: 'user', content: 'Weather in Paris?' },
+            { role: 'assistant', ...content, tool_calls: [{ id: 'call_paris', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+            { role: 'tool', tool_call_id: 'call_paris', content: '{"temperature": 18}' },
+          ],
+        }),
+      });
+      expect(res.status, `stream: ${stream}: ${res.status === 200 ? "" : await res.clone().text()}`).toBe(200);
+      expect(await res.text()).toContain(stream ? 'data: [DONE]' : HELLO_WORDS[0]);
+      expect(assistantTurnSent(UPSTREAM_OF[model], upstream.requests.at(-1)!.body), `stream: ${stream}`).toEqual(
+        expectedAssistantTurn(UPSTREAM_OF[model], 'content' in content ? content.content : undefined),
+      );
+    }
   });
 
   it('streams a tool call as argument deltas', async () => {

@@ -3,7 +3,8 @@
  * tests. It serves `POST /v1beta/models/{model}:generateContent` and
  * `:streamGenerateContent?alt=sse` for any model, checks `x-goog-api-key`, and answers by the
  * shared scenarios. Like Gemini 3 it refuses a request whose function-calling step comes back
- * without the thought signature it issued (stricter than Google: it accepts no placeholder).
+ * without the thought signature it issued, or without Google's documented placeholder for a call
+ * Gemini did not make (https://ai.google.dev/gemini-api/docs/thought-signatures).
  */
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -121,10 +122,13 @@ function validate(body: RequestBody, issued: Set<string>): string | undefined {
     if (!first.thoughtSignature) {
       return `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${first.functionCall?.name}\` , position ${position + 1}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`;
     }
-    if (!issued.has(first.thoughtSignature)) return 'Corrupted thought signature.';
+    if (!issued.has(first.thoughtSignature) && !PLACEHOLDER_SIGNATURES.has(first.thoughtSignature)) return 'Corrupted thought signature.';
   }
   return undefined;
 }
+
+/** Google's documented stand-ins for the signature of a function call Gemini did not make. */
+const PLACEHOLDER_SIGNATURES = new Set(['skip_thought_signature_validator', 'context_engineering_is_the_way_to_go']);
 
 interface Answer {
   res: ServerResponse;

@@ -4,63 +4,19 @@
  * request out; upstream JSON or SSE events in, chat-completion objects or chunks out.
  */
 
-export interface TextPart {
-  type: 'text';
-  text: string;
-}
-export interface ImagePart {
-  type: 'image_url';
-  image_url: { url: string; detail?: 'low' | 'high' | 'auto' };
-}
-export interface FilePart {
-  type: 'file';
-  /** `file_data` is a `data:application/pdf;base64,...` URI. */
-  file: { filename: string; file_data: string };
-}
-export type ContentPart = TextPart | ImagePart | FilePart;
+import type { z } from '@hono/zod-openapi';
+import type * as schema from '../../chat/request-schema';
 
-export interface ToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
-
-export interface ChatMessage {
-  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
-  content: string | ContentPart[] | null;
-  name?: string;
-  tool_calls?: ToolCall[];
-  tool_call_id?: string;
-}
-
-export interface FunctionTool {
-  type: 'function';
-  function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean };
-}
-
-/** What a client sends to `POST /v1/chat/completions`. Unknown extra members are allowed. */
-export interface ChatRequest {
-  model: string;
-  messages: ChatMessage[];
-  stream?: boolean;
-  temperature?: number;
-  max_tokens?: number;
-  max_completion_tokens?: number;
-  n?: number;
-  top_p?: number;
-  frequency_penalty?: number;
-  presence_penalty?: number;
-  stop?: string | string[];
-  tools?: FunctionTool[];
-  /** `none`, `auto`, `required`, or `{type: 'function', function: {name}}`. */
-  tool_choice?: unknown;
-  seed?: number;
-  response_format?: unknown;
-  logprobs?: boolean;
-  top_logprobs?: number;
-  logit_bias?: Record<string, number>;
-  [extra: string]: unknown;
-}
+export type TextPart = z.output<typeof schema.TextPart>;
+export type ImagePart = z.output<typeof schema.ImagePart>;
+export type FilePart = z.output<typeof schema.FilePart>;
+export type ContentPart = z.output<typeof schema.ContentPart>;
+export type ToolCall = z.output<typeof schema.ToolCall>;
+/** A message as validated: `content` may be absent or null (an assistant turn that only calls tools). */
+export type ChatMessage = z.output<typeof schema.ChatMessage>;
+export type FunctionTool = z.output<typeof schema.FunctionTool>;
+/** What a client sends to `POST /v1/chat/completions`, as validated. Unknown extra members are allowed. */
+export type ChatRequest = z.output<typeof schema.ChatCompletionRequest>;
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
 

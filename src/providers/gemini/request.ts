@@ -86,7 +86,7 @@ function functionCallingConfig(choice: unknown): NonNullable<GeminiRequestBody['
 }
 
 function textOf(message: ChatMessage, param: string): string {
-  if (message.content === null) return '';
+  if (message.content == null) return '';
   if (typeof message.content === 'string') return message.content;
   return message.content
     .map((part, i) => {
@@ -97,7 +97,7 @@ function textOf(message: ChatMessage, param: string): string {
 }
 
 async function userParts(message: ChatMessage, param: string, fetchImage: ImageFetcher): Promise<GeminiPart[]> {
-  if (message.content === null) return [];
+  if (message.content == null) return [];
   if (typeof message.content === 'string') return message.content ? [{ text: message.content }] : [];
   return Promise.all(message.content.map((part, i) => userPart(part, `${param}.content.${i}`, fetchImage)));
 }

@@ -18,7 +18,7 @@ import { GatewayError } from '../../errors';
 import { executionContext } from '../../execution-context';
 import { formatUsd } from '../../money';
 import { requestGuard } from '../../web/policy';
-import type { ChatRequest, ResponseContext, Usage } from '../../providers/chat/types';
+import type { ResponseContext, Usage } from '../../providers/chat/types';
 import type { chatCompletions } from './chat.routes';
 
 /**
@@ -27,7 +27,7 @@ import type { chatCompletions } from './chat.routes';
  * usage. Every failure before the answer releases the hold.
  */
 export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv> = async (c) => {
-  const request = c.req.valid('json') as ChatRequest;
+  const request = c.req.valid('json');
   const { model, routes } = resolveChatModel(request.model, c.env);
   checkContent(request, model);
   applyParamRules(request, paramGroup(routes[0]!)); // a 400 before any money moves
