@@ -5,6 +5,8 @@ import { GatewayError, renderError, validationError } from './errors';
 import { requestId } from './middleware/request-id';
 import { refuseSelfFetch } from './middleware/self-fetch';
 import * as admin from './routes/admin/admin.handlers';
+import * as images from './routes/media/images.handlers';
+import * as imagesRoutes from './routes/media/images.routes';
 import * as adminRoutes from './routes/admin/admin.routes';
 import * as agent from './routes/agent/agent.handlers';
 import * as agentRoutes from './routes/agent/agent.routes';
@@ -38,6 +40,8 @@ export function createApp() {
     .openapi(discoveryRoutes.llmsTxt, discovery.llmsTxtHandler)
     .openapi(modelsRoutes.listModels, models.listModelsHandler)
     .openapi(chatRoutes.chatCompletions, chat.chatCompletionsHandler)
+    .openapi(imagesRoutes.generateImages, images.generateImagesHandler)
+    .openapi(imagesRoutes.listGenerations, images.listGenerationsHandler)
     .openapi(scrapeRoutes.scrape, scrape.scrapeHandler)
     .openapi(jobsRoutes.crawl, jobs.crawlHandler)
     .openapi(jobsRoutes.getCrawl, jobs.getCrawlHandler)

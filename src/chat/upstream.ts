@@ -14,7 +14,7 @@ export type UpstreamOutcome =
  * retry on the next route and an error, and releases the hold either way.
  */
 export async function sendUpstream(
-  request: UpstreamRequest,
+  request: Omit<UpstreamRequest, 'body'> & { body: BodyInit },
   options: { timeoutMs: number; signal: AbortSignal; errorMessage: (status: number, body: unknown) => string },
 ): Promise<UpstreamOutcome> {
   // One controller per attempt: the caller's signal (a client that left) aborts it, and so does

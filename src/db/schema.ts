@@ -40,3 +40,23 @@ export const webJobs = sqliteTable(
   },
   (t) => [index('web_jobs_account').on(t.accountId)],
 );
+
+/**
+ * Completed image and video generations, for `GET /v1/generations`: what was asked and the R2
+ * keys of the hosted outputs, listed newest first until the outputs expire (D10).
+ */
+export const generations = sqliteTable(
+  'generations',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    kind: text('kind').$type<'image' | 'video'>().notNull(),
+    model: text('model').notNull(),
+    prompt: text('prompt').notNull(),
+    /** JSON array of R2 keys under `outputs/<account_id>/`. */
+    keys: text('keys', { mode: 'json' }).$type<string[]>().notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('generations_account').on(t.accountId, t.createdAt, t.id)],
+);

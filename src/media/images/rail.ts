@@ -1,0 +1,51 @@
+import { DEFAULT_UPSTREAM_TIMEOUT_MS, sendUpstream } from '../../chat/upstream';
+import { GatewayError } from '../../errors';
+import { openaiImageRequest, openaiImages } from '../../providers/openai/images';
+import type { ProviderId } from '../../providers/ids';
+import { providerBaseUrl, providerKey } from '../../providers/registry';
+import type { ReferenceImage } from '../references';
+import type { ImagePlan } from './plan';
+
+export interface MediaUpstreamRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: BodyInit;
+}
+
+/** One image as the upstream produced it: exactly these bytes are hosted. */
+export interface RenderedImage {
+  bytes: Uint8Array;
+  contentType: string;
+}
+
+/** An image render takes minutes on the slowest models; the spec's sync route holds the connection. */
+const IMAGE_TIMEOUT_MS = 5 * 60 * 1000;
+
+/** Providers whose image rail is built; models served only elsewhere are not offered (README, "Media"). */
+export const IMAGE_RAILS: ReadonlySet<ProviderId> = new Set(['openai']);
+
+/** Renders the plan's images on its route. Throws `GatewayError` for upstream failures. */
+export async function renderImages(plan: ImagePlan, references: ReferenceImage[], env: Env, signal: AbortSignal): Promise<RenderedImage[]> {
+  const { provider } = plan.route;
+  const apiKey = providerKey(env, provider);
+  if (!apiKey || !IMAGE_RAILS.has(provider)) throw new GatewayError('provider_unavailable', `No image rail for ${provider} is configured.`, { retryAfter: 60 });
+  const request = openaiImageRequest(plan, references, providerBaseUrl(env, provider), apiKey);
+  const outcome = await sendUpstream(request, {
+    timeoutMs: Math.max(IMAGE_TIMEOUT_MS, Number(env.UPSTREAM_TIMEOUT_MS) || DEFAULT_UPSTREAM_TIMEOUT_MS),
+    signal,
+    errorMessage: openaiErrorMessage,
+  });
+  if (!outcome.ok) throw outcome.error;
+  let body: unknown;
+  try {
+    body = await outcome.response.json();
+  } catch {
+    throw new GatewayError('provider_error', 'The provider answered with an unreadable body.');
+  }
+  return openaiImages(body).slice(0, plan.n);
+}
+
+function openaiErrorMessage(status: number, body: unknown): string {
+  const message = (body as { error?: { message?: unknown } } | null)?.error?.message;
+  return typeof message === 'string' ? message : `HTTP ${status}`;
+}

@@ -1,0 +1,54 @@
+import { GatewayError } from '../../errors';
+import type { ImagePlan } from '../../media/images/plan';
+import type { MediaUpstreamRequest, RenderedImage } from '../../media/images/rail';
+import type { ReferenceImage } from '../../media/references';
+
+/**
+ * OpenAI's Images API (https://platform.openai.com/docs/api-reference/images): GPT-image models
+ * answer `data[].b64_json` (they take no `response_format`) with the image format in
+ * `output_format`; with references the request goes to `/images/edits` as multipart, each
+ * reference an `image[]` file.
+ */
+export function openaiImageRequest(plan: ImagePlan, references: ReferenceImage[], base: string, apiKey: string): MediaUpstreamRequest {
+  const fields: Record<string, string> = {
+    model: plan.route.upstreamId,
+    prompt: plan.prompt,
+    n: String(plan.n),
+    size: plan.size,
+    ...(plan.quality ? { quality: plan.quality } : {}),
+  };
+  const auth = { Authorization: `Bearer ${apiKey}` };
+  if (references.length === 0) {
+    return { url: `${base}/images/generations`, headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ ...fields, n: plan.n }) };
+  }
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  references.forEach((reference, i) => form.append('image[]', new Blob([reference.bytes], { type: reference.contentType }), `reference-${i}.${extension(reference.contentType)}`));
+  // fetch writes the multipart Content-Type with its boundary.
+  return { url: `${base}/images/edits`, headers: auth, body: form };
+}
+
+interface OpenAIImagesResponse {
+  data?: { b64_json?: string; url?: string }[];
+  output_format?: string;
+}
+
+/** The images of an OpenAI answer, decoded; a provider_error when it holds none. */
+export function openaiImages(body: unknown): RenderedImage[] {
+  const { data, output_format } = (body ?? {}) as OpenAIImagesResponse;
+  const contentType = `image/${output_format === 'jpeg' || output_format === 'webp' ? output_format : 'png'}`;
+  const images = (data ?? []).flatMap((item) => (typeof item.b64_json === 'string' ? [{ bytes: decodeBase64(item.b64_json), contentType }] : []));
+  if (images.length === 0) throw new GatewayError('provider_error', 'The provider answered without images.');
+  return images;
+}
+
+function decodeBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+function extension(contentType: string): string {
+  return contentType.split('/')[1]?.replace('jpeg', 'jpg') ?? 'png';
+}

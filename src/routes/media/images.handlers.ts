@@ -1,0 +1,135 @@
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { holdFailureError } from '../../accounts/failures';
+import { CHAT_HOLD_LEASE_MS, keepHoldAlive } from '../../accounts/hold-lease';
+import { COST_HEADER, CREDITS_HEADER } from '../../billing/headers';
+import { database } from '../../db';
+import { generationsPage, insertGeneration, type GenerationCursor, type GenerationKind } from '../../db/generations';
+import type { AppEnv } from '../../env';
+import { GatewayError } from '../../errors';
+import { executionContext } from '../../execution-context';
+import { planImages, type ImagePlan } from '../../media/images/plan';
+import { renderImages } from '../../media/images/rail';
+import { fileUrl, hostOutput, outputRetentionMs } from '../../media/outputs';
+import { loadReferences } from '../../media/references';
+import { formatUsd } from '../../money';
+import { publicBaseUrl } from '../../urls';
+import { requestGuard } from '../../web/policy';
+import type { generateImages, listGenerations } from './images.routes';
+
+/**
+ * `POST /v1/images/generations`: check and price the request, hold n images at the tier's price,
+ * render, host the exact bytes in R2 and charge the images returned. The work runs under
+ * `waitUntil`, so a client that leaves still gets its render finished, hosted, listed and billed
+ * (spec); every failure before the charge releases the hold.
+ */
+export const generateImagesHandler: RouteHandler<typeof generateImages, AppEnv> = async (c) => {
+  const request = c.req.valid('json');
+  const plan = planImages(request, c.env); // 400/404 before any money moves
+  const caller = c.get('caller');
+  const hold = await caller.account.authorizeHold({
+    keyHash: caller.keyHash,
+    model: plan.model.id,
+    minMicros: plan.n * plan.unitMicros,
+    maxMicros: plan.n * plan.unitMicros,
+    purpose: `image:${plan.model.id}`,
+    requestId: c.get('requestId'),
+    ttlMs: CHAT_HOLD_LEASE_MS,
+  });
+  if (!hold.ok) throw holdFailureError(hold);
+  const stopLease = keepHoldAlive(caller.account, hold.holdId);
+
+  const work = (async () => {
+    try {
+      return await renderAndHost(c, plan, hold.accountId);
+    } catch (err) {
+      stopLease();
+      await caller.account.release(hold.holdId);
+      throw err;
+    }
+  })().then(async (hosted) => {
+    stopLease();
+    const settled = await caller.account.settle(hold.holdId, hosted.keys.length * plan.unitMicros);
+    if (!settled.ok) throw new Error(`settlement of ${hold.holdId} failed: ${settled.reason}`);
+    await recordGeneration(c, plan, hold.accountId, hosted);
+    return { ...hosted, costMicros: settled.chargedMicros, balanceMicros: settled.balanceMicros };
+  });
+  executionContext(c)?.waitUntil(work.catch(() => {}));
+  const { keys, created, costMicros, balanceMicros } = await work;
+  const base = publicBaseUrl(c);
+  return c.json({ created: Math.floor(created / 1000), data: keys.map((key) => ({ url: fileUrl(base, key) })) }, 200, {
+    [COST_HEADER]: formatUsd(costMicros),
+    [CREDITS_HEADER]: formatUsd(balanceMicros),
+  });
+};
+
+async function renderAndHost(c: Context<AppEnv>, plan: ImagePlan, accountId: string): Promise<{ keys: string[]; created: number }> {
+  const references = await loadReferences(plan.references, publicBaseUrl(c), c.env.MEDIA, requestGuard(c), plan.referencesParam);
+  // The render is not tied to the client: it goes on if the client leaves (spec).
+  const images = await renderImages(plan, references, c.env, new AbortController().signal);
+  const keys: string[] = [];
+  for (const image of images) keys.push(await hostOutput(c.env.MEDIA, accountId, image.bytes, image.contentType));
+  return { keys, created: Date.now() };
+}
+
+/** The generation's listing row; a failure here loses a listing, never money, so it is logged. */
+async function recordGeneration(c: Context<AppEnv>, plan: ImagePlan, accountId: string, hosted: { keys: string[]; created: number }): Promise<void> {
+  try {
+    await insertGeneration(database(c.env), {
+      id: `gen_${c.get('requestId').replace(/^req_/, '')}`,
+      accountId,
+      kind: 'image',
+      model: plan.model.id,
+      prompt: plan.prompt,
+      keys: hosted.keys,
+      createdAt: hosted.created,
+      expiresAt: hosted.created + outputRetentionMs(c.env),
+    });
+  } catch (err) {
+    console.error('generation record not written', err);
+  }
+}
+
+/** `GET /v1/generations`: this account's completed generations, newest first, by opaque cursor. */
+export const listGenerationsHandler: RouteHandler<typeof listGenerations, AppEnv> = async (c) => {
+  const { kind, limit, cursor } = c.req.valid('query');
+  const caller = c.get('caller');
+  const auth = await caller.account.authenticate(caller.keyHash);
+  if (!auth.ok) throw holdFailureError(auth);
+  const kinds: GenerationKind[] = kind ? [kind] : ['image', 'video'];
+  const rows = await generationsPage(database(c.env), { accountId: auth.accountId, kinds, limit, cursor: cursor ? decodeCursor(cursor) : undefined, now: Date.now() });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const base = publicBaseUrl(c);
+  return c.json(
+    {
+      data: page.map((row) => ({
+        id: row.id,
+        kind: row.kind,
+        model: row.model,
+        prompt: row.prompt,
+        urls: row.keys.map((key) => fileUrl(base, key)),
+        created_at: new Date(row.createdAt).toISOString(),
+      })),
+      next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+    },
+    200,
+  );
+};
+
+function encodeCursor(cursor: GenerationCursor): string {
+  return btoa(`${cursor.createdAt}:${cursor.id}`).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function decodeCursor(text: string): GenerationCursor {
+  const invalid = () => new GatewayError('invalid_request', 'cursor is not a next_cursor of this listing.', { param: 'cursor' });
+  let decoded: string;
+  try {
+    decoded = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  } catch {
+    throw invalid();
+  }
+  const match = /^(\d{1,15}):(gen_[A-Za-z0-9]{1,64})$/.exec(decoded);
+  if (!match) throw invalid();
+  return { createdAt: Number(match[1]), id: match[2]! };
+}

@@ -1,0 +1,54 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { ImageGenerationRequest, MediaUrlResponse } from '../../media/images/request';
+import { apiKey } from '../../middleware/api-key';
+import { KiB, limitBody } from '../../middleware/body-limit';
+import { parseJsonBody } from '../../middleware/json-body';
+import { bearerAuth, errors, jsonBody, jsonResponse } from '../schemas';
+
+export const generateImages = createRoute({
+  method: 'post',
+  path: '/v1/images/generations',
+  tags: ['media'],
+  summary: 'Render images and answer hosted links; the render finishes and is billed even if the client leaves',
+  security: bearerAuth,
+  middleware: [apiKey(), limitBody(128 * KiB), parseJsonBody()] as const,
+  request: { body: jsonBody(ImageGenerationRequest) },
+  responses: {
+    200: {
+      ...jsonResponse(MediaUrlResponse, 'Links under this gateway, one per image'),
+      headers: z.object({ 'X-Service-Cost': z.string(), 'X-Service-Credits-Remaining': z.string(), 'X-Service-Request-Id': z.string() }),
+    },
+    ...errors(400, 401, 402, 403, 404, 429, 502, 503),
+  },
+});
+
+const GenerationRecord = z
+  .object({
+    id: z.string(),
+    kind: z.enum(['image', 'video']),
+    model: z.string(),
+    prompt: z.string(),
+    urls: z.array(z.url()),
+    created_at: z.iso.datetime(),
+  })
+  .openapi('GenerationRecord');
+
+export const listGenerations = createRoute({
+  method: 'get',
+  path: '/v1/generations',
+  tags: ['media'],
+  summary: "The account's completed generations with still-hosted outputs, newest first; free",
+  security: bearerAuth,
+  middleware: [apiKey()] as const,
+  request: {
+    query: z.object({
+      kind: z.enum(['image', 'video']).optional(),
+      limit: z.coerce.number().int().min(1).max(100).default(20),
+      cursor: z.string().min(1).max(200).optional().openapi({ description: "The previous page's `next_cursor`." }),
+    }),
+  },
+  responses: {
+    200: jsonResponse(z.object({ data: z.array(GenerationRecord), next_cursor: z.string().nullable() }), 'A page of generations'),
+    ...errors(400, 401),
+  },
+});

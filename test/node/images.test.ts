@@ -1,0 +1,168 @@
+import { createHash } from 'node:crypto';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOpenAIImagesUpstream, type ImagesUpstream } from '../upstreams/openai-images';
+import { startGateway, type RunningGateway } from './gateway-process';
+
+/**
+ * `POST /v1/images/generations` and `GET /v1/generations` as a client meets them: the gateway
+ * started with `npm start` and `.dev.vars`, OpenAI's Images API played by a local server, the
+ * official `openai` SDK where it has the route.
+ */
+
+const ADMIN = 'images-admin-token-0123456789';
+const IMAGE_KEY = 'sk-images-test';
+let upstream: ImagesUpstream;
+let gateway: RunningGateway;
+
+beforeAll(async () => {
+  upstream = await startOpenAIImagesUpstream(IMAGE_KEY);
+  gateway = await startGateway({ ADMIN_TOKEN: ADMIN, OPENAI_API_KEY: IMAGE_KEY, OPENAI_BASE_URL: `${upstream.url}/v1` });
+});
+afterAll(async () => {
+  await gateway?.stop();
+  await upstream?.stop();
+});
+
+const micros = (usd: string) => Math.round(Number(usd) * 1e6);
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+async function agent(usd: string) {
+  const registered = await fetch(`${gateway.url}/agent/register`, {
+    method: 'POST',
+    headers: { 'CF-Connecting-IP': `203.0.113.${Math.floor(Math.random() * 250) + 1}` },
+    body: JSON.stringify({ type: 'anonymous' }),
+  });
+  const { api_key: apiKey, account_id: accountId } = (await registered.json()) as { api_key: string; account_id: string };
+  if (usd !== '0') {
+    const credited = await fetch(`${gateway.url}/admin/accounts/${accountId}/credits`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ADMIN}` },
+      body: JSON.stringify({ amount_usd: usd, reason: 'images test' }),
+    });
+    expect(credited.status).toBe(200);
+  }
+  const account = async () =>
+    (await (await fetch(`${gateway.url}/agent/account`, { headers: { Authorization: `Bearer ${apiKey}` } })).json()) as { balance_usd: string; held_usd: string };
+  return { apiKey, accountId, account, openai: new OpenAI({ apiKey, baseURL: `${gateway.url}/v1`, maxRetries: 0 }) };
+}
+
+function generate(apiKey: string, body: Record<string, unknown>, init: RequestInit = {}) {
+  return fetch(`${gateway.url}/v1/images/generations`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: JSON.stringify(body), ...init });
+}
+
+describe('POST /v1/images/generations', () => {
+  it('answers hosted links even for b64_json, serving exactly the upstream bytes, billed per image at the mapped tier', async () => {
+    const { openai, account } = await agent('5');
+    const answeredBefore = upstream.answered.length;
+    const { data: result, response } = await openai.images
+      .generate({ model: 'openai/gpt-image-1-mini', prompt: 'a red fox in snow', n: 2, size: '1792x1024', quality: 'hd', response_format: 'b64_json' })
+      .withResponse();
+    expect(result.data).toHaveLength(2);
+    const sent = upstream.requests.at(-1)!;
+    expect(sent.path).toBe('/v1/images/generations');
+    expect(sent.fields).toEqual({ model: 'gpt-image-1-mini', prompt: 'a red fox in snow', n: 2, size: '1536x1024', quality: 'high' });
+
+    const upstreamPngs = upstream.answered.slice(answeredBefore);
+    for (const [i, image] of result.data!.entries()) {
+      expect(image.b64_json).toBeUndefined();
+      expect(image.url!.startsWith(`${gateway.url}/files/outputs/`)).toBe(true);
+      const file = await fetch(image.url!);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-type')).toBe('image/png');
+      expect(Buffer.from(await file.arrayBuffer()).toString('base64')).toBe(upstreamPngs[i]);
+    }
+    // high tier of gpt-image-1-mini: $0.036 per image.
+    expect(response.headers.get('x-service-cost')).toBe('0.072000');
+    expect(micros((await account()).balance_usd)).toBe(5_000_000 - 72_000);
+    expect(response.headers.get('x-service-credits-remaining')).toBe('4.928000');
+  });
+
+  it('sends an edit-capable model its references as files, our own hosted link read from storage', async () => {
+    const { apiKey } = await agent('5');
+    const first = (await (await generate(apiKey, { model: 'openai/gpt-image-1-mini', prompt: 'a cat' })).json()) as { data: { url: string }[] };
+    const reference = new Uint8Array(await (await fetch(first.data[0]!.url)).arrayBuffer());
+
+    const res = await generate(apiKey, { model: 'openai/gpt-image-1-mini', prompt: 'the cat in a hat', quality: 'low', image_url: first.data[0]!.url });
+    expect(res.status).toBe(200);
+    const sent = upstream.requests.at(-1)!;
+    expect(sent.path).toBe('/v1/images/edits');
+    expect(sent.fields).toMatchObject({ model: 'gpt-image-1-mini', prompt: 'the cat in a hat', quality: 'low', n: '1' });
+    expect(sent.files).toEqual([{ field: 'image[]', type: 'image/png', size: reference.byteLength, sha256: sha256(reference) }]);
+    expect(res.headers.get('x-service-cost')).toBe('0.005000');
+  });
+
+  it('refuses references to a model that takes none, and a private reference URL, with 400 and nothing charged or sent', async () => {
+    const { apiKey, account } = await agent('1');
+    const sentBefore = upstream.requests.length;
+    const none = await generate(apiKey, { model: 'black-forest-labs/flux-1-schnell', prompt: 'x', image_url: 'https://example.com/a.png' });
+    expect(none.status).toBe(400);
+    expect(((await none.json()) as { error: { param: string } }).error.param).toBe('image_url');
+    const privateRef = await generate(apiKey, { model: 'openai/gpt-image-1-mini', prompt: 'x', image_urls: ['https://127.0.0.1/a.png'] });
+    expect(privateRef.status).toBe(400);
+    expect(((await privateRef.json()) as { error: { param: string } }).error.param).toBe('image_urls');
+    expect(upstream.requests.length).toBe(sentBefore);
+    expect(await account()).toMatchObject({ balance_usd: '1.000000', held_usd: '0.000000' });
+  });
+
+  it('charges nothing when the provider refuses, and answers 402 on an empty balance', async () => {
+    const { apiKey, account } = await agent('1');
+    const refused = await generate(apiKey, { model: 'openai/gpt-image-1-mini', prompt: 'something [reject]' });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
+    expect(await account()).toMatchObject({ balance_usd: '1.000000', held_usd: '0.000000' });
+
+    const broke = await agent('0');
+    const res = await generate(broke.apiKey, { model: 'openai/gpt-image-1-mini', prompt: 'a fox' });
+    expect(res.status).toBe(402);
+  });
+
+  // Under `wrangler dev` the proxy keeps workerd's side of the request open after the client
+  // leaves, so this passes here even without `waitUntil`; it shows the outcome, not the mechanism.
+  it('finishes, hosts, lists and bills a render whose client left', async () => {
+    const { apiKey, account } = await agent('1');
+    const client = new AbortController();
+    const pending = generate(apiKey, { model: 'openai/gpt-image-1-mini', prompt: 'a slow owl [slow]' }, { signal: client.signal }).catch(() => null);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    client.abort();
+    await pending;
+    let listed: { data: { prompt: string; urls: string[] }[] } = { data: [] };
+    for (let i = 0; i < 50 && listed.data.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      listed = (await (await fetch(`${gateway.url}/v1/generations`, { headers: { Authorization: `Bearer ${apiKey}` } })).json()) as typeof listed;
+    }
+    expect(listed.data.map((row) => row.prompt)).toEqual(['a slow owl [slow]']);
+    expect((await fetch(listed.data[0]!.urls[0]!)).status).toBe(200);
+    expect(await account()).toMatchObject({ balance_usd: '0.989000', held_usd: '0.000000' });
+  });
+});
+
+describe('GET /v1/generations', () => {
+  it('pages newest first with an opaque cursor until null, filters by kind, and shows another account nothing', async () => {
+    const { apiKey } = await agent('5');
+    for (const prompt of ['one', 'two', 'three']) expect((await generate(apiKey, { model: 'openai/gpt-image-1-mini', prompt, quality: 'low' })).status).toBe(200);
+    const list = (query: string, key = apiKey) => fetch(`${gateway.url}/v1/generations${query}`, { headers: { Authorization: `Bearer ${key}` } });
+
+    const prompts: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = (await (await list(`?limit=2${cursor ? `&cursor=${cursor}` : ''}`)).json()) as {
+        data: { id: string; kind: string; model: string; prompt: string; urls: string[]; created_at: string }[];
+        next_cursor: string | null;
+      };
+      expect(page.data.length).toBeLessThanOrEqual(2);
+      for (const row of page.data) expect(row).toMatchObject({ kind: 'image', model: 'openai/gpt-image-1-mini', urls: [expect.stringContaining('/files/outputs/')] });
+      prompts.push(...page.data.map((row) => row.prompt));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(prompts).toEqual(['three', 'two', 'one']);
+
+    expect(((await (await list('?kind=video')).json()) as { data: unknown[] }).data).toEqual([]);
+    const other = await agent('0');
+    expect(await (await list('', other.apiKey)).json()).toEqual({ data: [], next_cursor: null });
+    const bad = await list('?cursor=not-a-cursor');
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { param: string } }).error.param).toBe('cursor');
+    expect((await list('?limit=101')).status).toBe(400);
+  });
+});

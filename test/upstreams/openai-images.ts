@@ -1,0 +1,141 @@
+/**
+ * A local stand-in for OpenAI's Images API (https://platform.openai.com/docs/api-reference/images),
+ * as GPT-image models answer it: `POST /v1/images/generations` (JSON) and `POST /v1/images/edits`
+ * (multipart/form-data, references as `image[]` files) both return
+ * `{created, data: [{b64_json}], output_format, quality, size, usage}`; there is no `response_format`
+ * for these models (a request carrying one gets OpenAI's 400). Sizes other than 1024x1024,
+ * 1536x1024, 1024x1536 and `auto` get OpenAI's 400, and so does a prompt containing `[reject]`;
+ * `[slow]` answers after 1.5 s.
+ * Every image is a real PNG of the requested size whose text chunk names the prompt and index,
+ * so tests can check that exactly these bytes were hosted.
+ */
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { deflateSync } from 'node:zlib';
+
+export interface ImageRequestRecord {
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The JSON body, or for multipart the text fields and each file's name, type and SHA-256. */
+  fields: Record<string, unknown>;
+  files: { field: string; type: string; size: number; sha256: string }[];
+}
+
+export interface ImagesUpstream {
+  url: string;
+  requests: ImageRequestRecord[];
+  /** The PNGs of every answer, base64, in order, to compare with what the gateway hosted. */
+  answered: string[];
+  stop: () => Promise<void>;
+}
+
+const SIZES = new Set(['1024x1024', '1536x1024', '1024x1536', 'auto']);
+
+export async function startOpenAIImagesUpstream(apiKey = 'sk-images-test'): Promise<ImagesUpstream> {
+  const requests: ImageRequestRecord[] = [];
+  const answered: string[] = [];
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks);
+    const reply = (status: number, body: unknown) => {
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    const error = (status: number, message: string, param: string | null, code: string | null = null) =>
+      reply(status, { error: { message, type: 'invalid_request_error', param, code } });
+
+    if (req.headers.authorization !== `Bearer ${apiKey}`) return error(401, 'Incorrect API key provided.', null, 'invalid_api_key');
+    const path = req.url ?? '/';
+    let record: ImageRequestRecord;
+    if (path === '/v1/images/generations') {
+      record = { path, headers: req.headers, fields: JSON.parse(raw.toString('utf8')) as Record<string, unknown>, files: [] };
+    } else if (path === '/v1/images/edits') {
+      const form = await new Request('http://local/', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body: raw }).formData();
+      record = { path, headers: req.headers, fields: {}, files: [] };
+      for (const [field, value] of form.entries()) {
+        if (typeof value === 'string') record.fields[field] = value;
+        else {
+          const bytes = Buffer.from(await value.arrayBuffer());
+          record.files.push({ field, type: value.type, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+        }
+      }
+      if (record.files.length === 0) return error(400, "Missing required parameter: 'image'.", 'image', 'missing_required_parameter');
+    } else {
+      return error(404, `Invalid URL (POST ${path})`, null);
+    }
+    requests.push(record);
+
+    const { model, prompt, size = 'auto', quality = 'auto' } = record.fields as Record<string, string>;
+    const n = Number(record.fields.n ?? 1);
+    if ('response_format' in record.fields) return error(400, "Unknown parameter: 'response_format'.", 'response_format', 'unknown_parameter');
+    if (!SIZES.has(size)) return error(400, `Invalid value: '${size}'. Supported values are: '1024x1024', '1024x1536', '1536x1024', and 'auto'.`, 'size', 'invalid_value');
+    if (typeof prompt === 'string' && prompt.includes('[reject]')) return error(400, 'Your request was rejected as a result of our safety system.', null, 'moderation_blocked');
+    if (typeof prompt === 'string' && prompt.includes('[slow]')) await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const [width, height] = (size === 'auto' ? '1024x1024' : size).split('x').map(Number) as [number, number];
+    const data = Array.from({ length: n }, (_, i) => {
+      const b64 = png(width, height, `${model}|${prompt}|${i}`).toString('base64');
+      answered.push(b64);
+      return { b64_json: b64 };
+    });
+    reply(200, {
+      created: Math.floor(Date.now() / 1000),
+      data,
+      background: 'opaque',
+      output_format: 'png',
+      quality: quality === 'auto' ? 'medium' : quality,
+      size: `${width}x${height}`,
+      usage: { input_tokens: 50, input_tokens_details: { image_tokens: 0, text_tokens: 50 }, output_tokens: 1056 * n, total_tokens: 50 + 1056 * n },
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    answered,
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A real PNG: one colour from the seed, the seed itself in a tEXt chunk. */
+export function png(width: number, height: number, seed: string): Buffer {
+  const [r, g, b] = createHash('sha256').update(seed).digest();
+  const row = Buffer.alloc(1 + width * 3);
+  for (let x = 0; x < width; x++) row.set([r!, g!, b!], 1 + x * 3);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('tEXt', Buffer.from(`Comment\0${seed}`, 'latin1')),
+    chunk('IDAT', pixels),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+function crc32(bytes: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
