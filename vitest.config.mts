@@ -20,6 +20,8 @@ export default defineConfig(async () => {
             name: 'workers',
             include: ['src/**/*.test.ts', 'durable-objects/**/*.test.ts', 'test/workers/**/*.test.ts'],
             setupFiles: ['./test/workers/apply-migrations.ts'],
+            // Runs in Node: the upstream simulators that tests inside workerd call over 127.0.0.1.
+            globalSetup: ['./test/workers/global-setup.ts'],
           },
         },
         {

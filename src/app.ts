@@ -5,6 +5,7 @@ import { GatewayError, renderError, validationError } from './errors';
 import { requestId } from './middleware/request-id';
 import { refuseSelfFetch } from './middleware/self-fetch';
 import * as admin from './routes/admin/admin.handlers';
+import * as imageJobs from './routes/media/image-jobs.handlers';
 import * as images from './routes/media/images.handlers';
 import * as imagesRoutes from './routes/media/images.routes';
 import * as adminRoutes from './routes/admin/admin.routes';
@@ -41,6 +42,8 @@ export function createApp() {
     .openapi(modelsRoutes.listModels, models.listModelsHandler)
     .openapi(chatRoutes.chatCompletions, chat.chatCompletionsHandler)
     .openapi(imagesRoutes.generateImages, images.generateImagesHandler)
+    .openapi(imagesRoutes.submitImageJob, imageJobs.submitImageJobHandler)
+    .openapi(imagesRoutes.getImageJob, imageJobs.getImageJobHandler)
     .openapi(imagesRoutes.listGenerations, images.listGenerationsHandler)
     .openapi(scrapeRoutes.scrape, scrape.scrapeHandler)
     .openapi(jobsRoutes.crawl, jobs.crawlHandler)

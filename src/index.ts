@@ -2,6 +2,7 @@ import { createApp } from './app';
 import { sweepExpiredAccounts } from './jobs/account-expiry';
 import { consumeJobs } from './jobs/consumer';
 import type { JobMessage } from './jobs/messages';
+import { sweepMediaJobs } from './media/jobs';
 
 export { AccountDurableObject } from '../durable-objects/account/account';
 export { WebJobDurableObject } from '../durable-objects/web-job/web-job';
@@ -13,5 +14,6 @@ export default {
   queue: consumeJobs,
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(sweepExpiredAccounts(env, controller.scheduledTime));
+    ctx.waitUntil(sweepMediaJobs(env, controller.scheduledTime));
   },
 } satisfies ExportedHandler<Env, JobMessage>;

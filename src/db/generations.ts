@@ -5,8 +5,9 @@ import { generations } from './schema';
 export type GenerationRow = typeof generations.$inferSelect;
 export type GenerationKind = GenerationRow['kind'];
 
+/** Records a generation once: a repeated insert (a redelivered job message) changes nothing. */
 export async function insertGeneration(db: Database, row: GenerationRow): Promise<void> {
-  await db.insert(generations).values(row).run();
+  await db.insert(generations).values(row).onConflictDoNothing().run();
 }
 
 /** Where a page ends: the last row's creation time and id (ids break ties). */

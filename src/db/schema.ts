@@ -60,3 +60,32 @@ export const generations = sqliteTable(
   },
   (t) => [index('generations_account').on(t.accountId, t.createdAt, t.id)],
 );
+
+/**
+ * Media jobs (`POST /v1/images/jobs`, later videos): the request, its hold and what became of it.
+ * The money is in the account's Durable Object (the hold, its settlement or release); this row is
+ * the job's state, moved by the queue consumer and rescued by the cron sweep.
+ */
+export const mediaJobs = sqliteTable(
+  'media_jobs',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    kind: text('kind').$type<'image' | 'video'>().notNull(),
+    model: text('model').notNull(),
+    status: text('status').$type<'queued' | 'processing' | 'completed' | 'failed'>().notNull(),
+    /** The validated request, JSON. */
+    params: text('params', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    /** The gateway's public base at submission: links to its own files are read from R2. */
+    base: text('base').notNull(),
+    holdId: text('hold_id').notNull(),
+    predictedMicros: integer('predicted_micros').notNull(),
+    actualMicros: integer('actual_micros'),
+    /** JSON array of R2 keys once completed. */
+    keys: text('keys', { mode: 'json' }).$type<string[]>(),
+    error: text('error'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('media_jobs_account').on(t.accountId), index('media_jobs_open').on(t.status, t.updatedAt)],
+);

@@ -1,6 +1,7 @@
 import { database } from '../db';
 import { deleteAccountRecords, expiredAccountIds, updateAccountIndex } from '../db/accounts';
 import { deleteGenerationsOf } from '../db/generations';
+import { deleteMediaJobsOf } from '../db/media-jobs';
 import { deleteWebJobsOf, webJobIdsOf } from '../db/web-jobs';
 import { deleteAccountObjects } from '../media/keys';
 import type { JobMessage } from './messages';
@@ -30,6 +31,7 @@ export async function expireAccount(env: Env, message: Extract<JobMessage, { kin
   for (const jobId of await webJobIdsOf(db, message.accountId)) await env.WEB_JOB.get(env.WEB_JOB.idFromName(jobId)).purge();
   await deleteWebJobsOf(db, message.accountId);
   await deleteGenerationsOf(db, message.accountId);
+  await deleteMediaJobsOf(db, message.accountId);
   await deleteAccountObjects(env.MEDIA, message.accountId);
   await deleteAccountRecords(db, message.accountId);
 }

@@ -1,3 +1,4 @@
+import { runImageJob } from '../media/jobs';
 import { expireAccount } from './account-expiry';
 import type { JobMessage } from './messages';
 
@@ -8,6 +9,9 @@ export async function consumeJobs(batch: MessageBatch<JobMessage>, env: Env, _ct
       switch (message.body.kind) {
         case 'account.expire':
           await expireAccount(env, message.body);
+          break;
+        case 'image.render':
+          await runImageJob(env, message.body.jobId, message.attempts);
           break;
       }
       message.ack();

@@ -2,9 +2,12 @@
  * Messages on the jobs queue. Queues deliver at least once, so every consumer is idempotent.
  * Later capabilities add their kinds here (job polling, settlements).
  */
-export type JobMessage = {
-  kind: 'account.expire';
-  accountId: string;
-  /** The sweep's clock: the account is deleted only if it expired before this instant (ms). */
-  now: number;
-};
+export type JobMessage =
+  | {
+      kind: 'account.expire';
+      accountId: string;
+      /** The sweep's clock: the account is deleted only if it expired before this instant (ms). */
+      now: number;
+    }
+  /** Render an image job (`src/media/jobs.ts`). */
+  | { kind: 'image.render'; jobId: string };

@@ -137,6 +137,72 @@ describe('POST /v1/images/generations', () => {
   });
 });
 
+interface ImageJob {
+  id: string;
+  status: string;
+  urls?: string[];
+  predicted_usd: number;
+  actual_usd: number | null;
+  error?: string;
+}
+
+async function pollJob(apiKey: string, id: string, until: (job: ImageJob) => boolean): Promise<ImageJob> {
+  let job: ImageJob | undefined;
+  for (let i = 0; i < 100; i++) {
+    const res = await fetch(`${gateway.url}/v1/images/jobs/${id}`, { headers: { Authorization: `Bearer ${apiKey}` } });
+    expect(res.status).toBe(200);
+    job = (await res.json()) as ImageJob;
+    if (until(job)) return job;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`job ${id} stayed ${job?.status}`);
+}
+
+describe('POST /v1/images/jobs and GET /v1/images/jobs/{id}', () => {
+  const submit = (apiKey: string, body: Record<string, unknown>) =>
+    fetch(`${gateway.url}/v1/images/jobs`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: JSON.stringify(body) });
+
+  it('goes from queued to completed, holding predicted_usd and charging exactly actual_usd', async () => {
+    const { apiKey, account } = await agent('1');
+    const res = await submit(apiKey, { model: 'openai/gpt-image-1-mini', prompt: 'a heron [slow]', n: 2, quality: 'low' });
+    expect(res.status).toBe(202);
+    const accepted = (await res.json()) as { id: string; status: string; predicted_usd: number };
+    expect(accepted).toEqual({ id: expect.stringMatching(/^imgjob_/), status: 'queued', predicted_usd: 0.01 });
+    expect(await account()).toMatchObject({ held_usd: '0.010000' });
+
+    const running = await pollJob(apiKey, accepted.id, (job) => job.status !== 'queued');
+    expect(running.actual_usd).toBeNull();
+    const done = await pollJob(apiKey, accepted.id, (job) => job.status === 'completed' || job.status === 'failed');
+    expect(done).toMatchObject({ status: 'completed', predicted_usd: 0.01, actual_usd: 0.01 });
+    expect(done.urls).toHaveLength(2);
+    for (const url of done.urls!) expect((await fetch(url)).headers.get('content-type')).toBe('image/png');
+    expect(await account()).toMatchObject({ balance_usd: '0.990000', held_usd: '0.000000' });
+  });
+
+  it('fails a refused render with a reason, charging nothing; another account sees 404', async () => {
+    const { apiKey, account } = await agent('1');
+    const { id } = (await (await submit(apiKey, { model: 'openai/gpt-image-1-mini', prompt: 'x [reject]' })).json()) as { id: string };
+    const done = await pollJob(apiKey, id, (job) => job.status === 'completed' || job.status === 'failed');
+    expect(done).toMatchObject({ status: 'failed', actual_usd: null, error: expect.stringContaining('rejected') });
+    expect(done.urls).toBeUndefined();
+    expect(await account()).toMatchObject({ balance_usd: '1.000000', held_usd: '0.000000' });
+
+    const other = await agent('0');
+    for (const jobId of [id, 'imgjob_nope', 'crawl_x']) {
+      const res = await fetch(`${gateway.url}/v1/images/jobs/${jobId}`, { headers: { Authorization: `Bearer ${other.apiKey}` } });
+      expect(res.status).toBe(404);
+    }
+  });
+
+  it('refuses bad input with 400 and an empty balance with 402 before anything is queued', async () => {
+    const { apiKey } = await agent('0');
+    const bad = await submit(apiKey, { model: 'openai/gpt-image-1-mini', prompt: 'x', size: '5000x5000' });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { param: string } }).error.param).toBe('size');
+    expect((await submit(apiKey, { model: 'openai/gpt-image-1-mini', prompt: 'x' })).status).toBe(402);
+  });
+});
+
 describe('GET /v1/generations', () => {
   it('pages newest first with an opaque cursor until null, filters by kind, and shows another account nothing', async () => {
     const { apiKey } = await agent('5');

@@ -1,17 +1,15 @@
 import type { RouteHandler } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import { holdFailureError } from '../../accounts/failures';
 import { CHAT_HOLD_LEASE_MS, keepHoldAlive } from '../../accounts/hold-lease';
 import { COST_HEADER, CREDITS_HEADER } from '../../billing/headers';
 import { database } from '../../db';
-import { generationsPage, insertGeneration, type GenerationCursor, type GenerationKind } from '../../db/generations';
+import { generationsPage, type GenerationCursor, type GenerationKind } from '../../db/generations';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { executionContext } from '../../execution-context';
-import { planImages, type ImagePlan } from '../../media/images/plan';
-import { renderImages } from '../../media/images/rail';
-import { fileUrl, hostOutput, outputRetentionMs } from '../../media/outputs';
-import { loadReferences } from '../../media/references';
+import { planImages } from '../../media/images/plan';
+import { produceImages, recordImageGeneration } from '../../media/images/produce';
+import { fileUrl } from '../../media/outputs';
 import { formatUsd } from '../../money';
 import { publicBaseUrl } from '../../urls';
 import { requestGuard } from '../../web/policy';
@@ -41,7 +39,7 @@ export const generateImagesHandler: RouteHandler<typeof generateImages, AppEnv> 
 
   const work = (async () => {
     try {
-      return await renderAndHost(c, plan, hold.accountId);
+      return await produceImages(c.env, plan, { accountId: hold.accountId, base: publicBaseUrl(c), guard: requestGuard(c) });
     } catch (err) {
       stopLease();
       await caller.account.release(hold.holdId);
@@ -51,7 +49,7 @@ export const generateImagesHandler: RouteHandler<typeof generateImages, AppEnv> 
     stopLease();
     const settled = await caller.account.settle(hold.holdId, hosted.keys.length * plan.unitMicros);
     if (!settled.ok) throw new Error(`settlement of ${hold.holdId} failed: ${settled.reason}`);
-    await recordGeneration(c, plan, hold.accountId, hosted);
+    await recordImageGeneration(c.env, `gen_${c.get('requestId').replace(/^req_/, '')}`, hold.accountId, plan, hosted);
     return { ...hosted, costMicros: settled.chargedMicros, balanceMicros: settled.balanceMicros };
   });
   executionContext(c)?.waitUntil(work.catch(() => {}));
@@ -62,33 +60,6 @@ export const generateImagesHandler: RouteHandler<typeof generateImages, AppEnv> 
     [CREDITS_HEADER]: formatUsd(balanceMicros),
   });
 };
-
-async function renderAndHost(c: Context<AppEnv>, plan: ImagePlan, accountId: string): Promise<{ keys: string[]; created: number }> {
-  const references = await loadReferences(plan.references, publicBaseUrl(c), c.env.MEDIA, requestGuard(c), plan.referencesParam);
-  // The render is not tied to the client: it goes on if the client leaves (spec).
-  const images = await renderImages(plan, references, c.env, new AbortController().signal);
-  const keys: string[] = [];
-  for (const image of images) keys.push(await hostOutput(c.env.MEDIA, accountId, image.bytes, image.contentType));
-  return { keys, created: Date.now() };
-}
-
-/** The generation's listing row; a failure here loses a listing, never money, so it is logged. */
-async function recordGeneration(c: Context<AppEnv>, plan: ImagePlan, accountId: string, hosted: { keys: string[]; created: number }): Promise<void> {
-  try {
-    await insertGeneration(database(c.env), {
-      id: `gen_${c.get('requestId').replace(/^req_/, '')}`,
-      accountId,
-      kind: 'image',
-      model: plan.model.id,
-      prompt: plan.prompt,
-      keys: hosted.keys,
-      createdAt: hosted.created,
-      expiresAt: hosted.created + outputRetentionMs(c.env),
-    });
-  } catch (err) {
-    console.error('generation record not written', err);
-  }
-}
 
 /** `GET /v1/generations`: this account's completed generations, newest first, by opaque cursor. */
 export const listGenerationsHandler: RouteHandler<typeof listGenerations, AppEnv> = async (c) => {
@@ -133,3 +104,4 @@ function decodeCursor(text: string): GenerationCursor {
   if (!match) throw invalid();
   return { createdAt: Number(match[1]), id: match[2]! };
 }
+

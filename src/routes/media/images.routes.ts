@@ -22,6 +22,42 @@ export const generateImages = createRoute({
   },
 });
 
+const ImageJob = z
+  .object({
+    id: z.string(),
+    status: z.enum(['queued', 'processing', 'completed', 'failed']),
+    urls: z.array(z.url()).optional().openapi({ description: 'Present when completed.' }),
+    predicted_usd: z.number().openapi({ description: 'Held at submission.' }),
+    actual_usd: z.number().nullable().openapi({ description: 'Charged; null until settled and on failure.' }),
+    error: z.string().optional().openapi({ description: 'Why it failed; nothing was charged.' }),
+  })
+  .openapi('ImageJob');
+
+export const submitImageJob = createRoute({
+  method: 'post',
+  path: '/v1/images/jobs',
+  tags: ['media'],
+  summary: 'Submit an image render (same body and price as /v1/images/generations); poll GET /v1/images/jobs/{id}',
+  security: bearerAuth,
+  middleware: [apiKey(), limitBody(128 * KiB), parseJsonBody()] as const,
+  request: { body: jsonBody(ImageGenerationRequest) },
+  responses: {
+    202: jsonResponse(z.object({ id: z.string(), status: z.literal('queued'), predicted_usd: z.number() }), 'Accepted; the amount is held'),
+    ...errors(400, 401, 402, 403, 404, 429, 503),
+  },
+});
+
+export const getImageJob = createRoute({
+  method: 'get',
+  path: '/v1/images/jobs/{id}',
+  tags: ['media'],
+  summary: 'An image job; another account’s job is 404',
+  security: bearerAuth,
+  middleware: [apiKey()] as const,
+  request: { params: z.object({ id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' } }) }) },
+  responses: { 200: jsonResponse(ImageJob, 'The job'), ...errors(401, 404) },
+});
+
 const GenerationRecord = z
   .object({
     id: z.string(),

@@ -1,0 +1,44 @@
+import { database } from '../../db';
+import { insertGeneration } from '../../db/generations';
+import type { GuardOptions } from '../../web/guard';
+import { hostOutput, outputRetentionMs } from '../outputs';
+import { loadReferences } from '../references';
+import type { ImagePlan } from './plan';
+import { renderImages } from './rail';
+
+export interface HostedImages {
+  keys: string[];
+  /** When the render ended (ms). */
+  created: number;
+}
+
+/**
+ * Renders a plan and hosts exactly the upstream's bytes under the account's outputs: the part the
+ * sync route and the job consumer share. The render is not tied to any client (spec: a sync
+ * render goes on when its client leaves). Throws `GatewayError` for input or upstream failures.
+ */
+export async function produceImages(env: Env, plan: ImagePlan, where: { accountId: string; base: string; guard: GuardOptions }): Promise<HostedImages> {
+  const references = await loadReferences(plan.references, where.base, env.MEDIA, where.guard, plan.referencesParam);
+  const images = await renderImages(plan, references, env, new AbortController().signal);
+  const keys: string[] = [];
+  for (const image of images) keys.push(await hostOutput(env.MEDIA, where.accountId, image.bytes, image.contentType));
+  return { keys, created: Date.now() };
+}
+
+/** The listing row of a completed generation; once per id. A failure loses a listing, never money, so it is logged. */
+export async function recordImageGeneration(env: Env, id: string, accountId: string, plan: ImagePlan, hosted: HostedImages): Promise<void> {
+  try {
+    await insertGeneration(database(env), {
+      id,
+      accountId,
+      kind: 'image',
+      model: plan.model.id,
+      prompt: plan.prompt,
+      keys: hosted.keys,
+      createdAt: hosted.created,
+      expiresAt: hosted.created + outputRetentionMs(env),
+    });
+  } catch (err) {
+    console.error('generation record not written', err);
+  }
+}

@@ -1,0 +1,84 @@
+import type { RouteHandler } from '@hono/zod-openapi';
+import { randomBase62 } from '../../accounts/credentials';
+import { holdFailureError } from '../../accounts/failures';
+import { database } from '../../db';
+import { insertMediaJob, ownedMediaJob } from '../../db/media-jobs';
+import type { AppEnv } from '../../env';
+import { GatewayError } from '../../errors';
+import { planImages } from '../../media/images/plan';
+import { MEDIA_JOB_HOLD_TTL_MS, renderMessage } from '../../media/jobs';
+import { fileUrl } from '../../media/outputs';
+import { toUsdNumber } from '../../money';
+import { publicBaseUrl } from '../../urls';
+import type { getImageJob, submitImageJob } from './images.routes';
+
+/**
+ * `POST /v1/images/jobs`: the same checks and price as the sync route; holds the worst case,
+ * records the job and queues its render (`src/media/jobs.ts`). 202 with the amount held.
+ */
+export const submitImageJobHandler: RouteHandler<typeof submitImageJob, AppEnv> = async (c) => {
+  const request = c.req.valid('json');
+  const plan = planImages(request, c.env);
+  const caller = c.get('caller');
+  const predicted = plan.n * plan.unitMicros;
+  const id = `imgjob_${randomBase62(24)}`;
+  const hold = await caller.account.authorizeHold({
+    keyHash: caller.keyHash,
+    model: plan.model.id,
+    minMicros: predicted,
+    maxMicros: predicted,
+    purpose: `image-job:${plan.model.id}`,
+    requestId: c.get('requestId'),
+    ttlMs: MEDIA_JOB_HOLD_TTL_MS,
+  });
+  if (!hold.ok) throw holdFailureError(hold);
+  const now = Date.now();
+  try {
+    await insertMediaJob(database(c.env), {
+      id,
+      accountId: hold.accountId,
+      kind: 'image',
+      model: plan.model.id,
+      status: 'queued',
+      params: request,
+      base: publicBaseUrl(c),
+      holdId: hold.holdId,
+      predictedMicros: predicted,
+      actualMicros: null,
+      keys: null,
+      error: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await c.env.JOBS.send(renderMessage(id));
+  } catch (err) {
+    // Without its record or its message the job cannot run: nothing stays held. (A record whose
+    // message failed is also rescued by the sweep, but the client is told to retry instead.)
+    await caller.account.release(hold.holdId);
+    console.error('image job not queued', err);
+    throw new GatewayError('provider_unavailable', 'The job could not be queued; retry shortly.', { retryAfter: 5 });
+  }
+  return c.json({ id, status: 'queued' as const, predicted_usd: toUsdNumber(predicted) }, 202);
+};
+
+/** `GET /v1/images/jobs/{id}`: the job as its owner sees it; 404 for anyone else. */
+export const getImageJobHandler: RouteHandler<typeof getImageJob, AppEnv> = async (c) => {
+  const { id } = c.req.valid('param');
+  const caller = c.get('caller');
+  const auth = await caller.account.authenticate(caller.keyHash);
+  if (!auth.ok) throw holdFailureError(auth);
+  const job = id.startsWith('imgjob_') ? await ownedMediaJob(database(c.env), id, auth.accountId) : undefined;
+  if (!job || job.kind !== 'image') throw new GatewayError('not_found', `No image job ${id}.`);
+  const base = publicBaseUrl(c);
+  return c.json(
+    {
+      id: job.id,
+      status: job.status,
+      ...(job.status === 'completed' && job.keys ? { urls: job.keys.map((key) => fileUrl(base, key)) } : {}),
+      predicted_usd: toUsdNumber(job.predictedMicros),
+      actual_usd: job.status === 'completed' && job.actualMicros !== null ? toUsdNumber(job.actualMicros) : null,
+      ...(job.status === 'failed' && job.error ? { error: job.error } : {}),
+    },
+    200,
+  );
+};

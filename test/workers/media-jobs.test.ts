@@ -1,0 +1,95 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, inject, it } from 'vitest';
+import { database } from '../../src/db';
+import { insertMediaJob, mediaJob, type MediaJobRow } from '../../src/db/media-jobs';
+import { runImageJob, sweepMediaJobs } from '../../src/media/jobs';
+import { IMAGES_UPSTREAM_KEY } from './global-setup';
+import { accountStub, adminCredit, register } from './helpers';
+import { sha256Hex } from '../../src/accounts/credentials';
+
+/**
+ * Image jobs as the queue consumer and the cron sweep run them, inside workerd on real D1, R2 and
+ * the account's Durable Object, OpenAI's Images API played on 127.0.0.1. Queues deliver at least
+ * once: a repeated message must charge once.
+ */
+
+const withImages = { ...env, OPENAI_API_KEY: IMAGES_UPSTREAM_KEY, OPENAI_BASE_URL: `${inject('imagesUpstreamUrl')}/v1` } as Env;
+const MINUTE = 60_000;
+
+/** A queued job as `POST /v1/images/jobs` leaves it: the hold placed, the row written. */
+async function queuedJob(prompt: string, createdAt = Date.now()): Promise<{ job: MediaJobRow; stub: ReturnType<typeof accountStub> }> {
+  const agent = await register();
+  await adminCredit(agent.account_id, '1');
+  const stub = accountStub(agent.account_id);
+  const hold = await stub.authorizeHold({ keyHash: await sha256Hex(agent.api_key), minMicros: 22_000, maxMicros: 22_000, purpose: 'image-job:test', ttlMs: 3_600_000 });
+  if (!hold.ok) throw new Error(hold.reason);
+  const job: MediaJobRow = {
+    id: `imgjob_${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`,
+    accountId: agent.account_id,
+    kind: 'image',
+    model: 'openai/gpt-image-1-mini',
+    status: 'queued',
+    params: { model: 'openai/gpt-image-1-mini', prompt, n: 2, size: '1024x1024', quality: 'standard', response_format: 'url' },
+    base: 'https://gateway.test',
+    holdId: hold.holdId,
+    predictedMicros: 22_000,
+    actualMicros: null,
+    keys: null,
+    error: null,
+    createdAt,
+    updatedAt: createdAt,
+  };
+  await insertMediaJob(database(env), job);
+  return { job, stub };
+}
+
+describe('image jobs', () => {
+  it('completes a job once however often its message is delivered: one charge, one listing', async () => {
+    const { job, stub } = await queuedJob('two foxes');
+    await runImageJob(withImages, job.id, 1);
+    await runImageJob(withImages, job.id, 2);
+    const done = await mediaJob(database(env), job.id);
+    expect(done).toMatchObject({ status: 'completed', actualMicros: 22_000 });
+    expect(done!.keys).toHaveLength(2);
+    for (const key of done!.keys!) expect((await env.MEDIA.head(key))?.httpMetadata?.contentType).toBe('image/png');
+    expect(await stub.snapshot()).toMatchObject({ balanceMicros: 1_000_000 - 22_000, heldMicros: 0 });
+    const charges = (await stub.ledgerEntries(20)).filter((row) => row.kind === 'charge');
+    expect(charges).toHaveLength(1);
+    const listed = await env.DB.prepare('SELECT COUNT(*) AS n FROM generations WHERE account_id = ?').bind(job.accountId).first<{ n: number }>();
+    expect(listed?.n).toBe(1);
+  });
+
+  it('fails a refused render at once and releases its hold: nothing charged, actual stays null', async () => {
+    const { job, stub } = await queuedJob('something [reject]');
+    await runImageJob(withImages, job.id, 1);
+    expect(await mediaJob(database(env), job.id)).toMatchObject({ status: 'failed', actualMicros: null, error: expect.stringContaining('rejected') });
+    expect(await stub.snapshot()).toMatchObject({ balanceMicros: 1_000_000, heldMicros: 0 });
+  });
+
+  it('lets the queue retry upstream trouble, then fails the job on the last attempt', async () => {
+    const unreachable = { ...withImages, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } as Env;
+    const { job, stub } = await queuedJob('a fox');
+    await expect(runImageJob(unreachable, job.id, 1)).rejects.toThrow();
+    expect((await mediaJob(database(env), job.id))?.status).toBe('processing');
+    await runImageJob(unreachable, job.id, 4);
+    expect((await mediaJob(database(env), job.id))?.status).toBe('failed');
+    expect((await stub.snapshot()).heldMicros).toBe(0);
+  });
+
+  it('rescues a job whose message was lost, and fails one past its deadline', async () => {
+    const now = Date.now();
+    const lost = await queuedJob('a lost owl', now - 3 * MINUTE);
+    const late = await queuedJob('a late owl', now - 31 * MINUTE);
+    const sent: unknown[] = [];
+    const recording = { ...env, JOBS: { sendBatch: async (batch: { body: unknown }[]) => void sent.push(...batch.map((m) => m.body)) } } as unknown as Env;
+    const outcome = await sweepMediaJobs(recording, now);
+    expect(outcome).toMatchObject({ resent: expect.any(Number), failed: expect.any(Number) });
+    expect(sent).toContainEqual({ kind: 'image.render', jobId: lost.job.id });
+    expect(sent).not.toContainEqual({ kind: 'image.render', jobId: late.job.id });
+    expect(await mediaJob(database(env), late.job.id)).toMatchObject({ status: 'failed', error: 'The job did not finish in time.' });
+    expect((await late.stub.snapshot()).heldMicros).toBe(0);
+    // The rescued message runs the job to the end.
+    await runImageJob(withImages, lost.job.id, 1);
+    expect((await mediaJob(database(env), lost.job.id))?.status).toBe('completed');
+  });
+});
