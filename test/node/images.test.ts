@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFalUpstream, type FalUpstream } from '../upstreams/fal';
 import { startOpenAIImagesUpstream, type ImagesUpstream } from '../upstreams/openai-images';
 import { startGateway, type RunningGateway } from './gateway-process';
 
@@ -12,16 +13,19 @@ import { startGateway, type RunningGateway } from './gateway-process';
 
 const ADMIN = 'images-admin-token-0123456789';
 const IMAGE_KEY = 'sk-images-test';
+const FAL_KEY = 'fal-images-test';
 let upstream: ImagesUpstream;
+let fal: FalUpstream;
 let gateway: RunningGateway;
 
 beforeAll(async () => {
-  upstream = await startOpenAIImagesUpstream(IMAGE_KEY);
-  gateway = await startGateway({ ADMIN_TOKEN: ADMIN, OPENAI_API_KEY: IMAGE_KEY, OPENAI_BASE_URL: `${upstream.url}/v1` });
+  [upstream, fal] = await Promise.all([startOpenAIImagesUpstream(IMAGE_KEY), startFalUpstream(FAL_KEY)]);
+  gateway = await startGateway({ ADMIN_TOKEN: ADMIN, OPENAI_API_KEY: IMAGE_KEY, OPENAI_BASE_URL: `${upstream.url}/v1`, FAL_API_KEY: FAL_KEY, FAL_BASE_URL: fal.url });
 });
 afterAll(async () => {
   await gateway?.stop();
   await upstream?.stop();
+  await fal?.stop();
 });
 
 const micros = (usd: string) => Math.round(Number(usd) * 1e6);
@@ -134,6 +138,51 @@ describe('POST /v1/images/generations', () => {
     expect(listed.data.map((row) => row.prompt)).toEqual(['a slow owl [slow]']);
     expect((await fetch(listed.data[0]!.urls[0]!)).status).toBe(200);
     expect(await account()).toMatchObject({ balance_usd: '0.989000', held_usd: '0.000000' });
+  });
+});
+
+describe('images on the fal queue', () => {
+  it('submits, polls the app-level status URL, downloads the CDN files and hosts exactly their bytes', async () => {
+    const { apiKey, account } = await agent('1');
+    const servedBefore = fal.served.length;
+    const res = await generate(apiKey, { model: 'black-forest-labs/flux-1-dev', prompt: 'a lighthouse', n: 2, size: '1024x768' });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { data: { url: string }[] };
+    const submit = fal.requests.find((request) => request.method === 'POST' && request.path === '/fal-ai/flux/dev' && (request.body as { prompt?: string }).prompt === 'a lighthouse');
+    expect(submit?.body).toEqual({ prompt: 'a lighthouse', num_images: 2, image_size: { width: 1024, height: 768 } });
+    const served = fal.served.slice(servedBefore);
+    expect(body.data).toHaveLength(2);
+    for (const [i, image] of body.data.entries()) {
+      expect(image.url.startsWith(`${gateway.url}/files/outputs/`)).toBe(true);
+      expect(Buffer.from(await (await fetch(image.url)).arrayBuffer()).toString('base64')).toBe(served[i]);
+    }
+    expect(res.headers.get('x-service-cost')).toBe('0.050000');
+    expect(await account()).toMatchObject({ balance_usd: '0.950000', held_usd: '0.000000' });
+  });
+
+  it('sends references to the edit endpoint as links', async () => {
+    const { apiKey } = await agent('1');
+    const res = await generate(apiKey, { model: 'black-forest-labs/flux-2-pro', prompt: 'the same, at night', image_urls: ['https://example.com/a.png', 'https://example.com/b.png'] });
+    expect(res.status).toBe(200);
+    const submit = fal.requests.filter((request) => request.method === 'POST').at(-1)!;
+    expect(submit.path).toBe('/fal-ai/flux-2-pro/edit');
+    expect(submit.body).toMatchObject({ image_urls: ['https://example.com/a.png', 'https://example.com/b.png'] });
+  });
+
+  it('charges nothing for a render fal completes with an error, sync or as a job', async () => {
+    const { apiKey, account } = await agent('1');
+    const res = await generate(apiKey, { model: 'black-forest-labs/flux-1-dev', prompt: 'a refused thing [fail]' });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toContain('refused');
+    const submitted = await fetch(`${gateway.url}/v1/images/jobs`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiKey}` },
+      body: JSON.stringify({ model: 'black-forest-labs/flux-1-dev', prompt: 'another refused thing [fail]' }),
+    });
+    const { id } = (await submitted.json()) as { id: string };
+    const job = await pollJob(apiKey, id, (j) => j.status === 'completed' || j.status === 'failed');
+    expect(job).toMatchObject({ status: 'failed', actual_usd: null, error: expect.stringContaining('refused') });
+    expect(await account()).toMatchObject({ balance_usd: '1.000000', held_usd: '0.000000' });
   });
 });
 

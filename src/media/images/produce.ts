@@ -4,7 +4,7 @@ import type { GuardOptions } from '../../web/guard';
 import { hostOutput, outputRetentionMs } from '../outputs';
 import { loadReferences } from '../references';
 import type { ImagePlan } from './plan';
-import { renderImages } from './rail';
+import { railReadsReferenceBytes, renderImages } from './rail';
 
 export interface HostedImages {
   keys: string[];
@@ -18,7 +18,8 @@ export interface HostedImages {
  * render goes on when its client leaves). Throws `GatewayError` for input or upstream failures.
  */
 export async function produceImages(env: Env, plan: ImagePlan, where: { accountId: string; base: string; guard: GuardOptions }): Promise<HostedImages> {
-  const references = await loadReferences(plan.references, where.base, env.MEDIA, where.guard, plan.referencesParam);
+  // OpenAI takes the reference bytes; fal takes the links and fetches them itself.
+  const references = railReadsReferenceBytes(plan.route.provider) ? await loadReferences(plan.references, where.base, env.MEDIA, where.guard, plan.referencesParam) : [];
   const images = await renderImages(plan, references, env, new AbortController().signal);
   const keys: string[] = [];
   for (const image of images) keys.push(await hostOutput(env.MEDIA, where.accountId, image.bytes, image.contentType));

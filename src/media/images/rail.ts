@@ -1,5 +1,6 @@
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, sendUpstream } from '../../chat/upstream';
 import { GatewayError } from '../../errors';
+import { falImages } from '../../providers/fal/images';
 import { openaiImageRequest, openaiImages } from '../../providers/openai/images';
 import type { ProviderId } from '../../providers/ids';
 import { providerBaseUrl, providerKey } from '../../providers/registry';
@@ -22,19 +23,26 @@ export interface RenderedImage {
 const IMAGE_TIMEOUT_MS = 5 * 60 * 1000;
 
 /** Providers whose image rail is built; models served only elsewhere are not offered (README, "Media"). */
-export const IMAGE_RAILS: ReadonlySet<ProviderId> = new Set(['openai']);
+export const IMAGE_RAILS: ReadonlySet<ProviderId> = new Set(['openai', 'fal']);
 
 /** Renders the plan's images on its route. Throws `GatewayError` for upstream failures. */
 export async function renderImages(plan: ImagePlan, references: ReferenceImage[], env: Env, signal: AbortSignal): Promise<RenderedImage[]> {
   const { provider } = plan.route;
   const apiKey = providerKey(env, provider);
   if (!apiKey || !IMAGE_RAILS.has(provider)) throw new GatewayError('provider_unavailable', `No image rail for ${provider} is configured.`, { retryAfter: 60 });
-  const request = openaiImageRequest(plan, references, providerBaseUrl(env, provider), apiKey);
-  const outcome = await sendUpstream(request, {
-    timeoutMs: Math.max(IMAGE_TIMEOUT_MS, Number(env.UPSTREAM_TIMEOUT_MS) || DEFAULT_UPSTREAM_TIMEOUT_MS),
-    signal,
-    errorMessage: openaiErrorMessage,
-  });
+  const base = providerBaseUrl(env, provider);
+  const timeoutMs = Math.max(IMAGE_TIMEOUT_MS, Number(env.UPSTREAM_TIMEOUT_MS) || DEFAULT_UPSTREAM_TIMEOUT_MS);
+  const images = provider === 'fal' ? await falImages(plan, base, apiKey, Date.now() + timeoutMs, signal) : await openaiRender(plan, references, base, apiKey, timeoutMs, signal);
+  return images.slice(0, plan.n);
+}
+
+/** Whether the rail sends the reference bytes itself (OpenAI edits) or their links (fal fetches them). */
+export function railReadsReferenceBytes(provider: ProviderId): boolean {
+  return provider === 'openai';
+}
+
+async function openaiRender(plan: ImagePlan, references: ReferenceImage[], base: string, apiKey: string, timeoutMs: number, signal: AbortSignal): Promise<RenderedImage[]> {
+  const outcome = await sendUpstream(openaiImageRequest(plan, references, base, apiKey), { timeoutMs, signal, errorMessage: openaiErrorMessage });
   if (!outcome.ok) throw outcome.error;
   let body: unknown;
   try {
@@ -42,7 +50,7 @@ export async function renderImages(plan: ImagePlan, references: ReferenceImage[]
   } catch {
     throw new GatewayError('provider_error', 'The provider answered with an unreadable body.');
   }
-  return openaiImages(body).slice(0, plan.n);
+  return openaiImages(body);
 }
 
 function openaiErrorMessage(status: number, body: unknown): string {

@@ -1,0 +1,120 @@
+import { GatewayError } from '../../errors';
+import type { ImagePlan } from '../../media/images/plan';
+import type { RenderedImage } from '../../media/images/rail';
+
+/**
+ * fal.ai's queue API (https://docs.fal.ai/model-endpoints/queue): submit to `{base}/{model_id}`
+ * with `Authorization: Key`, poll the `status_url` it returns until `COMPLETED`, read the
+ * `response_url`, then download each `images[].url` from fal's CDN. References go to the model's
+ * edit endpoint as `image_urls`, which fal fetches itself.
+ */
+
+interface Submitted {
+  request_id?: string;
+  status_url?: string;
+  response_url?: string;
+}
+
+interface Status {
+  status?: string;
+  error?: string;
+  error_type?: string;
+}
+
+interface Result {
+  images?: { url?: string; content_type?: string }[];
+}
+
+/** Refusals that the same request would get again: the job fails instead of retrying. */
+const REFUSALS = new Set(['content_policy_violation', 'validation_error', 'invalid_input']);
+const FIRST_POLL_MS = 250;
+const MAX_POLL_MS = 2_000;
+
+export async function falImages(plan: ImagePlan, base: string, apiKey: string, deadline: number, signal: AbortSignal): Promise<RenderedImage[]> {
+  const auth = { Authorization: `Key ${apiKey}` };
+  const edit = plan.references.length > 0;
+  const modelId = edit ? (plan.route.editUpstreamId ?? plan.route.upstreamId) : plan.route.upstreamId;
+  const [width, height] = plan.size.split('x').map(Number) as [number, number];
+  const input = {
+    prompt: plan.prompt,
+    num_images: plan.n,
+    image_size: { width, height },
+    ...(edit ? { image_urls: plan.references } : {}),
+  };
+  const submitted = await call<Submitted>(`${base}/${modelId}`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify(input), signal });
+  if (!submitted.request_id) throw new GatewayError('provider_error', 'fal answered the submission without a request id.');
+  // fal's status and result URLs drop the model's sub-path; use them as returned, on fal's own origin.
+  const appUrl = `${base}/${modelId.split('/').slice(0, 2).join('/')}/requests/${submitted.request_id}`;
+  const statusUrl = sameOrigin(submitted.status_url, base) ?? `${appUrl}/status`;
+  const responseUrl = sameOrigin(submitted.response_url, base) ?? appUrl;
+
+  for (let wait = FIRST_POLL_MS; ; wait = Math.min(MAX_POLL_MS, wait * 2)) {
+    if (Date.now() > deadline) throw new GatewayError('provider_error', 'fal did not finish the render in time.');
+    await sleep(wait, signal);
+    const status = await call<Status>(statusUrl, { headers: auth, signal });
+    if (status.status !== 'COMPLETED') continue;
+    if (status.error) throw falFailure(status.error, status.error_type);
+    break;
+  }
+  const result = await call<Result>(responseUrl, { headers: auth, signal });
+  const images = (result.images ?? []).filter((image): image is { url: string; content_type?: string } => typeof image.url === 'string');
+  if (images.length === 0) throw new GatewayError('provider_error', 'fal answered without images.');
+  return Promise.all(images.map((image) => download(image.url, image.content_type, signal)));
+}
+
+async function call<T>(url: string, init: RequestInit): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(url, init);
+  } catch (err) {
+    throw new GatewayError('provider_unavailable', `fal could not be reached (${err instanceof Error ? err.message : String(err)}).`, { retryAfter: 5 });
+  }
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // keep the text
+  }
+  if (response.ok) return body as T;
+  const detail = detailOf(body) ?? `HTTP ${response.status}`;
+  if (response.status === 422 || response.status === 400) throw falFailure(detail, 'invalid_input');
+  if (response.status === 429) throw new GatewayError('provider_unavailable', `fal is rate limiting: ${detail}`, { retryAfter: 5 });
+  throw new GatewayError('provider_error', `fal failed (${response.status}): ${detail}`);
+}
+
+function falFailure(message: string, errorType: string | undefined): GatewayError {
+  return REFUSALS.has(errorType ?? '')
+    ? new GatewayError('invalid_request', `The provider rejected the request: ${message}`)
+    : new GatewayError('provider_error', `fal failed: ${message}`);
+}
+
+function detailOf(body: unknown): string | undefined {
+  const detail = (body as { detail?: unknown } | null)?.detail;
+  if (typeof detail === 'string') return detail;
+  if (Array.isArray(detail)) return detail.map((item) => (item as { msg?: unknown }).msg).filter((msg) => typeof msg === 'string').join('; ') || undefined;
+  return undefined;
+}
+
+async function download(url: string, declaredType: string | undefined, signal: AbortSignal): Promise<RenderedImage> {
+  const response = await fetch(url, { signal }).catch(() => null);
+  if (!response?.ok) throw new GatewayError('provider_error', `fal's image ${url} could not be downloaded.`);
+  const contentType = (response.headers.get('content-type') ?? declaredType ?? 'image/png').split(';')[0]!.trim();
+  return { bytes: new Uint8Array(await response.arrayBuffer()), contentType };
+}
+
+function sameOrigin(url: string | undefined, base: string): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).origin === new URL(base).origin ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * A local stand-in for fal.ai's queue API (https://docs.fal.ai/model-endpoints/queue), as image
+ * models answer it: submit `POST /{model_id}` (`Authorization: Key <key>`, the model id may carry
+ * a sub-path, e.g. `fal-ai/flux/dev`) answers `{request_id, response_url, status_url, cancel_url,
+ * queue_position}`; the status, result and cancel URLs use only the owner and app
+ * (`/fal-ai/flux/requests/{id}/status`), as fal's docs say, and clients must use them as returned.
+ * Status goes IN_QUEUE (202), IN_PROGRESS (202), COMPLETED (200); the result is
+ * `{images: [{url, width, height, content_type}], seed, has_nsfw_concepts, prompt, timings}` with
+ * the files served here (playing fal's CDN). A prompt with `[fail]` completes with an error: the
+ * status carries `error` and `error_type`, and the result answers 422 with `detail`, as fal does
+ * for a request its model refused.
+ */
+import type { ServerResponse } from 'node:http';
+import { png } from './openai-images';
+import { sendJson, startUpstream, type Upstream } from './server';
+
+export interface FalUpstream extends Upstream {
+  /** The PNGs served, base64, in order. */
+  served: string[];
+}
+
+interface QueuedRequest {
+  app: string;
+  input: Record<string, unknown>;
+  polls: number;
+  files: string[];
+}
+
+/** Polls before a request completes: one IN_QUEUE, one IN_PROGRESS. */
+const POLLS_TO_COMPLETE = 2;
+
+export async function startFalUpstream(apiKey = 'fal-test-key'): Promise<FalUpstream> {
+  const queued = new Map<string, QueuedRequest>();
+  const files = new Map<string, Buffer>();
+  const served: string[] = [];
+  let url = '';
+  let sequence = 0;
+
+  const upstream = await startUpstream((request, res) => {
+    const path = request.path.split('?')[0]!;
+    if (request.method === 'GET' && path.startsWith('/files/')) return serveFile(res, files.get(path));
+    if (request.headers.authorization !== `Key ${apiKey}`) return sendJson(res, 401, { detail: 'Invalid API key' });
+
+    const requestPath = /^\/([^/]+\/[^/]+)\/requests\/([^/]+)(\/status)?$/.exec(path);
+    if (request.method === 'GET' && requestPath) {
+      const [, app, id, status] = requestPath;
+      const job = queued.get(id!);
+      if (!job || job.app !== app) return sendJson(res, 404, { detail: 'Request not found' });
+      return status ? answerStatus(res, id!, job) : answerResult(res, job);
+    }
+    if (request.method === 'POST') {
+      const modelId = path.slice(1);
+      const [owner, app] = modelId.split('/');
+      if (!owner || !app) return sendJson(res, 404, { detail: 'Application not found' });
+      const input = (request.body ?? {}) as Record<string, unknown>;
+      if (typeof input.prompt !== 'string' || input.prompt.length === 0) {
+        return sendJson(res, 422, { detail: [{ loc: ['body', 'prompt'], msg: 'field required', type: 'value_error.missing' }] });
+      }
+      const id = `req-${++sequence}`;
+      queued.set(id, { app: `${owner}/${app}`, input, polls: 0, files: [] });
+      const base = `${url}/${owner}/${app}/requests/${id}`;
+      return sendJson(res, 200, { request_id: id, response_url: base, status_url: `${base}/status`, cancel_url: `${base}/cancel`, queue_position: 0 });
+    }
+    sendJson(res, 405, { detail: 'Method not allowed' });
+  });
+  url = upstream.url;
+
+  function answerStatus(res: ServerResponse, id: string, job: QueuedRequest) {
+    job.polls++;
+    const base = `${url}/${job.app}/requests/${id}`;
+    if (job.polls <= POLLS_TO_COMPLETE) {
+      return sendJson(res, 202, { status: job.polls === 1 ? 'IN_QUEUE' : 'IN_PROGRESS', queue_position: job.polls === 1 ? 1 : undefined, response_url: base, logs: null });
+    }
+    const failed = String(job.input.prompt).includes('[fail]');
+    return sendJson(res, 200, {
+      status: 'COMPLETED',
+      response_url: base,
+      logs: null,
+      metrics: { inference_time: 1.2 },
+      ...(failed ? { error: 'Image generation failed: the prompt was refused.', error_type: 'content_policy_violation' } : {}),
+    });
+  }
+
+  function answerResult(res: ServerResponse, job: QueuedRequest) {
+    if (job.polls <= POLLS_TO_COMPLETE) return sendJson(res, 400, { detail: 'Request is still in progress' });
+    if (String(job.input.prompt).includes('[fail]')) {
+      return sendJson(res, 422, { detail: [{ loc: ['body', 'prompt'], msg: 'Image generation failed: the prompt was refused.', type: 'content_policy_violation' }] });
+    }
+    const size = (job.input.image_size ?? { width: 1024, height: 768 }) as { width: number; height: number };
+    const count = Number(job.input.num_images ?? 1);
+    if (job.files.length === 0) {
+      for (let i = 0; i < count; i++) {
+        const bytes = png(size.width, size.height, `${job.app}|${String(job.input.prompt)}|${i}`);
+        const path = `/files/${job.app.replace('/', '-')}-${files.size}.png`;
+        files.set(path, bytes);
+        served.push(bytes.toString('base64'));
+        job.files.push(path);
+      }
+    }
+    sendJson(res, 200, {
+      images: job.files.map((path) => ({ url: `${url}${path}`, width: size.width, height: size.height, content_type: 'image/png' })),
+      seed: 42,
+      has_nsfw_concepts: job.files.map(() => false),
+      prompt: job.input.prompt,
+      timings: { inference: 1.2 },
+    });
+  }
+
+  return { ...upstream, served };
+}
+
+function serveFile(res: ServerResponse, bytes: Buffer | undefined): void {
+  if (!bytes) return sendJson(res, 404, { detail: 'Not found' });
+  res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': String(bytes.length) });
+  res.end(bytes);
+}
