@@ -3,6 +3,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFalUpstream, type FalUpstream } from '../upstreams/fal';
 import { startOpenAIImagesUpstream, type ImagesUpstream } from '../upstreams/openai-images';
+import { startReplicateUpstream, type ReplicateUpstream } from '../upstreams/replicate';
 import { startGateway, type RunningGateway } from './gateway-process';
 
 /**
@@ -14,18 +15,30 @@ import { startGateway, type RunningGateway } from './gateway-process';
 const ADMIN = 'images-admin-token-0123456789';
 const IMAGE_KEY = 'sk-images-test';
 const FAL_KEY = 'fal-images-test';
+const REPLICATE_KEY = 'r8_images_test';
 let upstream: ImagesUpstream;
 let fal: FalUpstream;
+let replicate: ReplicateUpstream;
 let gateway: RunningGateway;
 
 beforeAll(async () => {
-  [upstream, fal] = await Promise.all([startOpenAIImagesUpstream(IMAGE_KEY), startFalUpstream(FAL_KEY)]);
-  gateway = await startGateway({ ADMIN_TOKEN: ADMIN, OPENAI_API_KEY: IMAGE_KEY, OPENAI_BASE_URL: `${upstream.url}/v1`, FAL_API_KEY: FAL_KEY, FAL_BASE_URL: fal.url });
+  [upstream, fal, replicate] = await Promise.all([startOpenAIImagesUpstream(IMAGE_KEY), startFalUpstream(FAL_KEY), startReplicateUpstream(REPLICATE_KEY)]);
+  gateway = await startGateway({
+    ADMIN_TOKEN: ADMIN,
+    OPENAI_API_KEY: IMAGE_KEY,
+    OPENAI_BASE_URL: `${upstream.url}/v1`,
+    FAL_API_KEY: FAL_KEY,
+    FAL_BASE_URL: fal.url,
+    REPLICATE_API_KEY: REPLICATE_KEY,
+    // Replicate's SDK writes its base with /v1; the gateway takes it either way.
+    REPLICATE_BASE_URL: replicate.url,
+  });
 });
 afterAll(async () => {
   await gateway?.stop();
   await upstream?.stop();
   await fal?.stop();
+  await replicate?.stop();
 });
 
 const micros = (usd: string) => Math.round(Number(usd) * 1e6);
@@ -182,6 +195,35 @@ describe('images on the fal queue', () => {
     const { id } = (await submitted.json()) as { id: string };
     const job = await pollJob(apiKey, id, (j) => j.status === 'completed' || j.status === 'failed');
     expect(job).toMatchObject({ status: 'failed', actual_usd: null, error: expect.stringContaining('refused') });
+    expect(await account()).toMatchObject({ balance_usd: '1.000000', held_usd: '0.000000' });
+  });
+});
+
+describe('images on Replicate predictions', () => {
+  it('runs one prediction per image at the nearest aspect ratio and hosts the output files exactly', async () => {
+    const { apiKey, account } = await agent('1');
+    const servedBefore = replicate.served.length;
+    const res = await generate(apiKey, { model: 'luma/photon', prompt: 'a wide valley', n: 2, size: '1792x1024' });
+    expect(res.status).toBe(200);
+    const creates = replicate.requests.filter((request) => request.method === 'POST' && (request.body as { input: { prompt: string } }).input.prompt === 'a wide valley');
+    expect(creates.map((request) => [request.path, request.body])).toEqual(
+      Array.from({ length: 2 }, () => ['/v1/models/luma/photon/predictions', { input: { prompt: 'a wide valley', aspect_ratio: '16:9' } }]),
+    );
+    const body = (await res.json()) as { data: { url: string }[] };
+    const hosted = await Promise.all(body.data.map(async (image) => Buffer.from(await (await fetch(image.url)).arrayBuffer()).toString('base64')));
+    expect(hosted.sort()).toEqual(replicate.served.slice(servedBefore).sort());
+    expect(res.headers.get('x-service-cost')).toBe('0.060000');
+    expect(await account()).toMatchObject({ balance_usd: '0.940000', held_usd: '0.000000' });
+  });
+
+  it.each([
+    ['failed', 'a refused thing [fail]', 400, 'NSFW'],
+    ['canceled', 'a canceled thing [cancel]', 502, 'canceled'],
+  ])('charges nothing for a %s prediction', async (_, prompt, status, words) => {
+    const { apiKey, account } = await agent('1');
+    const res = await generate(apiKey, { model: 'luma/photon', prompt });
+    expect(res.status).toBe(status);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toContain(words);
     expect(await account()).toMatchObject({ balance_usd: '1.000000', held_usd: '0.000000' });
   });
 });

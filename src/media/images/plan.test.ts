@@ -51,7 +51,7 @@ describe('image request plans', () => {
     expect(plan({ model: 'openai/gpt-image-1-mini', image_url: 'https://example.com/a.png', image_urls: ['https://example.com/b.png'] }).references).toHaveLength(2);
   });
 
-  it('answers 404 for unknown models, models without a built rail and models whose provider is off', () => {
+  it('answers 404 for unknown models and models whose providers are off, 400 for a model of another type', () => {
     expect(refusal({ model: 'nobody/nothing' })).toMatchObject({ code: 'model_not_found', param: 'model' });
     expect(refusal({ model: 'black-forest-labs/flux-1-schnell' })).toMatchObject({ code: 'model_not_found' });
     expect(refusal({ model: 'openai/gpt-4o-mini' })).toMatchObject({ code: 'invalid_request', param: 'model' });

@@ -2,6 +2,7 @@ import { DEFAULT_UPSTREAM_TIMEOUT_MS, sendUpstream } from '../../chat/upstream';
 import { GatewayError } from '../../errors';
 import { falImages } from '../../providers/fal/images';
 import { openaiImageRequest, openaiImages } from '../../providers/openai/images';
+import { replicateImages } from '../../providers/replicate/images';
 import type { ProviderId } from '../../providers/ids';
 import { providerBaseUrl, providerKey } from '../../providers/registry';
 import type { ReferenceImage } from '../references';
@@ -23,7 +24,7 @@ export interface RenderedImage {
 const IMAGE_TIMEOUT_MS = 5 * 60 * 1000;
 
 /** Providers whose image rail is built; models served only elsewhere are not offered (README, "Media"). */
-export const IMAGE_RAILS: ReadonlySet<ProviderId> = new Set(['openai', 'fal']);
+export const IMAGE_RAILS: ReadonlySet<ProviderId> = new Set(['openai', 'fal', 'replicate']);
 
 /** Renders the plan's images on its route. Throws `GatewayError` for upstream failures. */
 export async function renderImages(plan: ImagePlan, references: ReferenceImage[], env: Env, signal: AbortSignal): Promise<RenderedImage[]> {
@@ -32,7 +33,11 @@ export async function renderImages(plan: ImagePlan, references: ReferenceImage[]
   if (!apiKey || !IMAGE_RAILS.has(provider)) throw new GatewayError('provider_unavailable', `No image rail for ${provider} is configured.`, { retryAfter: 60 });
   const base = providerBaseUrl(env, provider);
   const timeoutMs = Math.max(IMAGE_TIMEOUT_MS, Number(env.UPSTREAM_TIMEOUT_MS) || DEFAULT_UPSTREAM_TIMEOUT_MS);
-  const images = provider === 'fal' ? await falImages(plan, base, apiKey, Date.now() + timeoutMs, signal) : await openaiRender(plan, references, base, apiKey, timeoutMs, signal);
+  const deadline = Date.now() + timeoutMs;
+  const images =
+    provider === 'fal' ? await falImages(plan, base, apiKey, deadline, signal)
+    : provider === 'replicate' ? await replicateImages(plan, base, apiKey, deadline, signal)
+    : await openaiRender(plan, references, base, apiKey, timeoutMs, signal);
   return images.slice(0, plan.n);
 }
 

@@ -1,6 +1,7 @@
 import { GatewayError } from '../../errors';
 import type { ImagePlan } from '../../media/images/plan';
 import type { RenderedImage } from '../../media/images/rail';
+import { downloadImage, FIRST_POLL_MS, MAX_POLL_MS, providerJson, sameOrigin, sleep } from '../media-http';
 
 /**
  * fal.ai's queue API (https://docs.fal.ai/model-endpoints/queue): submit to `{base}/{model_id}`
@@ -25,10 +26,13 @@ interface Result {
   images?: { url?: string; content_type?: string }[];
 }
 
+/** fal's JSON calls; a refusal in the result (422) is the request's fault. */
+function call<T>(url: string, init: RequestInit): Promise<T> {
+  return providerJson<T>('fal', url, init, detailOf);
+}
+
 /** Refusals that the same request would get again: the job fails instead of retrying. */
 const REFUSALS = new Set(['content_policy_violation', 'validation_error', 'invalid_input']);
-const FIRST_POLL_MS = 250;
-const MAX_POLL_MS = 2_000;
 
 export async function falImages(plan: ImagePlan, base: string, apiKey: string, deadline: number, signal: AbortSignal): Promise<RenderedImage[]> {
   const auth = { Authorization: `Key ${apiKey}` };
@@ -59,28 +63,7 @@ export async function falImages(plan: ImagePlan, base: string, apiKey: string, d
   const result = await call<Result>(responseUrl, { headers: auth, signal });
   const images = (result.images ?? []).filter((image): image is { url: string; content_type?: string } => typeof image.url === 'string');
   if (images.length === 0) throw new GatewayError('provider_error', 'fal answered without images.');
-  return Promise.all(images.map((image) => download(image.url, image.content_type, signal)));
-}
-
-async function call<T>(url: string, init: RequestInit): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(url, init);
-  } catch (err) {
-    throw new GatewayError('provider_unavailable', `fal could not be reached (${err instanceof Error ? err.message : String(err)}).`, { retryAfter: 5 });
-  }
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // keep the text
-  }
-  if (response.ok) return body as T;
-  const detail = detailOf(body) ?? `HTTP ${response.status}`;
-  if (response.status === 422 || response.status === 400) throw falFailure(detail, 'invalid_input');
-  if (response.status === 429) throw new GatewayError('provider_unavailable', `fal is rate limiting: ${detail}`, { retryAfter: 5 });
-  throw new GatewayError('provider_error', `fal failed (${response.status}): ${detail}`);
+  return Promise.all(images.map((image) => downloadImage('fal', image.url, image.content_type, signal)));
 }
 
 function falFailure(message: string, errorType: string | undefined): GatewayError {
@@ -94,27 +77,4 @@ function detailOf(body: unknown): string | undefined {
   if (typeof detail === 'string') return detail;
   if (Array.isArray(detail)) return detail.map((item) => (item as { msg?: unknown }).msg).filter((msg) => typeof msg === 'string').join('; ') || undefined;
   return undefined;
-}
-
-async function download(url: string, declaredType: string | undefined, signal: AbortSignal): Promise<RenderedImage> {
-  const response = await fetch(url, { signal }).catch(() => null);
-  if (!response?.ok) throw new GatewayError('provider_error', `fal's image ${url} could not be downloaded.`);
-  const contentType = (response.headers.get('content-type') ?? declaredType ?? 'image/png').split(';')[0]!.trim();
-  return { bytes: new Uint8Array(await response.arrayBuffer()), contentType };
-}
-
-function sameOrigin(url: string | undefined, base: string): string | undefined {
-  if (!url) return undefined;
-  try {
-    return new URL(url).origin === new URL(base).origin ? url : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
 }

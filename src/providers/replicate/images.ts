@@ -1,0 +1,66 @@
+import { GatewayError } from '../../errors';
+import type { ImagePlan } from '../../media/images/plan';
+import type { RenderedImage } from '../../media/images/rail';
+import { downloadImage, FIRST_POLL_MS, MAX_POLL_MS, providerJson, sameOrigin, sleep } from '../media-http';
+
+/**
+ * Replicate's predictions API for official models (https://replicate.com/docs/reference/http):
+ * `POST {base}/models/{owner}/{name}/predictions` with `{input}`, then `GET urls.get` until
+ * `succeeded`, `failed` or `canceled`; `output` is a file URL or a list of them. Input schemas
+ * differ per model; `prompt` and `aspect_ratio` are the ones every image model here takes, so
+ * `n` images are `n` predictions.
+ */
+
+interface Prediction {
+  id?: string;
+  status?: 'starting' | 'processing' | 'succeeded' | 'failed' | 'canceled';
+  output?: unknown;
+  error?: unknown;
+  urls?: { get?: string };
+}
+
+const ASPECT_RATIOS = ['1:1', '16:9', '9:16', '4:3', '3:4', '3:2', '2:3', '21:9', '9:21'];
+
+export async function replicateImages(plan: ImagePlan, base: string, apiKey: string, deadline: number, signal: AbortSignal): Promise<RenderedImage[]> {
+  if (plan.references.length > 0) {
+    throw new GatewayError('invalid_request', `${plan.model.id} takes no references on its Replicate route yet.`, { param: plan.referencesParam });
+  }
+  const [width, height] = plan.size.split('x').map(Number) as [number, number];
+  const input = { prompt: plan.prompt, aspect_ratio: closestAspectRatio(width, height) };
+  const outputs = await Promise.all(Array.from({ length: plan.n }, () => predict(plan.route.upstreamId, input, base, apiKey, deadline, signal)));
+  return Promise.all(outputs.flat().map((url) => downloadImage('Replicate', url, undefined, signal)));
+}
+
+async function predict(model: string, input: Record<string, unknown>, base: string, apiKey: string, deadline: number, signal: AbortSignal): Promise<string[]> {
+  const auth = { Authorization: `Bearer ${apiKey}` };
+  let prediction = await call(`${base}/models/${model}/predictions`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ input }), signal });
+  if (!prediction.id) throw new GatewayError('provider_error', 'Replicate answered without a prediction id.');
+  const getUrl = sameOrigin(prediction.urls?.get, base) ?? `${base}/predictions/${prediction.id}`;
+  for (let wait = FIRST_POLL_MS; prediction.status !== 'succeeded'; wait = Math.min(MAX_POLL_MS, wait * 2)) {
+    if (prediction.status === 'failed') throw new GatewayError('invalid_request', `The provider failed the render: ${typeof prediction.error === 'string' ? prediction.error : 'no reason given'}`);
+    if (prediction.status === 'canceled') throw new GatewayError('provider_error', 'Replicate canceled the render.');
+    if (Date.now() > deadline) throw new GatewayError('provider_error', 'Replicate did not finish the render in time.');
+    await sleep(wait, signal);
+    prediction = await call(getUrl, { headers: auth, signal });
+  }
+  const urls = (Array.isArray(prediction.output) ? prediction.output : [prediction.output]).filter((url): url is string => typeof url === 'string');
+  if (urls.length === 0) throw new GatewayError('provider_error', 'Replicate answered without images.');
+  return urls;
+}
+
+function call(url: string, init: RequestInit): Promise<Prediction> {
+  return providerJson<Prediction>('Replicate', url, init, (body) => {
+    const detail = (body as { detail?: unknown } | null)?.detail;
+    return typeof detail === 'string' ? detail : undefined;
+  });
+}
+
+/** The aspect ratio nearest to width:height, compared on a log scale so 2:1 and 1:2 weigh alike. */
+export function closestAspectRatio(width: number, height: number): string {
+  const target = Math.log(width / height);
+  const distance = (ratio: string) => {
+    const [w, h] = ratio.split(':').map(Number) as [number, number];
+    return Math.abs(Math.log(w / h) - target);
+  };
+  return ASPECT_RATIOS.reduce((best, ratio) => (distance(ratio) < distance(best) ? ratio : best));
+}

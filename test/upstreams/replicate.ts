@@ -1,0 +1,102 @@
+/**
+ * A local stand-in for Replicate's predictions API (https://replicate.com/docs/reference/http),
+ * as official image models answer it: `POST /v1/models/{owner}/{name}/predictions` (Bearer,
+ * `{input}`) answers a prediction `{id, model, version, input, logs, output, error, status,
+ * created_at, started_at, completed_at, urls: {get, cancel}}` with status `starting`; each
+ * `GET /v1/predictions/{id}` moves it to `processing`, then `succeeded` with `output` a list of
+ * file URLs served here. A prompt with `[fail]` ends `failed` with `error`, one with `[cancel]`
+ * ends `canceled`; an input without `prompt` gets the 422 Replicate sends for invalid input.
+ */
+import type { ServerResponse } from 'node:http';
+import { png } from './openai-images';
+import { sendJson, startUpstream, type Upstream } from './server';
+
+export interface ReplicateUpstream extends Upstream {
+  /** The PNGs served, base64, in order. */
+  served: string[];
+}
+
+interface Stored {
+  id: string;
+  model: string;
+  input: Record<string, unknown>;
+  polls: number;
+  created_at: string;
+  output: string[] | null;
+}
+
+/** Aspect ratio to the size the simulator renders, as these models do (about one megapixel). */
+const SIZES: Record<string, [number, number]> = { '1:1': [1024, 1024], '16:9': [1344, 768], '9:16': [768, 1344], '4:3': [1152, 864], '3:4': [864, 1152] };
+
+export async function startReplicateUpstream(apiKey = 'r8_test'): Promise<ReplicateUpstream> {
+  const predictions = new Map<string, Stored>();
+  const files = new Map<string, Buffer>();
+  const served: string[] = [];
+  let url = '';
+
+  const upstream = await startUpstream((request, res) => {
+    const path = request.path.split('?')[0]!;
+    if (request.method === 'GET' && path.startsWith('/files/')) return serveFile(res, files.get(path));
+    if (request.headers.authorization !== `Bearer ${apiKey}`) {
+      return sendJson(res, 401, { title: 'Unauthenticated', detail: 'You did not pass a valid authentication token', status: 401 });
+    }
+    const create = /^\/v1\/models\/([^/]+\/[^/]+)\/predictions$/.exec(path);
+    if (request.method === 'POST' && create) {
+      const input = ((request.body ?? {}) as { input?: Record<string, unknown> }).input ?? {};
+      if (typeof input.prompt !== 'string') {
+        return sendJson(res, 422, { title: 'Input validation failed', detail: '- input: prompt is required', status: 422, invalid_fields: [{ type: 'required', field: 'input', description: 'prompt is required' }] });
+      }
+      const id = `p${predictions.size + 1}${Math.random().toString(36).slice(2, 10)}`;
+      const stored: Stored = { id, model: create[1]!, input, polls: 0, created_at: new Date().toISOString(), output: null };
+      predictions.set(id, stored);
+      return sendJson(res, 201, view(stored));
+    }
+    const get = /^\/v1\/predictions\/([^/]+)$/.exec(path);
+    if (request.method === 'GET' && get) {
+      const stored = predictions.get(get[1]!);
+      if (!stored) return sendJson(res, 404, { title: 'Not found', detail: 'Prediction not found', status: 404 });
+      stored.polls++;
+      return sendJson(res, 200, view(stored));
+    }
+    sendJson(res, 404, { title: 'Not found', detail: `No route for ${request.method} ${path}`, status: 404 });
+  });
+  url = upstream.url;
+
+  function view(stored: Stored) {
+    const prompt = String(stored.input.prompt);
+    const ended = stored.polls >= 2;
+    const status = !ended ? (stored.polls === 0 ? 'starting' : 'processing') : prompt.includes('[fail]') ? 'failed' : prompt.includes('[cancel]') ? 'canceled' : 'succeeded';
+    if (status === 'succeeded' && !stored.output) {
+      const [width, height] = SIZES[String(stored.input.aspect_ratio)] ?? [1024, 1024];
+      const bytes = png(width, height, `${stored.model}|${prompt}|${stored.id}`);
+      const path = `/files/${stored.id}.png`;
+      files.set(path, bytes);
+      served.push(bytes.toString('base64'));
+      stored.output = [`${url}${path}`];
+    }
+    return {
+      id: stored.id,
+      model: stored.model,
+      version: 'hidden',
+      input: stored.input,
+      logs: '',
+      output: status === 'succeeded' ? stored.output : null,
+      data_removed: false,
+      error: status === 'failed' ? 'The model refused the prompt (NSFW content detected).' : null,
+      status,
+      created_at: stored.created_at,
+      started_at: stored.polls > 0 ? stored.created_at : null,
+      completed_at: ended ? new Date().toISOString() : null,
+      urls: { cancel: `${url}/v1/predictions/${stored.id}/cancel`, get: `${url}/v1/predictions/${stored.id}`, web: `https://replicate.com/p/${stored.id}` },
+      ...(ended ? { metrics: { predict_time: 1.1, total_time: 1.3 } } : {}),
+    };
+  }
+
+  return { ...upstream, served };
+}
+
+function serveFile(res: ServerResponse, bytes: Buffer | undefined): void {
+  if (!bytes) return sendJson(res, 404, { detail: 'Not found' });
+  res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': String(bytes.length) });
+  res.end(bytes);
+}
