@@ -7,6 +7,8 @@ import { refuseSelfFetch } from './middleware/self-fetch';
 import * as admin from './routes/admin/admin.handlers';
 import * as imageJobs from './routes/media/image-jobs.handlers';
 import * as images from './routes/media/images.handlers';
+import * as speech from './routes/media/speech.handlers';
+import * as speechRoutes from './routes/media/speech.routes';
 import * as imagesRoutes from './routes/media/images.routes';
 import * as adminRoutes from './routes/admin/admin.routes';
 import * as agent from './routes/agent/agent.handlers';
@@ -45,6 +47,7 @@ export function createApp() {
     .openapi(imagesRoutes.submitImageJob, imageJobs.submitImageJobHandler)
     .openapi(imagesRoutes.getImageJob, imageJobs.getImageJobHandler)
     .openapi(imagesRoutes.listGenerations, images.listGenerationsHandler)
+    .openapi(speechRoutes.speech, speech.speechHandler)
     .openapi(scrapeRoutes.scrape, scrape.scrapeHandler)
     .openapi(jobsRoutes.crawl, jobs.crawlHandler)
     .openapi(jobsRoutes.getCrawl, jobs.getCrawlHandler)
