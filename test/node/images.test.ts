@@ -88,6 +88,9 @@ describe('POST /v1/images/generations', () => {
       expect(file.status).toBe(200);
       expect(file.headers.get('content-type')).toBe('image/png');
       expect(Buffer.from(await file.arrayBuffer()).toString('base64')).toBe(upstreamPngs[i]);
+      const head = await fetch(image.url!, { headers: { Range: 'bytes=0-7' } });
+      expect(head.status).toBe(206);
+      expect(Buffer.from(await head.arrayBuffer()).equals(Buffer.from(upstreamPngs[i]!, 'base64').subarray(0, 8))).toBe(true);
     }
     // high tier of gpt-image-1-mini: $0.036 per image.
     expect(response.headers.get('x-service-cost')).toBe('0.072000');

@@ -1,0 +1,65 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { call } from './helpers';
+
+/** `GET /files/<key>` serves hosted media as players expect: length, ETag, ranges, revalidation. */
+
+const bytes = new Uint8Array(Array.from({ length: 100 }, (_, i) => i));
+
+async function hosted(): Promise<string> {
+  const key = `outputs/${crypto.randomUUID()}/${crypto.randomUUID()}.mp4`;
+  await env.MEDIA.put(key, bytes, { httpMetadata: { contentType: 'video/mp4' } });
+  return `/files/${key}`;
+}
+
+const body = async (res: Response) => new Uint8Array(await res.arrayBuffer());
+
+describe('GET /files/<key>', () => {
+  it('serves the whole object with its type, length, ETag and Accept-Ranges', async () => {
+    const res = await call(await hosted());
+    expect(res.status).toBe(200);
+    expect(Object.fromEntries(['content-type', 'content-length', 'accept-ranges'].map((name) => [name, res.headers.get(name)]))).toEqual({
+      'content-type': 'video/mp4',
+      'content-length': '100',
+      'accept-ranges': 'bytes',
+    });
+    expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]+"$/);
+    expect(await body(res)).toEqual(bytes);
+  });
+
+  it.each([
+    ['bytes=0-9', 'bytes 0-9/100', 0, 10],
+    ['bytes=90-', 'bytes 90-99/100', 90, 100],
+    ['bytes=-5', 'bytes 95-99/100', 95, 100],
+    ['bytes=50-500', 'bytes 50-99/100', 50, 100],
+  ])('answers %s with 206 and %s', async (range, contentRange, from, to) => {
+    const res = await call(await hosted(), { headers: { Range: range } });
+    expect(res.status).toBe(206);
+    expect(res.headers.get('content-range')).toBe(contentRange);
+    expect(res.headers.get('content-length')).toBe(String(to - from));
+    expect(await body(res)).toEqual(bytes.slice(from, to));
+  });
+
+  it('answers a range past the end with 416 and the size, and ignores a range it cannot read', async () => {
+    const path = await hosted();
+    const past = await call(path, { headers: { Range: 'bytes=100-200' } });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe('bytes */100');
+    const odd = await call(path, { headers: { Range: 'items=1-2' } });
+    expect(odd.status).toBe(200);
+    expect(await body(odd)).toEqual(bytes);
+  });
+
+  it('answers 304 to If-None-Match with the current ETag', async () => {
+    const path = await hosted();
+    const etag = (await call(path)).headers.get('etag')!;
+    const res = await call(path, { headers: { 'If-None-Match': etag } });
+    expect(res.status).toBe(304);
+  });
+
+  it('answers 404 for an unknown key and for a key outside the hosted kinds', async () => {
+    expect((await call(`/files/outputs/${crypto.randomUUID()}/nope.png`)).status).toBe(404);
+    expect((await call(`/files/outputs/${crypto.randomUUID()}/nope.png`, { headers: { Range: 'bytes=0-1' } })).status).toBe(404);
+    expect((await call('/files/secrets/x')).status).toBe(404);
+  });
+});
