@@ -9,6 +9,8 @@ import * as imageJobs from './routes/media/image-jobs.handlers';
 import * as images from './routes/media/images.handlers';
 import * as speech from './routes/media/speech.handlers';
 import * as speechRoutes from './routes/media/speech.routes';
+import * as uploadsApi from './routes/media/uploads.handlers';
+import * as uploadsRoutes from './routes/media/uploads.routes';
 import * as imagesRoutes from './routes/media/images.routes';
 import * as adminRoutes from './routes/admin/admin.routes';
 import * as agent from './routes/agent/agent.handlers';
@@ -48,6 +50,8 @@ export function createApp() {
     .openapi(imagesRoutes.getImageJob, imageJobs.getImageJobHandler)
     .openapi(imagesRoutes.listGenerations, images.listGenerationsHandler)
     .openapi(speechRoutes.speech, speech.speechHandler)
+    .openapi(uploadsRoutes.createUpload, uploadsApi.createUploadHandler)
+    .openapi(uploadsRoutes.listUploads, uploadsApi.listUploadsHandler)
     .openapi(scrapeRoutes.scrape, scrape.scrapeHandler)
     .openapi(jobsRoutes.crawl, jobs.crawlHandler)
     .openapi(jobsRoutes.getCrawl, jobs.getCrawlHandler)
@@ -62,7 +66,8 @@ export function createApp() {
     .openapi(adminRoutes.releaseHold, admin.releaseHoldHandler)
     .openapi(adminRoutes.createKey, admin.createKeyHandler)
     .openapi(adminRoutes.updateKey, admin.updateKeyHandler)
-    .get('/files/*', serveFile);
+    .get('/files/*', serveFile)
+    .put('/uploads/:token', uploadsApi.putUpload);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',

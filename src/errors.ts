@@ -46,6 +46,7 @@ const ERROR_CODES = {
   credit_limit_exceeded: [429, 'rate_limit_error'],
   monthly_spend_limit_exceeded: [429, 'rate_limit_error'],
   daily_spend_limit_exceeded: [429, 'rate_limit_error'],
+  upload_allowance_exceeded: [429, 'rate_limit_error'],
   agent_register_rate_limited: [429, 'rate_limit_error'],
   claim_attempts_exceeded: [429, 'rate_limit_error'],
   api_error: [500, 'api_error'],

@@ -89,3 +89,34 @@ export const mediaJobs = sqliteTable(
   },
   (t) => [index('media_jobs_account').on(t.accountId), index('media_jobs_open').on(t.status, t.updatedAt)],
 );
+
+/**
+ * Uploads (`POST /v1/uploads`): each row is first a reservation whose `upload_url` carries a
+ * random token (stored here hashed), then, after its one PUT, the hosted file; listed until it
+ * expires (about 48 hours, D10). Also counts each account's bytes per UTC day for the allowance.
+ */
+export const uploads = sqliteTable(
+  'uploads',
+  {
+    key: text('key').primaryKey(),
+    accountId: text('account_id').notNull(),
+    /** SHA-256 of the upload URL's token. */
+    tokenHash: text('token_hash').notNull().unique(),
+    contentType: text('content_type').notNull(),
+    bytes: integer('bytes').notNull(),
+    /** UTC day of the reservation (`2026-11-24`), for the daily allowance. */
+    day: text('day').notNull(),
+    createdAt: integer('created_at').notNull(),
+    /** The upload URL works until then. */
+    putBy: integer('put_by').notNull(),
+    /** Set when the PUT starts: a second PUT is refused. */
+    putAt: integer('put_at'),
+    uploadedAt: integer('uploaded_at'),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [
+    index('uploads_account_day').on(t.accountId, t.day),
+    index('uploads_account_listed').on(t.accountId, t.uploadedAt, t.key),
+    index('uploads_expiry').on(t.expiresAt),
+  ],
+);

@@ -2,6 +2,7 @@ import { database } from '../db';
 import { deleteAccountRecords, expiredAccountIds, updateAccountIndex } from '../db/accounts';
 import { deleteGenerationsOf } from '../db/generations';
 import { deleteMediaJobsOf } from '../db/media-jobs';
+import { deleteUploadsOf } from '../db/uploads';
 import { deleteWebJobsOf, webJobIdsOf } from '../db/web-jobs';
 import { deleteAccountObjects } from '../media/keys';
 import type { JobMessage } from './messages';
@@ -32,6 +33,7 @@ export async function expireAccount(env: Env, message: Extract<JobMessage, { kin
   await deleteWebJobsOf(db, message.accountId);
   await deleteGenerationsOf(db, message.accountId);
   await deleteMediaJobsOf(db, message.accountId);
+  await deleteUploadsOf(db, message.accountId);
   await deleteAccountObjects(env.MEDIA, message.accountId);
   await deleteAccountRecords(db, message.accountId);
 }

@@ -3,9 +3,8 @@ import { holdFailureError } from '../../accounts/failures';
 import { CHAT_HOLD_LEASE_MS, keepHoldAlive } from '../../accounts/hold-lease';
 import { COST_HEADER, CREDITS_HEADER } from '../../billing/headers';
 import { database } from '../../db';
-import { generationsPage, type GenerationCursor, type GenerationKind } from '../../db/generations';
+import { generationsPage, type GenerationKind } from '../../db/generations';
 import type { AppEnv } from '../../env';
-import { GatewayError } from '../../errors';
 import { executionContext } from '../../execution-context';
 import { planImages } from '../../media/images/plan';
 import { produceImages, recordImageGeneration } from '../../media/images/produce';
@@ -13,6 +12,7 @@ import { fileUrl } from '../../media/outputs';
 import { formatUsd } from '../../money';
 import { publicBaseUrl } from '../../urls';
 import { requestGuard } from '../../web/policy';
+import { decodeCursor, encodeCursor } from '../cursor';
 import type { generateImages, listGenerations } from './images.routes';
 
 /**
@@ -68,7 +68,8 @@ export const listGenerationsHandler: RouteHandler<typeof listGenerations, AppEnv
   const auth = await caller.account.authenticate(caller.keyHash);
   if (!auth.ok) throw holdFailureError(auth);
   const kinds: GenerationKind[] = kind ? [kind] : ['image', 'video'];
-  const rows = await generationsPage(database(c.env), { accountId: auth.accountId, kinds, limit, cursor: cursor ? decodeCursor(cursor) : undefined, now: Date.now() });
+  const after = cursor ? decodeCursor(cursor, /^gen_[A-Za-z0-9]{1,64}$/) : undefined;
+  const rows = await generationsPage(database(c.env), { accountId: auth.accountId, kinds, limit, cursor: after && { createdAt: after.time, id: after.id }, now: Date.now() });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   const base = publicBaseUrl(c);
@@ -82,26 +83,8 @@ export const listGenerationsHandler: RouteHandler<typeof listGenerations, AppEnv
         urls: row.keys.map((key) => fileUrl(base, key)),
         created_at: new Date(row.createdAt).toISOString(),
       })),
-      next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+      next_cursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null,
     },
     200,
   );
 };
-
-function encodeCursor(cursor: GenerationCursor): string {
-  return btoa(`${cursor.createdAt}:${cursor.id}`).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function decodeCursor(text: string): GenerationCursor {
-  const invalid = () => new GatewayError('invalid_request', 'cursor is not a next_cursor of this listing.', { param: 'cursor' });
-  let decoded: string;
-  try {
-    decoded = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  } catch {
-    throw invalid();
-  }
-  const match = /^(\d{1,15}):(gen_[A-Za-z0-9]{1,64})$/.exec(decoded);
-  if (!match) throw invalid();
-  return { createdAt: Number(match[1]), id: match[2]! };
-}
-

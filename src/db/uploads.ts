@@ -1,0 +1,73 @@
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Database } from '.';
+import { uploads } from './schema';
+
+export type UploadRow = typeof uploads.$inferSelect;
+
+/**
+ * Reserves an upload if the account's bytes of `day` plus this one stay within `allowance`: one
+ * statement, so concurrent reservations cannot both pass. False when the allowance is spent.
+ */
+export async function reserveUpload(db: Database, row: UploadRow, allowance: number): Promise<boolean> {
+  const inserted = await db.run(sql`
+    INSERT INTO uploads (key, account_id, token_hash, content_type, bytes, day, created_at, put_by, put_at, uploaded_at, expires_at)
+    SELECT ${row.key}, ${row.accountId}, ${row.tokenHash}, ${row.contentType}, ${row.bytes}, ${row.day}, ${row.createdAt}, ${row.putBy}, NULL, NULL, ${row.expiresAt}
+    WHERE (SELECT COALESCE(SUM(bytes), 0) FROM uploads WHERE account_id = ${row.accountId} AND day = ${row.day}) + ${row.bytes} <= ${allowance}`);
+  return inserted.meta.changes === 1;
+}
+
+/** Claims the reservation of a token for its one PUT; undefined when unknown, used or expired. */
+export async function claimUpload(db: Database, tokenHash: string, now: number): Promise<UploadRow | undefined> {
+  const [row] = await db
+    .update(uploads)
+    .set({ putAt: now })
+    .where(and(eq(uploads.tokenHash, tokenHash), isNull(uploads.putAt), gt(uploads.putBy, now)))
+    .returning()
+    .all();
+  return row;
+}
+
+export async function uploadOfToken(db: Database, tokenHash: string): Promise<UploadRow | undefined> {
+  return db.select().from(uploads).where(eq(uploads.tokenHash, tokenHash)).get();
+}
+
+export async function markUploaded(db: Database, key: string, now: number): Promise<void> {
+  await db.update(uploads).set({ uploadedAt: now }).where(eq(uploads.key, key)).run();
+}
+
+export interface UploadCursor {
+  uploadedAt: number;
+  key: string;
+}
+
+/** An account's uploaded, unexpired files, newest first, after `cursor`; `limit + 1` rows. */
+export async function uploadsPage(db: Database, query: { accountId: string; limit: number; cursor?: UploadCursor; now: number }): Promise<UploadRow[]> {
+  const { accountId, limit, cursor, now } = query;
+  return db
+    .select()
+    .from(uploads)
+    .where(
+      and(
+        eq(uploads.accountId, accountId),
+        isNotNull(uploads.uploadedAt),
+        gt(uploads.expiresAt, now),
+        cursor ? or(lt(uploads.uploadedAt, cursor.uploadedAt), and(eq(uploads.uploadedAt, cursor.uploadedAt), lt(uploads.key, cursor.key))) : undefined,
+      ),
+    )
+    .orderBy(desc(uploads.uploadedAt), desc(uploads.key))
+    .limit(limit + 1)
+    .all();
+}
+
+/** Expired rows (their objects are deleted by the caller first), oldest first. */
+export async function expiredUploads(db: Database, now: number, limit: number): Promise<UploadRow[]> {
+  return db.select().from(uploads).where(lt(uploads.expiresAt, now)).orderBy(uploads.expiresAt).limit(limit).all();
+}
+
+export async function deleteUploads(db: Database, keys: string[]): Promise<void> {
+  if (keys.length > 0) await db.delete(uploads).where(inArray(uploads.key, keys)).run();
+}
+
+export async function deleteUploadsOf(db: Database, accountId: string): Promise<void> {
+  await db.delete(uploads).where(eq(uploads.accountId, accountId)).run();
+}

@@ -1,0 +1,132 @@
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { randomBase62, sha256Hex } from '../../accounts/credentials';
+import { holdFailureError } from '../../accounts/failures';
+import { database } from '../../db';
+import { claimUpload, markUploaded, reserveUpload, uploadOfToken, uploadsPage } from '../../db/uploads';
+import type { AppEnv } from '../../env';
+import { GatewayError } from '../../errors';
+import { accountPrefix } from '../../media/keys';
+import { fileUrl } from '../../media/outputs';
+import {
+  dailyUploadAllowance,
+  formatMegabytes,
+  secondsToNextUtcDay,
+  UPLOAD_RETENTION_MS,
+  UPLOAD_TYPES,
+  UPLOAD_URL_TTL_MS,
+  utcDay,
+  type UploadType,
+} from '../../media/uploads';
+import { publicBaseUrl } from '../../urls';
+import { decodeCursor, encodeCursor } from '../cursor';
+import type { createUpload, listUploads } from './uploads.routes';
+
+const EXTENSIONS: Record<UploadType, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'video/mp4': 'mp4',
+  'video/quicktime': 'mov',
+  'audio/mpeg': 'mp3',
+  'audio/wav': 'wav',
+  'audio/mp4': 'm4a',
+};
+
+/**
+ * `POST /v1/uploads`: reserves a file of exactly `content_length` bytes against the day's
+ * allowance and answers a one-time `upload_url` whose random token is the capability (stored
+ * hashed). Free, but only for an account with a positive balance.
+ */
+export const createUploadHandler: RouteHandler<typeof createUpload, AppEnv> = async (c) => {
+  const { content_type: contentType, content_length: bytes } = c.req.valid('json');
+  const cap = UPLOAD_TYPES[contentType];
+  if (bytes > cap) throw new GatewayError('invalid_request', `A ${contentType} upload is at most ${formatMegabytes(cap)} (${cap} bytes).`, { param: 'content_length' });
+  const caller = c.get('caller');
+  const found = await caller.account.accountForKey(caller.keyHash);
+  if (!found.ok) throw holdFailureError(found);
+  const { balanceMicros } = found.account;
+  if (balanceMicros <= 0) throw new GatewayError('insufficient_credits', 'Uploads are free but need a positive balance; fund the account first.');
+
+  const now = Date.now();
+  const token = randomBase62(40);
+  const key = `${accountPrefix('uploads', found.account.accountId)}${randomBase62(32)}.${EXTENSIONS[contentType]}`;
+  const allowance = dailyUploadAllowance(balanceMicros);
+  const reserved = await reserveUpload(
+    database(c.env),
+    { key, accountId: found.account.accountId, tokenHash: await sha256Hex(token), contentType, bytes, day: utcDay(now), createdAt: now, putBy: now + UPLOAD_URL_TTL_MS, putAt: null, uploadedAt: null, expiresAt: now + UPLOAD_RETENTION_MS },
+    allowance,
+  );
+  if (!reserved) {
+    throw new GatewayError('upload_allowance_exceeded', `This upload would pass the account's daily upload allowance of ${formatMegabytes(allowance)} (500 MB plus 100 MB per dollar of balance); it renews at 00:00 UTC.`, {
+      retryAfter: secondsToNextUtcDay(now),
+    });
+  }
+  const base = publicBaseUrl(c);
+  return c.json(
+    {
+      upload_url: `${base}/uploads/${token}`,
+      public_url: fileUrl(base, key),
+      key,
+      expires_in: UPLOAD_URL_TTL_MS / 1000,
+      note: `PUT exactly ${bytes} bytes with Content-Type ${contentType} to upload_url within ${UPLOAD_URL_TTL_MS / 1000} seconds; it takes one PUT. The file is deleted about 48 hours later; public_url works as image_url, image_urls or video_url meanwhile.`,
+    },
+    200,
+  );
+};
+
+/**
+ * `PUT /uploads/<token>`: the one PUT of a reservation. The body streams into R2 through a
+ * `FixedLengthStream` of the declared size, so no upload is held in memory and a body of another
+ * length stores nothing.
+ */
+export async function putUpload(c: Context<AppEnv>): Promise<Response> {
+  const token = c.req.param('token') ?? '';
+  const db = database(c.env);
+  const tokenHash = await sha256Hex(token);
+  const now = Date.now();
+  const reservation = /^[A-Za-z0-9]{40}$/.test(token) ? await uploadOfToken(db, tokenHash) : undefined;
+  if (!reservation) throw new GatewayError('not_found', 'No such upload URL.');
+  if (reservation.putAt !== null) throw new GatewayError('invalid_request', 'This upload URL has been used; ask POST /v1/uploads for another.');
+  if (reservation.putBy <= now) throw new GatewayError('invalid_request', 'This upload URL has expired; ask POST /v1/uploads for another.');
+  const type = c.req.header('Content-Type')?.split(';')[0]?.trim().toLowerCase();
+  if (type !== reservation.contentType) throw new GatewayError('invalid_request', `Content-Type must be ${reservation.contentType}, as declared.`, { param: 'Content-Type' });
+  const length = c.req.header('Content-Length');
+  if (length !== String(reservation.bytes)) throw new GatewayError('invalid_request', `Content-Length must be ${reservation.bytes}, as declared.`, { param: 'Content-Length' });
+  const body = c.req.raw.body;
+  if (!body) throw new GatewayError('invalid_request', 'The upload has no body.');
+  if (!(await claimUpload(db, tokenHash, now))) throw new GatewayError('invalid_request', 'This upload URL has been used or has expired.');
+
+  const sized = new FixedLengthStream(reservation.bytes);
+  const piped = body.pipeTo(sized.writable).catch(() => {});
+  try {
+    await c.env.MEDIA.put(reservation.key, sized.readable, { httpMetadata: { contentType: reservation.contentType } });
+    await piped;
+  } catch {
+    await c.env.MEDIA.delete(reservation.key);
+    throw new GatewayError('invalid_request', `The body was not exactly ${reservation.bytes} bytes; nothing was stored.`);
+  }
+  await markUploaded(db, reservation.key, Date.now());
+  return c.json({ key: reservation.key, bytes: reservation.bytes, public_url: fileUrl(publicBaseUrl(c), reservation.key) }, 200);
+}
+
+/** `GET /v1/uploads` (D9): this account's hosted uploads, newest first. */
+export const listUploadsHandler: RouteHandler<typeof listUploads, AppEnv> = async (c) => {
+  const { limit, cursor } = c.req.valid('query');
+  const caller = c.get('caller');
+  const auth = await caller.account.authenticate(caller.keyHash);
+  if (!auth.ok) throw holdFailureError(auth);
+  const after = cursor ? decodeCursor(cursor, /^uploads\/[0-9a-f-]{36}\/[A-Za-z0-9]{32}\.[a-z0-9]{2,4}$/) : undefined;
+  const rows = await uploadsPage(database(c.env), { accountId: auth.accountId, limit, cursor: after && { uploadedAt: after.time, key: after.id }, now: Date.now() });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const base = publicBaseUrl(c);
+  return c.json(
+    {
+      data: page.map((row) => ({ url: fileUrl(base, row.key), key: row.key, bytes: row.bytes, content_type: row.contentType, uploaded_at: new Date(row.uploadedAt!).toISOString() })),
+      next_cursor: rows.length > limit && last ? encodeCursor(last.uploadedAt!, last.key) : null,
+    },
+    200,
+  );
+};

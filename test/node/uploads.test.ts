@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOpenAIImagesUpstream, type ImagesUpstream } from '../upstreams/openai-images';
+import { png } from '../upstreams/openai-images';
+import { startGateway, type RunningGateway } from './gateway-process';
+
+/**
+ * `POST /v1/uploads`, the one PUT to its `upload_url`, `GET /v1/uploads`, and an upload used as
+ * an image reference: the gateway under `npm start` with `.dev.vars`.
+ */
+
+const ADMIN = 'uploads-admin-token-0123456789';
+const IMAGE_KEY = 'sk-uploads-images';
+const MB = 1024 * 1024;
+let images: ImagesUpstream;
+let gateway: RunningGateway;
+
+beforeAll(async () => {
+  images = await startOpenAIImagesUpstream(IMAGE_KEY);
+  gateway = await startGateway({ ADMIN_TOKEN: ADMIN, OPENAI_API_KEY: IMAGE_KEY, OPENAI_BASE_URL: `${images.url}/v1` });
+});
+afterAll(async () => {
+  await gateway?.stop();
+  await images?.stop();
+});
+
+async function agent(usd: string) {
+  const registered = await fetch(`${gateway.url}/agent/register`, {
+    method: 'POST',
+    headers: { 'CF-Connecting-IP': `198.18.0.${Math.floor(Math.random() * 250) + 1}` },
+    body: JSON.stringify({ type: 'anonymous' }),
+  });
+  const { api_key: apiKey, account_id: accountId } = (await registered.json()) as { api_key: string; account_id: string };
+  if (usd !== '0') {
+    await fetch(`${gateway.url}/admin/accounts/${accountId}/credits`, { method: 'POST', headers: { Authorization: `Bearer ${ADMIN}` }, body: JSON.stringify({ amount_usd: usd, reason: 'uploads test' }) });
+  }
+  return { apiKey, accountId };
+}
+
+interface Reservation {
+  upload_url: string;
+  public_url: string;
+  key: string;
+  expires_in: number;
+  note: string;
+}
+
+async function reserve(apiKey: string, body: Record<string, unknown>): Promise<Response> {
+  return fetch(`${gateway.url}/v1/uploads`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: JSON.stringify(body) });
+}
+
+const put = (url: string, bytes: Uint8Array, type: string) => fetch(url, { method: 'PUT', headers: { 'Content-Type': type }, body: bytes as Uint8Array<ArrayBuffer> });
+
+describe('uploads', () => {
+  it('takes exactly one PUT of the declared bytes and type, hosts them, lists them, and serves them as an image reference', async () => {
+    const { apiKey } = await agent('1');
+    const bytes = png(64, 48, 'an uploaded reference');
+    const res = await reserve(apiKey, { content_type: 'image/png', content_length: bytes.length });
+    expect(res.status).toBe(200);
+    const reservation = (await res.json()) as Reservation;
+    expect(reservation).toMatchObject({ expires_in: 600, key: expect.stringMatching(/^uploads\//), public_url: `${gateway.url}/files/${reservation.key}` });
+    expect(reservation.upload_url).toMatch(new RegExp(`^${gateway.url}/uploads/[A-Za-z0-9]{40}$`));
+
+    // A wrong type, a wrong length or a tampered token stores nothing and leaves the URL usable.
+    expect((await put(reservation.upload_url, bytes, 'image/jpeg')).status).toBe(400);
+    expect((await put(reservation.upload_url, bytes.subarray(1), 'image/png')).status).toBe(400);
+    const tampered = reservation.upload_url.slice(0, -1) + (reservation.upload_url.endsWith('a') ? 'b' : 'a');
+    expect((await put(tampered, bytes, 'image/png')).status).toBe(404);
+    expect((await fetch(reservation.public_url)).status).toBe(404);
+
+    const stored = await put(reservation.upload_url, bytes, 'image/png');
+    expect(stored.status).toBe(200);
+    expect((await put(reservation.upload_url, bytes, 'image/png')).status).toBe(400);
+    const served = await fetch(reservation.public_url);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
+
+    const listed = (await (await fetch(`${gateway.url}/v1/uploads`, { headers: { Authorization: `Bearer ${apiKey}` } })).json()) as { data: { key: string; bytes: number; url: string }[] };
+    expect(listed.data).toEqual([expect.objectContaining({ key: reservation.key, bytes: bytes.length, url: reservation.public_url })]);
+
+    const edit = await fetch(`${gateway.url}/v1/images/generations`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiKey}` },
+      body: JSON.stringify({ model: 'openai/gpt-image-1-mini', prompt: 'this, in watercolour', quality: 'low', image_url: reservation.public_url }),
+    });
+    expect(edit.status).toBe(200);
+    expect(images.requests.at(-1)!.files).toEqual([{ field: 'image[]', type: 'image/png', size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }]);
+  });
+
+  it('streams a 100 MB video into storage', { timeout: 120_000 }, async () => {
+    const { apiKey } = await agent('1');
+    const bytes = new Uint8Array(100 * MB);
+    for (let i = 0; i < bytes.length; i += 4096) bytes[i] = i & 0xff;
+    const reservation = (await (await reserve(apiKey, { content_type: 'video/mp4', content_length: bytes.length })).json()) as Reservation;
+    const stored = await put(reservation.upload_url, bytes, 'video/mp4');
+    expect(stored.status).toBe(200);
+    const tail = await fetch(reservation.public_url, { headers: { Range: 'bytes=-4096' } });
+    expect(tail.status).toBe(206);
+    expect(tail.headers.get('content-range')).toBe(`bytes ${bytes.length - 4096}-${bytes.length - 1}/${bytes.length}`);
+    expect(Buffer.from(await tail.arrayBuffer()).equals(Buffer.from(bytes.subarray(bytes.length - 4096)))).toBe(true);
+  });
+
+  it('refuses a type it does not take, a file over its cap and an account without balance', async () => {
+    const { apiKey } = await agent('1');
+    const param = async (res: Response) => ((await res.json()) as { error: { param: string } }).error.param;
+    const badType = await reserve(apiKey, { content_type: 'application/zip', content_length: 10 });
+    expect(badType.status).toBe(400);
+    expect(await param(badType)).toBe('content_type');
+    const tooBig = await reserve(apiKey, { content_type: 'image/png', content_length: 20 * MB + 1 });
+    expect(tooBig.status).toBe(400);
+    expect(await param(tooBig)).toBe('content_length');
+    const broke = await agent('0');
+    expect((await reserve(broke.apiKey, { content_type: 'image/png', content_length: 10 })).status).toBe(402);
+  });
+
+  it('answers 429 naming the daily allowance once it is spent, with Retry-After', async () => {
+    const { apiKey } = await agent('1'); // 500 MB + 100 MB for one dollar
+    for (let i = 0; i < 6; i++) expect((await reserve(apiKey, { content_type: 'video/mp4', content_length: 100 * MB })).status).toBe(200);
+    const refused = await reserve(apiKey, { content_type: 'video/mp4', content_length: 100 * MB });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const body = (await refused.json()) as { error: { code: string; message: string } };
+    expect(body.error).toMatchObject({ code: 'upload_allowance_exceeded', message: expect.stringContaining('600 MB') });
+  });
+
+  it('pages the list with a cursor and shows another account nothing', async () => {
+    const { apiKey } = await agent('1');
+    const keys: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const bytes = png(8, 8, `file ${i}`);
+      const reservation = (await (await reserve(apiKey, { content_type: 'image/png', content_length: bytes.length })).json()) as Reservation;
+      expect((await put(reservation.upload_url, bytes, 'image/png')).status).toBe(200);
+      keys.unshift(reservation.key);
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = (await (await fetch(`${gateway.url}/v1/uploads?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { headers: { Authorization: `Bearer ${apiKey}` } })).json()) as {
+        data: { key: string }[];
+        next_cursor: string | null;
+      };
+      seen.push(...page.data.map((row) => row.key));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(keys);
+    const other = await agent('0');
+    expect(await (await fetch(`${gateway.url}/v1/uploads`, { headers: { Authorization: `Bearer ${other.apiKey}` } })).json()).toEqual({ data: [], next_cursor: null });
+  });
+});
