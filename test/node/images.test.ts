@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFalUpstream, type FalUpstream } from '../upstreams/fal';
 import { startOpenAIImagesUpstream, type ImagesUpstream } from '../upstreams/openai-images';
 import { startReplicateUpstream, type ReplicateUpstream } from '../upstreams/replicate';
+import { fundedAgent } from './agents';
 import { startGateway, type RunningGateway } from './gateway-process';
 
 /**
@@ -45,23 +46,8 @@ const micros = (usd: string) => Math.round(Number(usd) * 1e6);
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 async function agent(usd: string) {
-  const registered = await fetch(`${gateway.url}/agent/register`, {
-    method: 'POST',
-    headers: { 'CF-Connecting-IP': `203.0.113.${Math.floor(Math.random() * 250) + 1}` },
-    body: JSON.stringify({ type: 'anonymous' }),
-  });
-  const { api_key: apiKey, account_id: accountId } = (await registered.json()) as { api_key: string; account_id: string };
-  if (usd !== '0') {
-    const credited = await fetch(`${gateway.url}/admin/accounts/${accountId}/credits`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${ADMIN}` },
-      body: JSON.stringify({ amount_usd: usd, reason: 'images test' }),
-    });
-    expect(credited.status).toBe(200);
-  }
-  const account = async () =>
-    (await (await fetch(`${gateway.url}/agent/account`, { headers: { Authorization: `Bearer ${apiKey}` } })).json()) as { balance_usd: string; held_usd: string };
-  return { apiKey, accountId, account, openai: new OpenAI({ apiKey, baseURL: `${gateway.url}/v1`, maxRetries: 0 }) };
+  const created = await fundedAgent(gateway.url, ADMIN, usd);
+  return { ...created, openai: new OpenAI({ apiKey: created.apiKey, baseURL: `${gateway.url}/v1`, maxRetries: 0 }) };
 }
 
 function generate(apiKey: string, body: Record<string, unknown>, init: RequestInit = {}) {

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startElevenLabsUpstream, startOpenAISpeechUpstream, type SpeechUpstream } from '../upstreams/speech';
+import { fundedAgent } from './agents';
 import { startGateway, type RunningGateway } from './gateway-process';
 
 /**
@@ -31,19 +32,7 @@ afterAll(async () => {
   await elevenlabs?.stop();
 });
 
-async function agent(usd: string) {
-  const registered = await fetch(`${gateway.url}/agent/register`, {
-    method: 'POST',
-    headers: { 'CF-Connecting-IP': `192.0.2.${Math.floor(Math.random() * 250) + 1}` },
-    body: JSON.stringify({ type: 'anonymous' }),
-  });
-  const { api_key: apiKey, account_id: accountId } = (await registered.json()) as { api_key: string; account_id: string };
-  if (usd !== '0') {
-    await fetch(`${gateway.url}/admin/accounts/${accountId}/credits`, { method: 'POST', headers: { Authorization: `Bearer ${ADMIN}` }, body: JSON.stringify({ amount_usd: usd, reason: 'speech test' }) });
-  }
-  const account = async () => (await (await fetch(`${gateway.url}/agent/account`, { headers: { Authorization: `Bearer ${apiKey}` } })).json()) as { balance_usd: string; held_usd: string };
-  return { apiKey, account };
-}
+const agent = (usd: string) => fundedAgent(gateway.url, ADMIN, usd);
 
 function speak(apiKey: string, body: Record<string, unknown>) {
   return fetch(`${gateway.url}/v1/audio/speech`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: JSON.stringify(body) });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIImagesUpstream, type ImagesUpstream } from '../upstreams/openai-images';
 import { png } from '../upstreams/openai-images';
+import { fundedAgent } from './agents';
 import { startGateway, type RunningGateway } from './gateway-process';
 
 /**
@@ -24,18 +25,7 @@ afterAll(async () => {
   await images?.stop();
 });
 
-async function agent(usd: string) {
-  const registered = await fetch(`${gateway.url}/agent/register`, {
-    method: 'POST',
-    headers: { 'CF-Connecting-IP': `198.18.0.${Math.floor(Math.random() * 250) + 1}` },
-    body: JSON.stringify({ type: 'anonymous' }),
-  });
-  const { api_key: apiKey, account_id: accountId } = (await registered.json()) as { api_key: string; account_id: string };
-  if (usd !== '0') {
-    await fetch(`${gateway.url}/admin/accounts/${accountId}/credits`, { method: 'POST', headers: { Authorization: `Bearer ${ADMIN}` }, body: JSON.stringify({ amount_usd: usd, reason: 'uploads test' }) });
-  }
-  return { apiKey, accountId };
-}
+const agent = (usd: string) => fundedAgent(gateway.url, ADMIN, usd);
 
 interface Reservation {
   upload_url: string;
