@@ -11,6 +11,8 @@ import * as speech from './routes/media/speech.handlers';
 import * as speechRoutes from './routes/media/speech.routes';
 import * as uploadsApi from './routes/media/uploads.handlers';
 import * as uploadsRoutes from './routes/media/uploads.routes';
+import * as videos from './routes/media/videos.handlers';
+import * as videosRoutes from './routes/media/videos.routes';
 import * as imagesRoutes from './routes/media/images.routes';
 import * as adminRoutes from './routes/admin/admin.routes';
 import * as agent from './routes/agent/agent.handlers';
@@ -50,6 +52,8 @@ export function createApp() {
     .openapi(imagesRoutes.getImageJob, imageJobs.getImageJobHandler)
     .openapi(imagesRoutes.listGenerations, images.listGenerationsHandler)
     .openapi(speechRoutes.speech, speech.speechHandler)
+    .openapi(videosRoutes.submitVideo, videos.submitVideoHandler)
+    .openapi(videosRoutes.getVideo, videos.getVideoHandler)
     .openapi(uploadsRoutes.createUpload, uploadsApi.createUploadHandler)
     .openapi(uploadsRoutes.listUploads, uploadsApi.listUploadsHandler)
     .openapi(scrapeRoutes.scrape, scrape.scrapeHandler)

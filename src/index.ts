@@ -3,6 +3,7 @@ import { sweepExpiredAccounts } from './jobs/account-expiry';
 import { consumeJobs } from './jobs/consumer';
 import type { JobMessage } from './jobs/messages';
 import { sweepMediaJobs } from './media/jobs';
+import { sweepVideoJobs } from './media/videos/job';
 import { sweepExpiredUploads } from './jobs/upload-expiry';
 
 export { AccountDurableObject } from '../durable-objects/account/account';
@@ -16,6 +17,7 @@ export default {
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(sweepExpiredAccounts(env, controller.scheduledTime));
     ctx.waitUntil(sweepMediaJobs(env, controller.scheduledTime));
+    ctx.waitUntil(sweepVideoJobs(env, controller.scheduledTime));
     ctx.waitUntil(sweepExpiredUploads(env, controller.scheduledTime));
   },
 } satisfies ExportedHandler<Env, JobMessage>;

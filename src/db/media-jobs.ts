@@ -31,6 +31,15 @@ export async function startMediaJob(db: Database, id: string, now: number): Prom
   return changed.length > 0;
 }
 
+/** Records a poll of an open job: its state (D8) and that it is alive, for the sweep. */
+export async function touchMediaJob(db: Database, id: string, status: 'queued' | 'processing', now: number): Promise<void> {
+  await db
+    .update(mediaJobs)
+    .set({ status, updatedAt: now })
+    .where(and(eq(mediaJobs.id, id), inArray(mediaJobs.status, OPEN)))
+    .run();
+}
+
 /** Ends an open job; a job that already ended keeps its first ending. */
 export async function endMediaJob(
   db: Database,

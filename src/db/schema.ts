@@ -83,6 +83,8 @@ export const mediaJobs = sqliteTable(
     actualMicros: integer('actual_micros'),
     /** JSON array of R2 keys once completed. */
     keys: text('keys', { mode: 'json' }).$type<string[]>(),
+    /** Where the upstream keeps the work (video jobs): its provider, id and status URLs, JSON. */
+    upstream: text('upstream', { mode: 'json' }).$type<Record<string, string>>(),
     error: text('error'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),

@@ -1,4 +1,5 @@
 import { runImageJob } from '../media/jobs';
+import { pollVideoJob } from '../media/videos/job';
 import { expireAccount } from './account-expiry';
 import type { JobMessage } from './messages';
 
@@ -12,6 +13,9 @@ export async function consumeJobs(batch: MessageBatch<JobMessage>, env: Env, _ct
           break;
         case 'image.render':
           await runImageJob(env, message.body.jobId, message.attempts);
+          break;
+        case 'video.poll':
+          await pollVideoJob(env, message.body.jobId);
           break;
       }
       message.ack();

@@ -10,4 +10,6 @@ export type JobMessage =
       now: number;
     }
   /** Render an image job (`src/media/jobs.ts`). */
-  | { kind: 'image.render'; jobId: string };
+  | { kind: 'image.render'; jobId: string }
+  /** Poll a video job's upstream once (`src/media/videos/job.ts`). */
+  | { kind: 'video.poll'; jobId: string };

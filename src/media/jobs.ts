@@ -58,7 +58,7 @@ export async function sweepMediaJobs(env: Env, now: number): Promise<{ resent: n
   const stale = [
     ...(await staleMediaJobs(db, 'queued', now - QUEUED_RESCUE_MS, SWEEP_BATCH)),
     ...(await staleMediaJobs(db, 'processing', now - PROCESSING_RESCUE_MS, SWEEP_BATCH)),
-  ];
+  ].filter((job) => job.kind === 'image');
   const expired = stale.filter((job) => job.createdAt < now - MEDIA_JOB_DEADLINE_MS);
   for (const job of expired) await fail(env, job, 'The job did not finish in time.');
   const resend = stale.filter((job) => !expired.includes(job));

@@ -8,9 +8,12 @@
  * `{images: [{url, width, height, content_type}], seed, has_nsfw_concepts, prompt, timings}` with
  * the files served here (playing fal's CDN). A prompt with `[fail]` completes with an error: the
  * status carries `error` and `error_type`, and the result answers 422 with `detail`, as fal does
- * for a request its model refused.
+ * for a request its model refused. A video request (its input has a `duration`) completes with
+ * `{video: {url, content_type, file_size}}`: a 3 MB MP4, served without `Content-Length` for a
+ * prompt with `[chunked]`.
  */
 import type { ServerResponse } from 'node:http';
+import { sendMp4 } from './mp4';
 import { png } from './openai-images';
 import { sendJson, startUpstream, type Upstream } from './server';
 
@@ -32,12 +35,15 @@ const POLLS_TO_COMPLETE = 2;
 export async function startFalUpstream(apiKey = 'fal-test-key'): Promise<FalUpstream> {
   const queued = new Map<string, QueuedRequest>();
   const files = new Map<string, Buffer>();
+  const videos = new Map<string, { size: number; seed: number; withLength: boolean }>();
   const served: string[] = [];
   let url = '';
   let sequence = 0;
 
   const upstream = await startUpstream((request, res) => {
     const path = request.path.split('?')[0]!;
+    const video = videos.get(path);
+    if (request.method === 'GET' && video) return sendMp4(res, video.size, video.seed, { range: request.headers.range, withLength: video.withLength });
     if (request.method === 'GET' && path.startsWith('/files/')) return serveFile(res, files.get(path));
     if (request.headers.authorization !== `Key ${apiKey}`) return sendJson(res, 401, { detail: 'Invalid API key' });
 
@@ -85,6 +91,12 @@ export async function startFalUpstream(apiKey = 'fal-test-key'): Promise<FalUpst
     if (job.polls <= POLLS_TO_COMPLETE) return sendJson(res, 400, { detail: 'Request is still in progress' });
     if (String(job.input.prompt).includes('[fail]')) {
       return sendJson(res, 422, { detail: [{ loc: ['body', 'prompt'], msg: 'Image generation failed: the prompt was refused.', type: 'content_policy_violation' }] });
+    }
+    if (job.input.duration !== undefined) {
+      const path = `/files/${job.app.replace('/', '-')}-video-${videos.size}.mp4`;
+      const size = 3 * 1024 * 1024;
+      videos.set(path, { size, seed: videos.size, withLength: !String(job.input.prompt).includes('[chunked]') });
+      return sendJson(res, 200, { video: { url: `${url}${path}`, content_type: 'video/mp4', file_size: size } });
     }
     const size = (job.input.image_size ?? { width: 1024, height: 768 }) as { width: number; height: number };
     const count = Number(job.input.num_images ?? 1);

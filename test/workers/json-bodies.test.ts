@@ -29,6 +29,7 @@ const WRONG_FIELD: Record<string, { body: Record<string, unknown>; param: string
   'POST /v1/images/jobs': { body: { model: 'openai/gpt-image-1-mini', prompt: 42 }, param: 'prompt' },
   'POST /v1/audio/speech': { body: { model: 'openai/tts-1', input: 42 }, param: 'input' },
   'POST /v1/uploads': { body: { content_type: 42, content_length: 10 }, param: 'content_type' },
+  'POST /v1/videos/generations': { body: { model: 'openai/sora-2', prompt: 42 }, param: 'prompt' },
   'POST /v1/scrape': { body: { url: 42 }, param: 'url' },
   'POST /v1/crawl': { body: { url: 42 }, param: 'url' },
   'POST /v1/extract': { body: { scraper: 42, input: { url: 'https://example.com' } }, param: 'scraper' },

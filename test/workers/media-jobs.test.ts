@@ -36,6 +36,7 @@ async function queuedJob(prompt: string, createdAt = Date.now()): Promise<{ job:
     actualMicros: null,
     keys: null,
     error: null,
+    upstream: null,
     createdAt,
     updatedAt: createdAt,
   };

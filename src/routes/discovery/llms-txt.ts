@@ -23,6 +23,7 @@ Chat completions are OpenAI-compatible at ${base}/v1/chat/completions; authentic
 - POST /v1/chat/completions: chat, streaming, tools, images and PDFs
 - POST /v1/scrape, /v1/crawl, /v1/extract: web pages as markdown, whole sites, structured records
 - POST /v1/images/generations: images, answered as hosted links; POST /v1/images/jobs and GET /v1/images/jobs/{id}: the same as a job
+- POST /v1/videos/generations and GET /v1/videos/generations/{id}: video jobs
 - POST /v1/audio/speech: speech, answered as a hosted MP3 link
 - POST /v1/uploads, GET /v1/uploads: files to pass as image references
 - GET /v1/generations: completed generations, newest first

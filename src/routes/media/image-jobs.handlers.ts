@@ -47,6 +47,7 @@ export const submitImageJobHandler: RouteHandler<typeof submitImageJob, AppEnv> 
       actualMicros: null,
       keys: null,
       error: null,
+      upstream: null,
       createdAt: now,
       updatedAt: now,
     });

@@ -1,0 +1,89 @@
+import { AccountClient } from '../../accounts/account-client';
+import { database } from '../../db';
+import { insertGeneration } from '../../db/generations';
+import { endMediaJob, mediaJob, staleMediaJobs, touchMediaJob, type MediaJobRow } from '../../db/media-jobs';
+import type { JobMessage } from '../../jobs/messages';
+import { accountPrefix } from '../keys';
+import { outputRetentionMs } from '../outputs';
+import { copyToR2 } from '../stream-copy';
+import { randomBase62 } from '../../accounts/credentials';
+import { pollVideo, type VideoHandle } from './rail';
+
+/** A video job still open this long after submission fails and frees its hold. */
+export const VIDEO_JOB_DEADLINE_MS = 60 * 60 * 1000;
+export const VIDEO_JOB_HOLD_TTL_MS = VIDEO_JOB_DEADLINE_MS + 15 * 60 * 1000;
+/** An open job untouched this long lost its poll message: the sweep sends another. */
+const RESCUE_AFTER_MS = 2 * 60 * 1000;
+const SWEEP_BATCH = 100;
+
+export function pollMessage(jobId: string): JobMessage {
+  return { kind: 'video.poll', jobId };
+}
+
+/** Polls start every 2 seconds and slow to every 30 as the render ages (renders take minutes). */
+export function pollDelaySeconds(ageMs: number): number {
+  return Math.min(30, Math.max(2, Math.round(ageMs / 10_000)));
+}
+
+/**
+ * One poll of a video job, from its queue message. Idempotent: an ended job is left alone, the
+ * settlement is idempotent by hold and the listing row by id. While the upstream works, the job
+ * moves from `queued` to `processing` (D8) and the next poll is queued with a delay; a finished
+ * render is streamed into R2, charged and listed; a failed one releases the hold.
+ */
+export async function pollVideoJob(env: Env, jobId: string): Promise<void> {
+  const db = database(env);
+  const job = await mediaJob(db, jobId);
+  if (!job || job.kind !== 'video' || (job.status !== 'queued' && job.status !== 'processing') || !job.upstream) return;
+  const now = Date.now();
+  if (now - job.createdAt > VIDEO_JOB_DEADLINE_MS) return fail(env, job, 'The render did not finish in time.');
+
+  const progress = await pollVideo(job.upstream as VideoHandle, env);
+  switch (progress.state) {
+    case 'queued':
+    case 'processing':
+      await touchMediaJob(db, jobId, progress.state === 'processing' ? 'processing' : job.status, now);
+      await env.JOBS.send(pollMessage(jobId), { delaySeconds: pollDelaySeconds(now - job.createdAt) });
+      return;
+    case 'failed':
+      return fail(env, job, progress.error);
+    case 'completed': {
+      const response = await progress.download();
+      if (!response.ok) throw new Error(`the finished video could not be downloaded (HTTP ${response.status})`);
+      const key = `${accountPrefix('outputs', job.accountId)}${randomBase62(32)}.mp4`;
+      await copyToR2(env.MEDIA, key, response, 'video/mp4');
+      const settled = await new AccountClient(env, job.accountId).settle(job.holdId, job.predictedMicros);
+      if (!settled.ok) throw new Error(`settlement of ${job.holdId} failed: ${settled.reason}`);
+      const done = Date.now();
+      await insertGeneration(db, {
+        id: `gen_${job.id.replace(/^vidjob_/, '')}`,
+        accountId: job.accountId,
+        kind: 'video',
+        model: job.model,
+        prompt: String(job.params.prompt ?? ''),
+        keys: [key],
+        createdAt: done,
+        expiresAt: done + outputRetentionMs(env),
+      });
+      await endMediaJob(db, jobId, { status: 'completed', keys: [key], actualMicros: settled.chargedMicros }, done);
+    }
+  }
+}
+
+/** The cron's rescue for video jobs: a lost poll message is sent again; an overdue job fails. */
+export async function sweepVideoJobs(env: Env, now: number): Promise<{ resent: number; failed: number }> {
+  const db = database(env);
+  const stale = [...(await staleMediaJobs(db, 'queued', now - RESCUE_AFTER_MS, SWEEP_BATCH)), ...(await staleMediaJobs(db, 'processing', now - RESCUE_AFTER_MS, SWEEP_BATCH))].filter(
+    (job) => job.kind === 'video',
+  );
+  const overdue = stale.filter((job) => now - job.createdAt > VIDEO_JOB_DEADLINE_MS);
+  for (const job of overdue) await fail(env, job, 'The render did not finish in time.');
+  const resend = stale.filter((job) => !overdue.includes(job));
+  if (resend.length > 0) await env.JOBS.sendBatch(resend.map((job) => ({ body: pollMessage(job.id) })));
+  return { resent: resend.length, failed: overdue.length };
+}
+
+async function fail(env: Env, job: MediaJobRow, error: string): Promise<void> {
+  await new AccountClient(env, job.accountId).release(job.holdId);
+  await endMediaJob(database(env), job.id, { status: 'failed', error }, Date.now());
+}

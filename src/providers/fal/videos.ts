@@ -1,0 +1,65 @@
+import { GatewayError } from '../../errors';
+import type { VideoHandle, VideoProgress } from '../../media/videos/rail';
+import type { VideoPlan } from '../../media/videos/plan';
+import { providerJson, sameOrigin } from '../media-http';
+
+/**
+ * Video on fal's queue (https://docs.fal.ai/model-endpoints/queue): the same submit, status and
+ * result calls as images; the result names `video.url`. Veo models take `duration` as `"8s"`,
+ * the others as `"5"`; the first frame goes as `image_url`, which fal fetches itself.
+ */
+
+interface Submitted {
+  request_id?: string;
+  status_url?: string;
+  response_url?: string;
+}
+
+export async function submitFalVideo(plan: VideoPlan, base: string, apiKey: string): Promise<VideoHandle> {
+  const modelId = plan.route.upstreamId;
+  const input = {
+    prompt: plan.request.prompt,
+    duration: modelId.includes('veo') ? `${plan.duration}s` : String(plan.duration),
+    resolution: plan.resolution,
+    aspect_ratio: plan.aspectRatio,
+    ...(plan.request.audio !== undefined ? { generate_audio: plan.request.audio } : {}),
+    ...(plan.imageUrl ? { image_url: plan.imageUrl } : {}),
+    ...(plan.request.seed !== undefined ? { seed: plan.request.seed } : {}),
+  };
+  const submitted = await call<Submitted>(`${base}/${modelId}`, { method: 'POST', headers: { Authorization: `Key ${apiKey}`, 'Content-Type': 'application/json' }, body: JSON.stringify(input) });
+  if (!submitted.request_id) throw new GatewayError('provider_error', 'fal answered the submission without a request id.');
+  const appUrl = `${base}/${modelId.split('/').slice(0, 2).join('/')}/requests/${submitted.request_id}`;
+  return {
+    provider: 'fal',
+    id: submitted.request_id,
+    statusUrl: sameOrigin(submitted.status_url, base) ?? `${appUrl}/status`,
+    responseUrl: sameOrigin(submitted.response_url, base) ?? appUrl,
+  };
+}
+
+export async function pollFalVideo(handle: VideoHandle, apiKey: string): Promise<VideoProgress> {
+  const auth = { Authorization: `Key ${apiKey}` };
+  const status = await call<{ status?: string; error?: string }>(handle.statusUrl!, { headers: auth });
+  if (status.status === 'IN_QUEUE') return { state: 'queued' };
+  if (status.status !== 'COMPLETED') return { state: 'processing' };
+  if (status.error) return { state: 'failed', error: status.error };
+  let result: { video?: { url?: string } };
+  try {
+    result = await call(handle.responseUrl!, { headers: auth });
+  } catch (err) {
+    if (err instanceof GatewayError && err.status < 500) return { state: 'failed', error: err.message };
+    throw err;
+  }
+  const url = result.video?.url;
+  if (!url) return { state: 'failed', error: 'fal answered without a video.' };
+  return { state: 'completed', download: () => fetch(url) };
+}
+
+function call<T>(url: string, init: RequestInit): Promise<T> {
+  return providerJson<T>('fal', url, init, (body) => {
+    const detail = (body as { detail?: unknown } | null)?.detail;
+    if (typeof detail === 'string') return detail;
+    if (Array.isArray(detail)) return detail.map((item) => (item as { msg?: unknown }).msg).filter((msg) => typeof msg === 'string').join('; ') || undefined;
+    return undefined;
+  });
+}

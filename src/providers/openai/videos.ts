@@ -1,0 +1,54 @@
+import { GatewayError } from '../../errors';
+import type { ReferenceImage } from '../../media/references';
+import type { VideoHandle, VideoProgress } from '../../media/videos/rail';
+import type { VideoPlan } from '../../media/videos/plan';
+import { providerJson } from '../media-http';
+
+/**
+ * OpenAI's Videos API (https://platform.openai.com/docs/api-reference/videos): `POST /videos` as
+ * multipart (`model`, `prompt`, `seconds`, `size`, and the first frame as `input_reference`),
+ * `GET /videos/{id}` (`queued`, `in_progress`, `completed`, `failed` with `error`), and the file
+ * at `GET /videos/{id}/content`.
+ */
+
+const SIZES: Record<string, string> = { '16:9': '1280x720', '9:16': '720x1280', '4:3': '1280x720', '21:9': '1280x720', '1:1': '720x1280', '3:4': '720x1280' };
+
+interface OpenAIVideo {
+  id?: string;
+  status?: string;
+  error?: { message?: string } | null;
+}
+
+export async function submitOpenAIVideo(plan: VideoPlan, firstFrame: ReferenceImage | undefined, base: string, apiKey: string): Promise<VideoHandle> {
+  const form = new FormData();
+  form.append('model', plan.route.upstreamId);
+  form.append('prompt', plan.request.prompt);
+  form.append('seconds', String(plan.duration));
+  form.append('size', SIZES[plan.aspectRatio] ?? '1280x720');
+  if (firstFrame) form.append('input_reference', new Blob([firstFrame.bytes], { type: firstFrame.contentType }), 'first-frame');
+  const video = await call<OpenAIVideo>(`${base}/videos`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: form });
+  if (!video.id) throw new GatewayError('provider_error', 'OpenAI answered the video request without an id.');
+  return { provider: 'openai', id: video.id };
+}
+
+export async function pollOpenAIVideo(handle: VideoHandle, base: string, apiKey: string): Promise<VideoProgress> {
+  const auth = { Authorization: `Bearer ${apiKey}` };
+  const video = await call<OpenAIVideo>(`${base}/videos/${encodeURIComponent(handle.id!)}`, { headers: auth });
+  switch (video.status) {
+    case 'completed':
+      return { state: 'completed', download: () => fetch(`${base}/videos/${encodeURIComponent(handle.id!)}/content`, { headers: auth }) };
+    case 'failed':
+      return { state: 'failed', error: video.error?.message ?? 'The render failed.' };
+    case 'in_progress':
+      return { state: 'processing' };
+    default:
+      return { state: 'queued' };
+  }
+}
+
+function call<T>(url: string, init: RequestInit): Promise<T> {
+  return providerJson<T>('OpenAI', url, init, (body) => {
+    const message = (body as { error?: { message?: unknown } } | null)?.error?.message;
+    return typeof message === 'string' ? message : undefined;
+  });
+}

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFalUpstream, type FalUpstream } from '../upstreams/fal';
+import { mp4ByteAt } from '../upstreams/mp4';
+import { BIG_VIDEO_BYTES, SMALL_VIDEO_BYTES, startOpenAIVideosUpstream, type OpenAIVideosUpstream } from '../upstreams/openai-videos';
+import { fundedAgent } from './agents';
+import { startGateway, type RunningGateway } from './gateway-process';
+
+/**
+ * Video jobs as a client meets them: the gateway under `npm start` with `.dev.vars`, OpenAI's
+ * Videos API and fal's queue played locally, the jobs polled through the real local queue.
+ */
+
+const ADMIN = 'videos-admin-token-0123456789';
+const OPENAI_KEY = 'sk-videos-test';
+const FAL_KEY = 'fal-videos-test';
+let openaiVideos: OpenAIVideosUpstream;
+let fal: FalUpstream;
+let gateway: RunningGateway;
+
+beforeAll(async () => {
+  [openaiVideos, fal] = await Promise.all([startOpenAIVideosUpstream(OPENAI_KEY), startFalUpstream(FAL_KEY)]);
+  gateway = await startGateway({ ADMIN_TOKEN: ADMIN, OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: `${openaiVideos.url}/v1`, FAL_API_KEY: FAL_KEY, FAL_BASE_URL: fal.url });
+});
+afterAll(async () => {
+  await gateway?.stop();
+  await openaiVideos?.stop();
+  await fal?.stop();
+});
+
+const agent = (usd: string) => fundedAgent(gateway.url, ADMIN, usd);
+
+interface VideoJob {
+  id: string;
+  status: string;
+  url: string | null;
+  error?: string;
+  predicted_usd: number;
+  actual_usd: number | null;
+}
+
+function submit(apiKey: string, body: Record<string, unknown>) {
+  return fetch(`${gateway.url}/v1/videos/generations`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: JSON.stringify(body) });
+}
+
+/** Polls the job until it ends, returning every status seen in order. */
+async function untilEnded(apiKey: string, id: string): Promise<{ job: VideoJob; seen: string[] }> {
+  const seen: string[] = [];
+  for (let i = 0; i < 300; i++) {
+    const res = await fetch(`${gateway.url}/v1/videos/generations/${id}`, { headers: { Authorization: `Bearer ${apiKey}` } });
+    expect(res.status).toBe(200);
+    const job = (await res.json()) as VideoJob;
+    if (seen.at(-1) !== job.status) seen.push(job.status);
+    if (job.status === 'completed' || job.status === 'failed') return { job, seen };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`job ${id} did not end`);
+}
+
+async function totalSize(url: string): Promise<number> {
+  const res = await fetch(url, { headers: { Range: 'bytes=0-0' } });
+  expect(res.status).toBe(206);
+  return Number(res.headers.get('content-range')!.split('/')[1]);
+}
+
+describe('video jobs', () => {
+  it('goes queued → processing → completed on OpenAI, charging exactly the seconds asked for, with a link that serves ranges', async () => {
+    const { apiKey, account } = await agent('1');
+    const res = await submit(apiKey, { model: 'openai/sora-2', prompt: 'a paper boat on a river', duration: 8 });
+    expect(res.status).toBe(202);
+    const accepted = (await res.json()) as { id: string; status: string; predicted_usd: number };
+    expect(accepted).toEqual({ id: expect.stringMatching(/^vidjob_/), status: 'queued', predicted_usd: 0.8 });
+    expect(openaiVideos.created.at(-1)!.fields).toEqual({ model: 'sora-2', prompt: 'a paper boat on a river', seconds: '8', size: '1280x720' });
+    expect(await account()).toMatchObject({ held_usd: '0.800000' });
+
+    const { job, seen } = await untilEnded(apiKey, accepted.id);
+    expect(seen).toEqual(['queued', 'processing', 'completed']);
+    expect(job).toMatchObject({ status: 'completed', predicted_usd: 0.8, actual_usd: 0.8, url: expect.stringContaining('/files/outputs/') });
+    const head = await fetch(job.url!, { headers: { Range: 'bytes=0-23' } });
+    expect(head.status).toBe(206);
+    expect(Buffer.from(await head.arrayBuffer()).subarray(4, 8).toString('latin1')).toBe('ftyp');
+    expect(await totalSize(job.url!)).toBe(SMALL_VIDEO_BYTES);
+    expect(await account()).toMatchObject({ balance_usd: '0.200000', held_usd: '0.000000' });
+
+    const listed = (await (await fetch(`${gateway.url}/v1/generations?kind=video`, { headers: { Authorization: `Bearer ${apiKey}` } })).json()) as { data: { kind: string; urls: string[] }[] };
+    expect(listed.data).toEqual([expect.objectContaining({ kind: 'video', urls: [job.url] })]);
+    const other = await agent('0');
+    expect((await fetch(`${gateway.url}/v1/videos/generations/${accepted.id}`, { headers: { Authorization: `Bearer ${other.apiKey}` } })).status).toBe(404);
+  });
+
+  it('refuses a duration the model does not render with 400 naming the allowed set, sending and holding nothing (D7)', async () => {
+    const { apiKey, account } = await agent('1');
+    const before = openaiVideos.created.length;
+    const res = await submit(apiKey, { model: 'openai/sora-2', prompt: 'x', duration: 5 });
+    expect(res.status).toBe(400);
+    const { error } = (await res.json()) as { error: { param: string; message: string } };
+    expect(error.param).toBe('duration');
+    expect(error.message).toContain('4, 8, 12');
+    expect(openaiVideos.created.length).toBe(before);
+    expect(await account()).toMatchObject({ balance_usd: '1.000000', held_usd: '0.000000' });
+  });
+
+  it('fails a blocked render with its reason and charges nothing', async () => {
+    const { apiKey, account } = await agent('1');
+    const { id } = (await (await submit(apiKey, { model: 'openai/sora-2', prompt: 'something blocked [fail]', duration: 4 })).json()) as { id: string };
+    const { job } = await untilEnded(apiKey, id);
+    expect(job).toMatchObject({ status: 'failed', url: null, actual_usd: null, error: expect.stringContaining('moderation') });
+    expect(await account()).toMatchObject({ balance_usd: '1.000000', held_usd: '0.000000' });
+  });
+
+  it('renders on fal and copies a file sent without Content-Length in parts, byte for byte', async () => {
+    const { apiKey, account } = await agent('1');
+    const { id } = (await (await submit(apiKey, { model: 'google/veo-3-fast', prompt: 'a kite [chunked]', duration: 4 })).json()) as { id: string };
+    const submitted = fal.requests.filter((request) => request.method === 'POST').at(-1)!;
+    expect(submitted.path).toBe('/fal-ai/veo3/fast');
+    expect(submitted.body).toEqual({ prompt: 'a kite [chunked]', duration: '4s', resolution: '720p', aspect_ratio: '16:9' });
+    const { job } = await untilEnded(apiKey, id);
+    expect(job).toMatchObject({ status: 'completed', actual_usd: 0.6 });
+    const size = await totalSize(job.url!);
+    expect(size).toBe(3 * 1024 * 1024);
+    const stored = Buffer.from(await (await fetch(job.url!)).arrayBuffer());
+    expect(stored.length).toBe(size);
+    for (const offset of [0, 4, 24, 1_000, size - 1]) expect(stored[offset], `byte ${offset}`).toBe(mp4ByteAt(size, 0, offset));
+    expect(await account()).toMatchObject({ balance_usd: '0.400000', held_usd: '0.000000' });
+  });
+
+  it('streams a 150 MB upstream video into storage', { timeout: 120_000 }, async () => {
+    const { apiKey } = await agent('2');
+    const { id } = (await (await submit(apiKey, { model: 'openai/sora-2', prompt: 'a long take [big]', duration: 4 })).json()) as { id: string };
+    const { job } = await untilEnded(apiKey, id);
+    expect(job.status).toBe('completed');
+    expect(await totalSize(job.url!)).toBe(BIG_VIDEO_BYTES);
+  });
+});

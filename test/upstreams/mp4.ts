@@ -1,0 +1,53 @@
+import type { ServerResponse } from 'node:http';
+
+/**
+ * An MP4 body of `size` bytes: a real `ftyp` box, then one `mdat` box filling the rest with bytes
+ * from `seed`. Written in 1 MiB chunks as the client reads, never held whole, so a 150 MB video
+ * costs the simulator flat memory. `Range` requests are answered with 206.
+ */
+export function sendMp4(res: ServerResponse, size: number, seed: number, options: { range?: string; withLength?: boolean } = {}): void {
+  const header = ftyp();
+  const byteAt = (offset: number) => (offset < header.length ? header[offset]! : offset < header.length + 8 ? mdatHeader(size - header.length)[offset - header.length]! : (offset * 31 + seed) & 0xff);
+  const match = options.range ? /^bytes=(\d+)-(\d*)$/.exec(options.range) : null;
+  const start = match ? Number(match[1]) : 0;
+  const end = match && match[2] ? Math.min(Number(match[2]), size - 1) : size - 1;
+  const headers: Record<string, string> = { 'Content-Type': 'video/mp4', 'Accept-Ranges': 'bytes' };
+  if (options.withLength !== false) headers['Content-Length'] = String(end - start + 1);
+  if (match) headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
+  res.writeHead(match ? 206 : 200, headers);
+  let offset = start;
+  const write = () => {
+    while (offset <= end) {
+      const chunk = Buffer.alloc(Math.min(1024 * 1024, end - offset + 1));
+      for (let i = 0; i < chunk.length; i++) chunk[i] = byteAt(offset + i);
+      offset += chunk.length;
+      if (!res.write(chunk)) return void res.once('drain', write);
+    }
+    res.end();
+  };
+  write();
+}
+
+/** The bytes `sendMp4` writes at `offset`, for comparing what was stored. */
+export function mp4ByteAt(size: number, seed: number, offset: number): number {
+  const header = ftyp();
+  if (offset < header.length) return header[offset]!;
+  if (offset < header.length + 8) return mdatHeader(size - header.length)[offset - header.length]!;
+  return (offset * 31 + seed) & 0xff;
+}
+
+function ftyp(): Buffer {
+  const box = Buffer.alloc(24);
+  box.writeUInt32BE(24, 0);
+  box.write('ftypisom', 4, 'latin1');
+  box.writeUInt32BE(0x200, 12);
+  box.write('isomiso2', 16, 'latin1');
+  return box;
+}
+
+function mdatHeader(length: number): Buffer {
+  const box = Buffer.alloc(8);
+  box.writeUInt32BE(length, 0);
+  box.write('mdat', 4, 'latin1');
+  return box;
+}
