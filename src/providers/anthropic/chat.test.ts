@@ -16,6 +16,7 @@ import { streamText } from '../../../test/fixtures/providers/anthropic/stream-te
 import { streamThinking } from '../../../test/fixtures/providers/anthropic/stream-thinking';
 import { streamToolUse } from '../../../test/fixtures/providers/anthropic/stream-tool-use';
 import { streamTwoToolsCached } from '../../../test/fixtures/providers/anthropic/stream-two-tools-cached';
+import { TOOL_RESULT, TOOL_TURN_CASES } from '../../../test/fixtures/providers/tool-call-turns';
 
 const target = { baseUrl: 'https://api.anthropic.com/v1', apiKey: 'sk-ant-test', upstreamModel: 'claude-sonnet-4-5' };
 const context = { model: 'anthropic/claude-sonnet-4.5', requestId: 'req_gw_1', created: 1_700_000_000 };
@@ -244,6 +245,20 @@ describe('anthropicChat.buildRequest', () => {
       { role: 'user', content: 'Weather?' },
       { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'w', input: {} }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1' }] },
+    ]);
+  });
+
+  // Anthropic answers 400 to an empty or whitespace-only text block.
+  it.each(TOOL_TURN_CASES)('sends a tool_calls turn whose content is $content (stream $stream) as tool_use blocks and no empty text', async ({ request, stream, said }) => {
+    const body = await upstreamBody(request);
+    expect(body.stream).toBe(stream || undefined);
+    expect(body.messages).toEqual([
+      { role: 'user', content: 'Weather in Paris?' },
+      {
+        role: 'assistant',
+        content: [...(said.trim() ? [{ type: 'text', text: said }] : []), { type: 'tool_use', id: 'call_paris', name: 'get_weather', input: { city: 'Paris' } }],
+      },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_paris', content: TOOL_RESULT }] },
     ]);
   });
 

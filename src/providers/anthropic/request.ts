@@ -100,22 +100,30 @@ function blocksOf(message: ChatMessage, i: number): AnthropicContentBlock[] {
 }
 
 function toolResultContent(content: ChatMessage['content']): string | AnthropicTextBlock[] | undefined {
-  if (typeof content === 'string') return content.length > 0 ? content : undefined;
+  if (typeof content === 'string') return hasText(content) ? content : undefined;
   const texts = textBlocks(content ?? []);
   return texts.length > 0 ? texts : undefined;
 }
 
 function textBlocks(parts: ContentPart[]): AnthropicTextBlock[] {
-  return parts.flatMap((part) => (part.type === 'text' && part.text.length > 0 ? [{ type: 'text' as const, text: part.text }] : []));
+  return parts.flatMap((part) => (part.type === 'text' && hasText(part.text) ? [{ type: 'text' as const, text: part.text }] : []));
 }
 
-/** Anthropic rejects empty text blocks, so empty strings are left out. */
+/**
+ * Anthropic answers 400 to a text block that is empty or only whitespace ("text content blocks
+ * must contain non-whitespace text"), which OpenAI-format clients send beside tool calls.
+ */
+function hasText(text: string): boolean {
+  return text.trim().length > 0;
+}
+
+/** Text blocks without text are left out (see `hasText`). */
 function contentBlocks(content: ChatMessage['content'], param: string): AnthropicContentBlock[] {
-  if (typeof content === 'string') return content.length > 0 ? [{ type: 'text', text: content }] : [];
+  if (typeof content === 'string') return hasText(content) ? [{ type: 'text', text: content }] : [];
   return (content ?? []).flatMap((part, j): AnthropicContentBlock[] => {
     switch (part.type) {
       case 'text':
-        return part.text.length > 0 ? [{ type: 'text', text: part.text }] : [];
+        return hasText(part.text) ? [{ type: 'text', text: part.text }] : [];
       case 'image_url':
         return [imageBlock(part.image_url.url, `${param}.${j}.image_url.url`)];
       case 'file':

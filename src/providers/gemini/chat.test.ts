@@ -13,6 +13,7 @@ import streamText from '../../../test/fixtures/providers/gemini/stream-text';
 import streamToolCalls from '../../../test/fixtures/providers/gemini/stream-tool-calls';
 import textThoughtsCached from '../../../test/fixtures/providers/gemini/text-thoughts-cached.json';
 import text from '../../../test/fixtures/providers/gemini/text.json';
+import { TOOL_TURN_CASES } from '../../../test/fixtures/providers/tool-call-turns';
 import type { ChatCompletionChunk, ChatRequest, ImageFetcher, SseEvent, Usage } from '../chat/types';
 import { UpstreamStreamError } from '../chat/types';
 import { geminiChat } from './chat';
@@ -286,6 +287,19 @@ describe('geminiChat.buildRequest', () => {
       { role: 'user', parts: [{ text: 'Weather?' }] },
       { role: 'model', parts: [{ text: 'Let me look.' }, { functionCall: { name: 'get_weather', args: { city: 'Oslo' } }, thoughtSignature: FOREIGN_CALL_SIGNATURE }] },
       { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { content: '[1, 2]' } } }] },
+    ]);
+  });
+
+  it.each(TOOL_TURN_CASES)('sends a tool_calls turn whose content is $content (stream $stream) as functionCall parts and no empty text', async ({ request, stream, said }) => {
+    const upstream = await geminiChat.buildRequest(request, target, noImages);
+    expect(upstream.url).toMatch(stream ? /:streamGenerateContent\?alt=sse$/ : /:generateContent$/);
+    expect((JSON.parse(upstream.body) as Record<string, unknown>).contents).toEqual([
+      { role: 'user', parts: [{ text: 'Weather in Paris?' }] },
+      {
+        role: 'model',
+        parts: [...(said ? [{ text: said }] : []), { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: FOREIGN_CALL_SIGNATURE }],
+      },
+      { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { temperature: 18 } } }] },
     ]);
   });
 

@@ -15,6 +15,7 @@ import openaiStreamError from '../../../test/fixtures/providers/openai/stream-er
 import openaiTextStream from '../../../test/fixtures/providers/openai/stream-text';
 import openaiToolStream from '../../../test/fixtures/providers/openai/stream-tool-call';
 import togetherStream from '../../../test/fixtures/providers/together/stream-eos';
+import { TOOL_TURN_CASES } from '../../../test/fixtures/providers/tool-call-turns';
 import xaiReasoningCompletion from '../../../test/fixtures/providers/xai/completion-reasoning.json';
 import xaiInvalidKey from '../../../test/fixtures/providers/xai/error-invalid-api-key.json';
 import { UpstreamStreamError, type ChatAdapter, type ChatCompletionChunk, type ChatRequest, type SseEvent } from '../chat/types';
@@ -185,6 +186,14 @@ describe('buildRequest', () => {
   it.each([togetherChat, xaiChat, deepseekChat])('asks for streamed usage with include_usage (%#)', async (adapter) => {
     const body = await upstreamBody(adapter, { ...baseRequest, stream: true });
     expect(body.stream_options).toEqual({ include_usage: true });
+  });
+
+  it.each(TOOL_TURN_CASES)('passes a tool_calls turn whose content is $content (stream $stream) through unchanged', async ({ request, stream }) => {
+    for (const adapter of [openaiChat, groqChat, togetherChat, deepseekChat, xaiChat, mistralChat, fireworksChat]) {
+      const body = await upstreamBody(adapter, request);
+      expect(body.messages).toEqual(request.messages);
+      expect(body.stream).toBe(stream);
+    }
   });
 
   it('a rename never overwrites a value the client set under the new name', async () => {
