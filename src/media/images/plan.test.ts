@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../errors';
+import { refusalOf } from '../../../test/workers/refusal';
 import { gptImageSize, planImages } from './plan';
 import { ImageGenerationRequest } from './request';
 
 const env = { OPENAI_API_KEY: 'sk-test' } as unknown as Env;
 const plan = (body: Record<string, unknown>) => planImages(ImageGenerationRequest.parse({ prompt: 'a red fox', ...body }), env);
-const refusal = (body: Record<string, unknown>) => {
-  try {
-    plan(body);
-  } catch (err) {
-    if (err instanceof GatewayError) return { code: err.code, param: err.options.param, message: err.message };
-    throw err;
-  }
-  throw new Error('planned');
-};
+const refusal = (body: Record<string, unknown>) => refusalOf(() => plan(body));
 
 describe('image request plans', () => {
   it.each([

@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../errors';
+import { refusalOf } from '../../../test/workers/refusal';
 import { planVideo } from './plan';
 import { VideoGenerationRequest } from './request';
 
 const env = { OPENAI_API_KEY: 'sk', FAL_API_KEY: 'fal' } as unknown as Env;
 const plan = (body: Record<string, unknown>) => planVideo(VideoGenerationRequest.parse({ prompt: 'a river', ...body }), env);
-function refusal(body: Record<string, unknown>) {
-  try {
-    plan(body);
-  } catch (err) {
-    if (err instanceof GatewayError) return { code: err.code, param: err.options.param, message: err.message };
-    throw err;
-  }
-  throw new Error('planned');
-}
+const refusal = (body: Record<string, unknown>) => refusalOf(() => plan(body));
 
 describe('video plans', () => {
   it("takes the model's default duration and prices the seconds at the resolution's rate", () => {

@@ -4,6 +4,7 @@ import { holdFailureError } from '../../accounts/failures';
 import { database } from '../../db';
 import { insertMediaJob, ownedMediaJob } from '../../db/media-jobs';
 import type { AppEnv } from '../../env';
+import { holdMediaPrice } from './hold';
 import { GatewayError } from '../../errors';
 import { planImages } from '../../media/images/plan';
 import { MEDIA_JOB_HOLD_TTL_MS, renderMessage } from '../../media/jobs';
@@ -22,16 +23,7 @@ export const submitImageJobHandler: RouteHandler<typeof submitImageJob, AppEnv> 
   const caller = c.get('caller');
   const predicted = plan.n * plan.unitMicros;
   const id = `imgjob_${randomBase62(24)}`;
-  const hold = await caller.account.authorizeHold({
-    keyHash: caller.keyHash,
-    model: plan.model.id,
-    minMicros: predicted,
-    maxMicros: predicted,
-    purpose: `image-job:${plan.model.id}`,
-    requestId: c.get('requestId'),
-    ttlMs: MEDIA_JOB_HOLD_TTL_MS,
-  });
-  if (!hold.ok) throw holdFailureError(hold);
+  const hold = await holdMediaPrice(c, { model: plan.model.id, micros: predicted, purpose: 'image-job', ttlMs: MEDIA_JOB_HOLD_TTL_MS });
   const now = Date.now();
   try {
     await insertMediaJob(database(c.env), {

@@ -5,6 +5,7 @@ import { COST_HEADER, CREDITS_HEADER } from '../../billing/headers';
 import { database } from '../../db';
 import { generationsPage, type GenerationKind } from '../../db/generations';
 import type { AppEnv } from '../../env';
+import { holdMediaPrice } from './hold';
 import { executionContext } from '../../execution-context';
 import { planImages } from '../../media/images/plan';
 import { produceImages, recordImageGeneration } from '../../media/images/produce';
@@ -25,16 +26,7 @@ export const generateImagesHandler: RouteHandler<typeof generateImages, AppEnv> 
   const request = c.req.valid('json');
   const plan = planImages(request, c.env); // 400/404 before any money moves
   const caller = c.get('caller');
-  const hold = await caller.account.authorizeHold({
-    keyHash: caller.keyHash,
-    model: plan.model.id,
-    minMicros: plan.n * plan.unitMicros,
-    maxMicros: plan.n * plan.unitMicros,
-    purpose: `image:${plan.model.id}`,
-    requestId: c.get('requestId'),
-    ttlMs: CHAT_HOLD_LEASE_MS,
-  });
-  if (!hold.ok) throw holdFailureError(hold);
+  const hold = await holdMediaPrice(c, { model: plan.model.id, micros: plan.n * plan.unitMicros, purpose: 'image', ttlMs: CHAT_HOLD_LEASE_MS });
   const stopLease = keepHoldAlive(caller.account, hold.holdId);
 
   const work = (async () => {

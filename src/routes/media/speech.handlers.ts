@@ -1,8 +1,8 @@
 import type { RouteHandler } from '@hono/zod-openapi';
-import { holdFailureError } from '../../accounts/failures';
 import { CHAT_HOLD_LEASE_MS, keepHoldAlive } from '../../accounts/hold-lease';
 import { COST_HEADER, CREDITS_HEADER } from '../../billing/headers';
 import type { AppEnv } from '../../env';
+import { holdMediaPrice } from './hold';
 import { executionContext } from '../../execution-context';
 import { fileUrl, hostOutput } from '../../media/outputs';
 import { planSpeech, renderSpeech } from '../../media/speech/render';
@@ -18,16 +18,7 @@ import type { speech } from './speech.routes';
 export const speechHandler: RouteHandler<typeof speech, AppEnv> = async (c) => {
   const plan = planSpeech(c.req.valid('json'), c.env);
   const caller = c.get('caller');
-  const hold = await caller.account.authorizeHold({
-    keyHash: caller.keyHash,
-    model: plan.model.id,
-    minMicros: plan.costMicros,
-    maxMicros: plan.costMicros,
-    purpose: `speech:${plan.model.id}`,
-    requestId: c.get('requestId'),
-    ttlMs: CHAT_HOLD_LEASE_MS,
-  });
-  if (!hold.ok) throw holdFailureError(hold);
+  const hold = await holdMediaPrice(c, { model: plan.model.id, micros: plan.costMicros, purpose: 'speech', ttlMs: CHAT_HOLD_LEASE_MS });
   const stopLease = keepHoldAlive(caller.account, hold.holdId);
 
   const work = (async () => {

@@ -4,6 +4,7 @@ import { holdFailureError } from '../../accounts/failures';
 import { database } from '../../db';
 import { insertMediaJob, ownedMediaJob } from '../../db/media-jobs';
 import type { AppEnv } from '../../env';
+import { holdMediaPrice } from './hold';
 import { GatewayError } from '../../errors';
 import { fileUrl } from '../../media/outputs';
 import { loadReferences } from '../../media/references';
@@ -24,16 +25,7 @@ export const submitVideoHandler: RouteHandler<typeof submitVideo, AppEnv> = asyn
   const request = c.req.valid('json');
   const plan = planVideo(request, c.env);
   const caller = c.get('caller');
-  const hold = await caller.account.authorizeHold({
-    keyHash: caller.keyHash,
-    model: plan.model.id,
-    minMicros: plan.predictedMicros,
-    maxMicros: plan.predictedMicros,
-    purpose: `video:${plan.model.id}`,
-    requestId: c.get('requestId'),
-    ttlMs: VIDEO_JOB_HOLD_TTL_MS,
-  });
-  if (!hold.ok) throw holdFailureError(hold);
+  const hold = await holdMediaPrice(c, { model: plan.model.id, micros: plan.predictedMicros, purpose: 'video', ttlMs: VIDEO_JOB_HOLD_TTL_MS });
   const id = `vidjob_${randomBase62(24)}`;
   const base = publicBaseUrl(c);
   try {
