@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFalUpstream, type FalUpstream } from '../upstreams/fal';
 import { mp4ByteAt } from '../upstreams/mp4';
 import { BIG_VIDEO_BYTES, SMALL_VIDEO_BYTES, startOpenAIVideosUpstream, type OpenAIVideosUpstream } from '../upstreams/openai-videos';
+import { REPLICATE_VIDEO_BYTES, startReplicateUpstream, type ReplicateUpstream } from '../upstreams/replicate';
 import { fundedAgent } from './agents';
 import { startGateway, type RunningGateway } from './gateway-process';
 
@@ -121,6 +122,38 @@ describe('video jobs', () => {
     expect(stored.length).toBe(size);
     for (const offset of [0, 4, 24, 1_000, size - 1]) expect(stored[offset], `byte ${offset}`).toBe(mp4ByteAt(size, 0, offset));
     expect(await account()).toMatchObject({ balance_usd: '0.400000', held_usd: '0.000000' });
+  });
+
+  it('renders on Replicate when it is the configured route, through processing to a hosted file', async () => {
+    const replicate: ReplicateUpstream = await startReplicateUpstream('r8_videos');
+    // A second gateway where Replicate is the only provider, as an operator without fal has it.
+    const replicateGateway = await startGateway({ ADMIN_TOKEN: ADMIN, REPLICATE_API_KEY: 'r8_videos', REPLICATE_BASE_URL: `${replicate.url}/v1` });
+    try {
+      const { apiKey, account } = await fundedAgent(replicateGateway.url, ADMIN, '2');
+      const res = await fetch(`${replicateGateway.url}/v1/videos/generations`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${apiKey}` },
+        body: JSON.stringify({ model: 'kuaishou/kling-2.1-master', prompt: 'a heron lands', duration: 5, aspect_ratio: '9:16' }),
+      });
+      expect(res.status).toBe(202);
+      const { id, predicted_usd } = (await res.json()) as { id: string; predicted_usd: number };
+      expect(replicate.requests.at(-1)).toMatchObject({ path: '/v1/models/kwaivgi/kling-v2.1-master/predictions', body: { input: { prompt: 'a heron lands', duration: 5, aspect_ratio: '9:16' } } });
+      const seen: string[] = [];
+      let job: VideoJob | undefined;
+      for (let i = 0; i < 200 && job?.status !== 'completed' && job?.status !== 'failed'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        job = (await (await fetch(`${replicateGateway.url}/v1/videos/generations/${id}`, { headers: { Authorization: `Bearer ${apiKey}` } })).json()) as VideoJob;
+        if (seen.at(-1) !== job.status) seen.push(job.status);
+      }
+      expect(seen).toEqual(['queued', 'processing', 'completed']);
+      expect(job).toMatchObject({ status: 'completed', actual_usd: predicted_usd });
+      const tail = await fetch(job!.url!, { headers: { Range: 'bytes=0-0' } });
+      expect(tail.headers.get('content-range')).toBe(`bytes 0-0/${REPLICATE_VIDEO_BYTES}`);
+      expect(await account()).toMatchObject({ held_usd: '0.000000' });
+    } finally {
+      await replicateGateway.stop();
+      await replicate.stop();
+    }
   });
 
   it('streams a 150 MB upstream video into storage', { timeout: 120_000 }, async () => {

@@ -5,9 +5,11 @@
  * created_at, started_at, completed_at, urls: {get, cancel}}` with status `starting`; each
  * `GET /v1/predictions/{id}` moves it to `processing`, then `succeeded` with `output` a list of
  * file URLs served here. A prompt with `[fail]` ends `failed` with `error`, one with `[cancel]`
- * ends `canceled`; an input without `prompt` gets the 422 Replicate sends for invalid input.
+ * ends `canceled`; an input without `prompt` gets the 422 Replicate sends for invalid input. A
+ * video input (it has a `duration`, as Kling's does) succeeds with `output` one MP4 URL (2 MB).
  */
 import type { ServerResponse } from 'node:http';
+import { sendMp4 } from './mp4';
 import { png } from './openai-images';
 import { sendJson, startUpstream, type Upstream } from './server';
 
@@ -22,8 +24,10 @@ interface Stored {
   input: Record<string, unknown>;
   polls: number;
   created_at: string;
-  output: string[] | null;
+  output: string[] | string | null;
 }
+
+export const REPLICATE_VIDEO_BYTES = 2 * 1024 * 1024;
 
 /** Aspect ratio to the size the simulator renders, as these models do (about one megapixel). */
 const SIZES: Record<string, [number, number]> = { '1:1': [1024, 1024], '16:9': [1344, 768], '9:16': [768, 1344], '4:3': [1152, 864], '3:4': [864, 1152] };
@@ -36,6 +40,7 @@ export async function startReplicateUpstream(apiKey = 'r8_test'): Promise<Replic
 
   const upstream = await startUpstream((request, res) => {
     const path = request.path.split('?')[0]!;
+    if (request.method === 'GET' && path.startsWith('/files/video-')) return sendMp4(res, REPLICATE_VIDEO_BYTES, 7, { range: request.headers.range });
     if (request.method === 'GET' && path.startsWith('/files/')) return serveFile(res, files.get(path));
     if (request.headers.authorization !== `Bearer ${apiKey}`) {
       return sendJson(res, 401, { title: 'Unauthenticated', detail: 'You did not pass a valid authentication token', status: 401 });
@@ -66,6 +71,7 @@ export async function startReplicateUpstream(apiKey = 'r8_test'): Promise<Replic
     const prompt = String(stored.input.prompt);
     const ended = stored.polls >= 2;
     const status = !ended ? (stored.polls === 0 ? 'starting' : 'processing') : prompt.includes('[fail]') ? 'failed' : prompt.includes('[cancel]') ? 'canceled' : 'succeeded';
+    if (status === 'succeeded' && !stored.output && stored.input.duration !== undefined) stored.output = `${url}/files/video-${stored.id}.mp4`;
     if (status === 'succeeded' && !stored.output) {
       const [width, height] = SIZES[String(stored.input.aspect_ratio)] ?? [1024, 1024];
       const bytes = png(width, height, `${stored.model}|${prompt}|${stored.id}`);

@@ -23,9 +23,10 @@ describe('video plans', () => {
     expect(refusal({ model: 'openai/sora-2', video_url: 'https://example.com/a.mp4' })).toMatchObject({ param: 'video_url' });
   });
 
-  it('answers 404 for a model served only on a rail not built yet, and 400 for a non-video model', () => {
+  it('takes the first configured route, and answers 404 when none is configured and 400 for a non-video model', () => {
     const replicateOnly = { REPLICATE_API_KEY: 'r8' } as unknown as Env;
-    expect(() => planVideo(VideoGenerationRequest.parse({ model: 'kuaishou/kling-2.1-master', prompt: 'x', duration: 5 }), replicateOnly)).toThrow(/no video rail for replicate/);
+    expect(planVideo(VideoGenerationRequest.parse({ model: 'kuaishou/kling-2.1-master', prompt: 'x', duration: 5 }), replicateOnly).route.provider).toBe('replicate');
+    expect(refusalOf(() => planVideo(VideoGenerationRequest.parse({ model: 'openai/sora-2', prompt: 'x' }), replicateOnly))).toMatchObject({ code: 'model_not_found' });
     expect(refusal({ model: 'openai/gpt-image-1-mini' })).toMatchObject({ code: 'invalid_request', param: 'model' });
   });
 

@@ -5,7 +5,7 @@ import { MICROS_PER_USD } from '../../money';
 import type { VideoRequest } from './request';
 
 /** Providers whose video rail is built. */
-export const VIDEO_RAILS: ReadonlySet<string> = new Set(['openai', 'fal']);
+export const VIDEO_RAILS: ReadonlySet<string> = new Set(['openai', 'fal', 'replicate']);
 
 /** D7: the duration when the model declares no default. */
 const FALLBACK_DURATION = 5;

@@ -1,12 +1,13 @@
 import { GatewayError } from '../../errors';
 import { pollFalVideo, submitFalVideo } from '../../providers/fal/videos';
 import { pollOpenAIVideo, submitOpenAIVideo } from '../../providers/openai/videos';
+import { pollReplicateVideo, submitReplicateVideo } from '../../providers/replicate/videos';
 import type { ProviderId } from '../../providers/ids';
 import { providerBaseUrl, providerKey } from '../../providers/registry';
 import type { ReferenceImage } from '../references';
 import type { VideoPlan } from './plan';
 
-/** Where the upstream keeps a render: its provider, id and, for fal, the URLs it returned. */
+/** Where the upstream keeps a render: its provider, id and the status URLs it returned (fal, Replicate). */
 export type VideoHandle = Record<string, string>;
 
 /** What a poll learns: still waiting, rendering, done (with the file to copy), or failed. */
@@ -25,13 +26,27 @@ function credentials(env: Env, provider: ProviderId): { base: string; apiKey: st
 /** Sends the render upstream; the handle is what later polls need. */
 export async function submitVideo(plan: VideoPlan, firstFrame: ReferenceImage | undefined, env: Env): Promise<VideoHandle> {
   const { base, apiKey } = credentials(env, plan.route.provider);
-  return plan.route.provider === 'openai' ? submitOpenAIVideo(plan, firstFrame, base, apiKey) : submitFalVideo(plan, base, apiKey);
+  switch (plan.route.provider) {
+    case 'openai':
+      return submitOpenAIVideo(plan, firstFrame, base, apiKey);
+    case 'replicate':
+      return submitReplicateVideo(plan, base, apiKey);
+    default:
+      return submitFalVideo(plan, base, apiKey);
+  }
 }
 
 export async function pollVideo(handle: VideoHandle, env: Env): Promise<VideoProgress> {
   const provider = handle.provider as ProviderId;
   const { base, apiKey } = credentials(env, provider);
-  return provider === 'openai' ? pollOpenAIVideo(handle, base, apiKey) : pollFalVideo(handle, apiKey);
+  switch (provider) {
+    case 'openai':
+      return pollOpenAIVideo(handle, base, apiKey);
+    case 'replicate':
+      return pollReplicateVideo(handle, apiKey);
+    default:
+      return pollFalVideo(handle, apiKey);
+  }
 }
 
 /** Whether the rail sends the first frame's bytes (OpenAI) rather than its link (fal). */

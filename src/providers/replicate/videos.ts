@@ -1,0 +1,61 @@
+import { GatewayError } from '../../errors';
+import type { VideoHandle, VideoProgress } from '../../media/videos/rail';
+import type { VideoPlan } from '../../media/videos/plan';
+import { providerJson, sameOrigin } from '../media-http';
+
+/**
+ * Video on Replicate's predictions API (https://replicate.com/docs/reference/http): create with
+ * `{input: {prompt, duration, aspect_ratio, start_image}}` (the Kling models' names), poll
+ * `urls.get`; `starting` is queued, `processing` renders, `succeeded` names the file in `output`.
+ */
+
+interface Prediction {
+  id?: string;
+  status?: string;
+  output?: unknown;
+  error?: unknown;
+  urls?: { get?: string };
+}
+
+export async function submitReplicateVideo(plan: VideoPlan, base: string, apiKey: string): Promise<VideoHandle> {
+  const input = {
+    prompt: plan.request.prompt,
+    duration: plan.duration,
+    aspect_ratio: plan.aspectRatio,
+    ...(plan.imageUrl ? { start_image: plan.imageUrl } : {}),
+    ...(plan.request.seed !== undefined ? { seed: plan.request.seed } : {}),
+  };
+  const prediction = await call(`${base}/models/${plan.route.upstreamId}/predictions`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ input }),
+  });
+  if (!prediction.id) throw new GatewayError('provider_error', 'Replicate answered without a prediction id.');
+  return { provider: 'replicate', id: prediction.id, getUrl: sameOrigin(prediction.urls?.get, base) ?? `${base}/predictions/${prediction.id}` };
+}
+
+export async function pollReplicateVideo(handle: VideoHandle, apiKey: string): Promise<VideoProgress> {
+  const prediction = await call(handle.getUrl!, { headers: { Authorization: `Bearer ${apiKey}` } });
+  switch (prediction.status) {
+    case 'succeeded': {
+      const url = Array.isArray(prediction.output) ? prediction.output[0] : prediction.output;
+      if (typeof url !== 'string') return { state: 'failed', error: 'Replicate answered without a video.' };
+      return { state: 'completed', download: () => fetch(url) };
+    }
+    case 'failed':
+      return { state: 'failed', error: typeof prediction.error === 'string' ? prediction.error : 'The render failed.' };
+    case 'canceled':
+      return { state: 'failed', error: 'Replicate canceled the render.' };
+    case 'processing':
+      return { state: 'processing' };
+    default:
+      return { state: 'queued' };
+  }
+}
+
+function call(url: string, init: RequestInit): Promise<Prediction> {
+  return providerJson<Prediction>('Replicate', url, init, (body) => {
+    const detail = (body as { detail?: unknown } | null)?.detail;
+    return typeof detail === 'string' ? detail : undefined;
+  });
+}
