@@ -1,3 +1,4 @@
+import { IMAGE_TOKEN_FEE_PERCENT } from '../billing/image-cost';
 import type { CatalogModel, ImageRoute, SpeechRoute, VideoRoute, ChatRoute } from './types';
 
 /** USD per million tokens to USD per token, through the decimal text so 0.15 gives 1.5e-7, not 1.4999e-7. */
@@ -29,8 +30,26 @@ function pricing(model: CatalogModel, route: CatalogModel['routes'][number]) {
       };
     }
     case 'image': {
-      const { from, tiers } = tierPrices((route as ImageRoute).perImage);
-      return { input: 0, output: from, unit: 'per_image' as const, display: `${tiers ? 'from ' : ''}$${formatPrice(from)} / image`, ...(tiers ? { tiers } : {}) };
+      const { perImage, tokens } = route as ImageRoute;
+      const { from, tiers } = tierPrices(perImage);
+      return {
+        input: 0,
+        output: from,
+        unit: 'per_image' as const,
+        display: `${tiers ? 'from ' : ''}$${formatPrice(from)} / image${tokens ? `, billed by tokens + ${IMAGE_TOKEN_FEE_PERCENT}%` : ''}`,
+        ...(tiers ? { tiers } : {}),
+        // Token-billed: the charge is the reported usage at these prices plus the fee (spec).
+        ...(tokens
+          ? {
+              tokens: {
+                text_input: perToken(tokens.textInputPerMTok),
+                image_input: perToken(tokens.imageInputPerMTok),
+                image_output: perToken(tokens.imageOutputPerMTok),
+                service_fee_percent: IMAGE_TOKEN_FEE_PERCENT,
+              },
+            }
+          : {}),
+      };
     }
     case 'video': {
       const { from, tiers } = tierPrices((route as VideoRoute).perSecond);

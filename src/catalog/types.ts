@@ -56,13 +56,37 @@ export interface ChatModel extends ModelBase {
 
 export type ImageQuality = 'low' | 'medium' | 'high' | 'standard' | 'hd' | 'xhigh' | 'max';
 
+/**
+ * Token prices of a token-billed image route (GPT-image models), USD per million tokens as the
+ * provider publishes them: the charge is the upstream-reported usage at these prices plus the
+ * service fee (`src/billing/image-cost.ts`).
+ */
+export interface ImageTokenPrice {
+  textInputPerMTok: number;
+  imageInputPerMTok: number;
+  imageOutputPerMTok: number;
+}
+
+/** How a queue rail takes reference images: the input member and whether it holds a list. */
+export interface ReferenceInput {
+  field: string;
+  list: boolean;
+}
+
 export interface ImageRoute {
   provider: ProviderId;
   upstreamId: string;
   /** Upstream id of the edit variant, when references switch to another endpoint. */
   editUpstreamId?: string;
-  /** USD per image; one price, or one per quality tier. */
+  /** Replicate: the model's own input member for references (each model names it differently). */
+  referenceInput?: ReferenceInput;
+  /**
+   * USD per image; one price, or one per quality tier. On a token-billed route it is the
+   * provider's published price of a square image, the basis of the hold and of `/v1/models`.
+   */
   perImage: number | Partial<Record<ImageQuality, number>>;
+  /** Present on token-billed routes: the charge follows the reported usage. */
+  tokens?: ImageTokenPrice;
   source: PriceSource;
 }
 

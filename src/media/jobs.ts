@@ -38,7 +38,7 @@ export async function runImageJob(env: Env, jobId: string, attempt: number): Pro
   try {
     const plan = planImages(ImageGenerationRequest.parse(job.params), env);
     const hosted = await produceImages(env, plan, { accountId: job.accountId, base: job.base, guard: guardOptionsFromEnv(env, new URL(job.base).host) });
-    const settled = await account.settle(job.holdId, hosted.keys.length * plan.unitMicros);
+    const settled = await account.settle(job.holdId, hosted.costMicros);
     if (!settled.ok) throw new Error(`settlement of ${job.holdId} failed: ${settled.reason}`);
     await recordImageGeneration(env, generationId(jobId), job.accountId, plan, hosted);
     await endMediaJob(db, jobId, { status: 'completed', keys: hosted.keys, actualMicros: settled.chargedMicros }, Date.now());

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFalUpstream, type FalUpstream } from '../upstreams/fal';
-import { startOpenAIImagesUpstream, type ImagesUpstream } from '../upstreams/openai-images';
+import { startOpenAIImagesUpstream, type ImageUsage, type ImagesUpstream } from '../upstreams/openai-images';
 import { startReplicateUpstream, type ReplicateUpstream } from '../upstreams/replicate';
 import { fundedAgent } from './agents';
 import { startGateway, type RunningGateway } from './gateway-process';
@@ -43,6 +43,16 @@ afterAll(async () => {
 });
 
 const micros = (usd: string) => Math.round(Number(usd) * 1e6);
+const usd = (micros: number) => (micros / 1e6).toFixed(6);
+
+/**
+ * gpt-image-1-mini is token-billed: $2 per 1M text input tokens, $2.50 image input, $8 output,
+ * plus the 5 % service fee, rounded half up once. Worked in half micro-dollars to stay exact.
+ */
+function miniCostMicros(usage: ImageUsage): number {
+  const halfMicros = usage.input_tokens_details.text_tokens * 4 + usage.input_tokens_details.image_tokens * 5 + usage.output_tokens * 16;
+  return Math.floor((halfMicros * 105 + 100) / 200);
+}
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 async function agent(usd: string) {
@@ -55,7 +65,7 @@ function generate(apiKey: string, body: Record<string, unknown>, init: RequestIn
 }
 
 describe('POST /v1/images/generations', () => {
-  it('answers hosted links even for b64_json, serving exactly the upstream bytes, billed per image at the mapped tier', async () => {
+  it('answers hosted links even for b64_json, serving exactly the upstream bytes, billed the reported tokens plus the fee', async () => {
     const { openai, account } = await agent('5');
     const answeredBefore = upstream.answered.length;
     const { data: result, response } = await openai.images
@@ -78,10 +88,12 @@ describe('POST /v1/images/generations', () => {
       expect(head.status).toBe(206);
       expect(Buffer.from(await head.arrayBuffer()).equals(Buffer.from(upstreamPngs[i]!, 'base64').subarray(0, 8))).toBe(true);
     }
-    // high tier of gpt-image-1-mini: $0.036 per image.
-    expect(response.headers.get('x-service-cost')).toBe('0.072000');
-    expect(micros((await account()).balance_usd)).toBe(5_000_000 - 72_000);
-    expect(response.headers.get('x-service-credits-remaining')).toBe('4.928000');
+    // 5 prompt tokens at $2/1M and 2 x 6,240 landscape high-quality output tokens at $8/1M: 99,850 µ$, plus 5 %.
+    expect(upstream.usages.at(-1)).toMatchObject({ input_tokens_details: { text_tokens: 5, image_tokens: 0 }, output_tokens: 12_480 });
+    expect(miniCostMicros(upstream.usages.at(-1)!)).toBe(104_843);
+    expect(response.headers.get('x-service-cost')).toBe('0.104843');
+    expect(micros((await account()).balance_usd)).toBe(5_000_000 - 104_843);
+    expect(response.headers.get('x-service-credits-remaining')).toBe('4.895157');
   });
 
   it('sends an edit-capable model its references as files, our own hosted link read from storage', async () => {
@@ -95,7 +107,10 @@ describe('POST /v1/images/generations', () => {
     expect(sent.path).toBe('/v1/images/edits');
     expect(sent.fields).toMatchObject({ model: 'gpt-image-1-mini', prompt: 'the cat in a hat', quality: 'low', n: '1' });
     expect(sent.files).toEqual([{ field: 'image[]', type: 'image/png', size: reference.byteLength, sha256: sha256(reference) }]);
-    expect(res.headers.get('x-service-cost')).toBe('0.005000');
+    // The reference is billed as image input: 520 tokens at $2.50/1M, beside 4 text and 272 output tokens.
+    expect(upstream.usages.at(-1)).toMatchObject({ input_tokens_details: { text_tokens: 4, image_tokens: 520 }, output_tokens: 272 });
+    expect(res.headers.get('x-service-cost')).toBe(usd(miniCostMicros(upstream.usages.at(-1)!)));
+    expect(res.headers.get('x-service-cost')).toBe('0.003658');
   });
 
   it('refuses references to a model that takes none, and a private reference URL, with 400 and nothing charged or sent', async () => {
@@ -139,7 +154,7 @@ describe('POST /v1/images/generations', () => {
     }
     expect(listed.data.map((row) => row.prompt)).toEqual(['a slow owl [slow]']);
     expect((await fetch(listed.data[0]!.urls[0]!)).status).toBe(200);
-    expect(await account()).toMatchObject({ balance_usd: '0.989000', held_usd: '0.000000' });
+    expect(await account()).toMatchObject({ balance_usd: '0.991119', held_usd: '0.000000' });
   });
 });
 
@@ -205,6 +220,38 @@ describe('images on Replicate predictions', () => {
     expect(await account()).toMatchObject({ balance_usd: '0.940000', held_usd: '0.000000' });
   });
 
+  it('sends references in the input member each model names, as links Replicate downloads; an unreadable one is free', async () => {
+    // A gateway where Replicate is the only provider, so the edit models are served there.
+    const only = await startGateway({ ADMIN_TOKEN: ADMIN, REPLICATE_API_KEY: REPLICATE_KEY, REPLICATE_BASE_URL: `${replicate.url}/v1` });
+    try {
+      const { apiKey, account } = await fundedAgent(only.url, ADMIN, '1');
+      const render = (body: Record<string, unknown>) =>
+        fetch(`${only.url}/v1/images/generations`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: JSON.stringify(body) });
+      const lastInput = () => (replicate.requests.filter((request) => request.method === 'POST').at(-1)!.body as { input: Record<string, unknown> }).input;
+
+      const first = (await (await render({ model: 'luma/photon', prompt: 'a plain mug' })).json()) as { data: { url: string }[] };
+      const reference = first.data[0]!.url;
+      const referenceSha = sha256(new Uint8Array(await (await fetch(reference)).arrayBuffer()));
+
+      const kontext = await render({ model: 'black-forest-labs/flux-1-kontext-pro', prompt: 'the mug in red', image_url: reference });
+      expect(kontext.status).toBe(200);
+      expect(lastInput()).toEqual({ prompt: 'the mug in red', aspect_ratio: '1:1', input_image: reference });
+      expect(replicate.fetched.at(-1)).toEqual({ field: 'input_image', url: reference, sha256: referenceSha });
+
+      const seedream = await render({ model: 'bytedance/seedream-4', prompt: 'two mugs', image_urls: [reference, reference] });
+      expect(seedream.status).toBe(200);
+      expect(lastInput()).toEqual({ prompt: 'two mugs', aspect_ratio: '1:1', image_input: [reference, reference] });
+
+      const unreadable = await render({ model: 'black-forest-labs/flux-1-kontext-pro', prompt: 'a lost mug', image_url: `${only.url}/files/outputs/none/missing` });
+      expect(unreadable.status).toBe(400);
+      expect(((await unreadable.json()) as { error: { message: string } }).error.message).toContain('Failed to download');
+      // photon $0.03, Kontext [pro] $0.04, Seedream 4 $0.03; the failed render is free.
+      expect(await account()).toMatchObject({ balance_usd: '0.900000', held_usd: '0.000000' });
+    } finally {
+      await only.stop();
+    }
+  });
+
   it.each([
     ['failed', 'a refused thing [fail]', 400, 'NSFW'],
     ['canceled', 'a canceled thing [cancel]', 502, 'canceled'],
@@ -247,16 +294,18 @@ describe('POST /v1/images/jobs and GET /v1/images/jobs/{id}', () => {
     const res = await submit(apiKey, { model: 'openai/gpt-image-1-mini', prompt: 'a heron [slow]', n: 2, quality: 'low' });
     expect(res.status).toBe(202);
     const accepted = (await res.json()) as { id: string; status: string; predicted_usd: number };
-    expect(accepted).toEqual({ id: expect.stringMatching(/^imgjob_/), status: 'queued', predicted_usd: 0.01 });
-    expect(await account()).toMatchObject({ held_usd: '0.010000' });
+    // Held: per image the published low price ($0.005) and the prompt's 4 tokens at $2/1M, plus 5 %.
+    expect(accepted).toEqual({ id: expect.stringMatching(/^imgjob_/), status: 'queued', predicted_usd: 0.010517 });
+    expect(await account()).toMatchObject({ held_usd: '0.010517' });
 
     const running = await pollJob(apiKey, accepted.id, (job) => job.status !== 'queued');
     expect(running.actual_usd).toBeNull();
     const done = await pollJob(apiKey, accepted.id, (job) => job.status === 'completed' || job.status === 'failed');
-    expect(done).toMatchObject({ status: 'completed', predicted_usd: 0.01, actual_usd: 0.01 });
+    // Charged: the reported 4 text and 2 x 272 output tokens, plus 5 %.
+    expect(done).toMatchObject({ status: 'completed', predicted_usd: 0.010517, actual_usd: 0.004578 });
     expect(done.urls).toHaveLength(2);
     for (const url of done.urls!) expect((await fetch(url)).headers.get('content-type')).toBe('image/png');
-    expect(await account()).toMatchObject({ balance_usd: '0.990000', held_usd: '0.000000' });
+    expect(await account()).toMatchObject({ balance_usd: '0.995422', held_usd: '0.000000' });
   });
 
   it('fails a refused render with a reason, charging nothing; another account sees 404', async () => {

@@ -7,7 +7,10 @@
  * 1536x1024, 1024x1536 and `auto` get OpenAI's 400, and so does a prompt containing `[reject]`;
  * `[slow]` answers after 1.5 s.
  * Every image is a real PNG of the requested size whose text chunk names the prompt and index,
- * so tests can check that exactly these bytes were hosted.
+ * so tests can check that exactly these bytes were hosted. `usage` counts tokens as GPT-image
+ * models bill them: output tokens per image by quality and size (OpenAI's published table: 1056
+ * for a medium 1024x1024), text input at 4 characters a token, and a fixed 520 image tokens per
+ * reference file; every answer's usage is kept in `usages`.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
@@ -27,14 +30,32 @@ export interface ImagesUpstream {
   requests: ImageRequestRecord[];
   /** The PNGs of every answer, base64, in order, to compare with what the gateway hosted. */
   answered: string[];
+  /** The `usage` of every successful answer, in order. */
+  usages: ImageUsage[];
   stop: () => Promise<void>;
 }
 
 const SIZES = new Set(['1024x1024', '1536x1024', '1024x1536', 'auto']);
 
+export interface ImageUsage {
+  input_tokens: number;
+  input_tokens_details: { image_tokens: number; text_tokens: number };
+  output_tokens: number;
+  total_tokens: number;
+}
+
+/** Output tokens of one image, by quality and then size (square, landscape, portrait). */
+const OUTPUT_TOKENS: Record<string, Record<string, number>> = {
+  low: { '1024x1024': 272, '1536x1024': 408, '1024x1536': 400 },
+  medium: { '1024x1024': 1056, '1536x1024': 1584, '1024x1536': 1568 },
+  high: { '1024x1024': 4160, '1536x1024': 6240, '1024x1536': 6208 },
+};
+export const TOKENS_PER_REFERENCE = 520;
+
 export async function startOpenAIImagesUpstream(apiKey = 'sk-images-test'): Promise<ImagesUpstream> {
   const requests: ImageRequestRecord[] = [];
   const answered: string[] = [];
+  const usages: ImageUsage[] = [];
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -79,15 +100,13 @@ export async function startOpenAIImagesUpstream(apiKey = 'sk-images-test'): Prom
       answered.push(b64);
       return { b64_json: b64 };
     });
-    reply(200, {
-      created: Math.floor(Date.now() / 1000),
-      data,
-      background: 'opaque',
-      output_format: 'png',
-      quality: quality === 'auto' ? 'medium' : quality,
-      size: `${width}x${height}`,
-      usage: { input_tokens: 50, input_tokens_details: { image_tokens: 0, text_tokens: 50 }, output_tokens: 1056 * n, total_tokens: 50 + 1056 * n },
-    });
+    const rendered = quality === 'auto' ? 'medium' : quality;
+    const text = Math.ceil(String(prompt ?? '').length / 4);
+    const image = record.files.length * TOKENS_PER_REFERENCE;
+    const output = n * (OUTPUT_TOKENS[rendered]?.[`${width}x${height}`] ?? 1056);
+    const usage = { input_tokens: text + image, input_tokens_details: { image_tokens: image, text_tokens: text }, output_tokens: output, total_tokens: text + image + output };
+    usages.push(usage);
+    reply(200, { created: Math.floor(Date.now() / 1000), data, background: 'opaque', output_format: 'png', quality: rendered, size: `${width}x${height}`, usage });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -95,6 +114,7 @@ export async function startOpenAIImagesUpstream(apiKey = 'sk-images-test'): Prom
     url: `http://127.0.0.1:${port}`,
     requests,
     answered,
+    usages,
     stop: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -7,7 +7,11 @@
  * file URLs served here. A prompt with `[fail]` ends `failed` with `error`, one with `[cancel]`
  * ends `canceled`; an input without `prompt` gets the 422 Replicate sends for invalid input. A
  * video input (it has a `duration`, as Kling's does) succeeds with `output` one MP4 URL (2 MB).
+ * File inputs given as URLs (`input_image`, `image`, `image_input`: the reference members of the
+ * edit models) are downloaded at creation, as Replicate does; one that cannot be read fails the
+ * prediction. What was downloaded is recorded in `fetched`.
  */
+import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { sendMp4 } from './mp4';
 import { png } from './openai-images';
@@ -16,7 +20,12 @@ import { sendJson, startUpstream, type Upstream } from './server';
 export interface ReplicateUpstream extends Upstream {
   /** The PNGs served, base64, in order. */
   served: string[];
+  /** File inputs downloaded: the input member, the URL and the SHA-256 of its bytes. */
+  fetched: { field: string; url: string; sha256: string }[];
 }
+
+/** Input members that carry files (reference images) on the models the gateway sends them to. */
+const FILE_INPUTS = ['input_image', 'image', 'image_input'];
 
 interface Stored {
   id: string;
@@ -25,6 +34,8 @@ interface Stored {
   polls: number;
   created_at: string;
   output: string[] | string | null;
+  /** Why a file input could not be read: the prediction fails with it. */
+  fileError?: string;
 }
 
 export const REPLICATE_VIDEO_BYTES = 2 * 1024 * 1024;
@@ -36,9 +47,22 @@ export async function startReplicateUpstream(apiKey = 'r8_test'): Promise<Replic
   const predictions = new Map<string, Stored>();
   const files = new Map<string, Buffer>();
   const served: string[] = [];
+  const fetched: ReplicateUpstream['fetched'] = [];
   let url = '';
 
-  const upstream = await startUpstream((request, res) => {
+  async function downloadFiles(input: Record<string, unknown>): Promise<string | undefined> {
+    for (const field of FILE_INPUTS) {
+      const value = input[field];
+      for (const link of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
+        const response = typeof link === 'string' ? await fetch(link).catch(() => undefined) : undefined;
+        if (!response?.ok) return `Failed to download file input ${field}: ${String(link)}`;
+        fetched.push({ field, url: link as string, sha256: createHash('sha256').update(Buffer.from(await response.arrayBuffer())).digest('hex') });
+      }
+    }
+    return undefined;
+  }
+
+  const upstream = await startUpstream(async (request, res) => {
     const path = request.path.split('?')[0]!;
     if (request.method === 'GET' && path.startsWith('/files/video-')) return sendMp4(res, REPLICATE_VIDEO_BYTES, 7, { range: request.headers.range });
     if (request.method === 'GET' && path.startsWith('/files/')) return serveFile(res, files.get(path));
@@ -52,7 +76,8 @@ export async function startReplicateUpstream(apiKey = 'r8_test'): Promise<Replic
         return sendJson(res, 422, { title: 'Input validation failed', detail: '- input: prompt is required', status: 422, invalid_fields: [{ type: 'required', field: 'input', description: 'prompt is required' }] });
       }
       const id = `p${predictions.size + 1}${Math.random().toString(36).slice(2, 10)}`;
-      const stored: Stored = { id, model: create[1]!, input, polls: 0, created_at: new Date().toISOString(), output: null };
+      const fileError = await downloadFiles(input);
+      const stored: Stored = { id, model: create[1]!, input, polls: 0, created_at: new Date().toISOString(), output: null, ...(fileError ? { fileError } : {}) };
       predictions.set(id, stored);
       return sendJson(res, 201, view(stored));
     }
@@ -70,7 +95,8 @@ export async function startReplicateUpstream(apiKey = 'r8_test'): Promise<Replic
   function view(stored: Stored) {
     const prompt = String(stored.input.prompt);
     const ended = stored.polls >= 2;
-    const status = !ended ? (stored.polls === 0 ? 'starting' : 'processing') : prompt.includes('[fail]') ? 'failed' : prompt.includes('[cancel]') ? 'canceled' : 'succeeded';
+    const failed = prompt.includes('[fail]') || stored.fileError !== undefined;
+    const status = !ended ? (stored.polls === 0 ? 'starting' : 'processing') : failed ? 'failed' : prompt.includes('[cancel]') ? 'canceled' : 'succeeded';
     if (status === 'succeeded' && !stored.output && stored.input.duration !== undefined) stored.output = `${url}/files/video-${stored.id}.mp4`;
     if (status === 'succeeded' && !stored.output) {
       const [width, height] = SIZES[String(stored.input.aspect_ratio)] ?? [1024, 1024];
@@ -88,7 +114,7 @@ export async function startReplicateUpstream(apiKey = 'r8_test'): Promise<Replic
       logs: '',
       output: status === 'succeeded' ? stored.output : null,
       data_removed: false,
-      error: status === 'failed' ? 'The model refused the prompt (NSFW content detected).' : null,
+      error: status === 'failed' ? (stored.fileError ?? 'The model refused the prompt (NSFW content detected).') : null,
       status,
       created_at: stored.created_at,
       started_at: stored.polls > 0 ? stored.created_at : null,
@@ -98,7 +124,7 @@ export async function startReplicateUpstream(apiKey = 'r8_test'): Promise<Replic
     };
   }
 
-  return { ...upstream, served };
+  return { ...upstream, served, fetched };
 }
 
 function serveFile(res: ServerResponse, bytes: Buffer | undefined): void {

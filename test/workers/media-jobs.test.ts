@@ -50,10 +50,11 @@ describe('image jobs', () => {
     await runImageJob(withImages, job.id, 1);
     await runImageJob(withImages, job.id, 2);
     const done = await mediaJob(database(env), job.id);
-    expect(done).toMatchObject({ status: 'completed', actualMicros: 22_000 });
+    // gpt-image-1-mini is token-billed: 3 text tokens at $2/1M and 2 x 1,056 output tokens at $8/1M, plus 5 %.
+    expect(done).toMatchObject({ status: 'completed', actualMicros: 17_747 });
     expect(done!.keys).toHaveLength(2);
     for (const key of done!.keys!) expect((await env.MEDIA.head(key))?.httpMetadata?.contentType).toBe('image/png');
-    expect(await stub.snapshot()).toMatchObject({ balanceMicros: 1_000_000 - 22_000, heldMicros: 0 });
+    expect(await stub.snapshot()).toMatchObject({ balanceMicros: 1_000_000 - 17_747, heldMicros: 0 });
     const charges = (await stub.ledgerEntries(20)).filter((row) => row.kind === 'charge');
     expect(charges).toHaveLength(1);
     const listed = await env.DB.prepare('SELECT COUNT(*) AS n FROM generations WHERE account_id = ?').bind(job.accountId).first<{ n: number }>();

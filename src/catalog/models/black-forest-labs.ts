@@ -81,7 +81,7 @@ export const blackForestLabs = [
         perImage: 0.04,
         source: falPage('fal-ai/flux-pro/kontext'),
       },
-      { provider: 'replicate', upstreamId: 'black-forest-labs/flux-kontext-pro', perImage: 0.04, source: replicatePage('black-forest-labs/flux-kontext-pro') },
+      { provider: 'replicate', upstreamId: 'black-forest-labs/flux-kontext-pro', referenceInput: { field: 'input_image', list: false }, perImage: 0.04, source: replicatePage('black-forest-labs/flux-kontext-pro') },
     ],
   },
   {
@@ -100,7 +100,7 @@ export const blackForestLabs = [
         perImage: 0.08,
         source: falPage('fal-ai/flux-pro/kontext/max'),
       },
-      { provider: 'replicate', upstreamId: 'black-forest-labs/flux-kontext-max', perImage: 0.08, source: replicatePage('black-forest-labs/flux-kontext-max') },
+      { provider: 'replicate', upstreamId: 'black-forest-labs/flux-kontext-max', referenceInput: { field: 'input_image', list: false }, perImage: 0.08, source: replicatePage('black-forest-labs/flux-kontext-max') },
     ],
   },
   {
@@ -120,7 +120,7 @@ export const blackForestLabs = [
         perImage: 0.025,
         source: falPage('fal-ai/flux-kontext/dev'),
       },
-      { provider: 'replicate', upstreamId: 'black-forest-labs/flux-kontext-dev', perImage: 0.025, source: replicatePage('black-forest-labs/flux-kontext-dev') },
+      { provider: 'replicate', upstreamId: 'black-forest-labs/flux-kontext-dev', referenceInput: { field: 'input_image', list: false }, perImage: 0.025, source: replicatePage('black-forest-labs/flux-kontext-dev') },
     ],
   },
   {

@@ -38,7 +38,7 @@ export const bytedance = [
         perImage: 0.03,
         source: falPage('fal-ai/bytedance/seedream/v4/text-to-image'),
       },
-      { provider: 'replicate', upstreamId: 'bytedance/seedream-4', perImage: 0.03, source: replicatePage('bytedance/seedream-4') },
+      { provider: 'replicate', upstreamId: 'bytedance/seedream-4', referenceInput: { field: 'image_input', list: true }, perImage: 0.03, source: replicatePage('bytedance/seedream-4') },
     ],
   },
   {

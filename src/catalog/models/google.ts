@@ -175,7 +175,7 @@ export const google = [
         perImage: 0.15,
         source: falPage('fal-ai/nano-banana-pro'),
       },
-      { provider: 'replicate', upstreamId: 'google/nano-banana-pro', perImage: 0.15, source: replicatePage('google/nano-banana-pro') },
+      { provider: 'replicate', upstreamId: 'google/nano-banana-pro', referenceInput: { field: 'image_input', list: true }, perImage: 0.15, source: replicatePage('google/nano-banana-pro') },
     ],
   },
 

@@ -255,7 +255,13 @@ export const openai = [
     maxReferenceImages: 16,
     qualities: ['low', 'medium', 'high'],
     routes: [
-      { provider: 'openai', upstreamId: 'gpt-image-1.5', perImage: { low: 0.009, medium: 0.034, high: 0.133 }, source: OPENAI_PRICING },
+      {
+        provider: 'openai',
+        upstreamId: 'gpt-image-1.5',
+        perImage: { low: 0.009, medium: 0.034, high: 0.133 },
+        tokens: { textInputPerMTok: 5, imageInputPerMTok: 8, imageOutputPerMTok: 32 },
+        source: OPENAI_PRICING,
+      },
     ],
   },
   {
@@ -268,7 +274,13 @@ export const openai = [
     maxReferenceImages: 16,
     qualities: ['low', 'medium', 'high'],
     routes: [
-      { provider: 'openai', upstreamId: 'gpt-image-1-mini', perImage: { low: 0.005, medium: 0.011, high: 0.036 }, source: OPENAI_PRICING },
+      {
+        provider: 'openai',
+        upstreamId: 'gpt-image-1-mini',
+        perImage: { low: 0.005, medium: 0.011, high: 0.036 },
+        tokens: { textInputPerMTok: 2, imageInputPerMTok: 2.5, imageOutputPerMTok: 8 },
+        source: OPENAI_PRICING,
+      },
     ],
   },
 

@@ -166,7 +166,7 @@ export const qwen = [
     maxReferenceImages: 1,
     routes: [
       { provider: 'fal', upstreamId: 'fal-ai/qwen-image-edit', editUpstreamId: 'fal-ai/qwen-image-edit', perImage: 0.03, source: falPage('fal-ai/qwen-image-edit') },
-      { provider: 'replicate', upstreamId: 'qwen/qwen-image-edit', perImage: 0.03, source: replicatePage('qwen/qwen-image-edit') },
+      { provider: 'replicate', upstreamId: 'qwen/qwen-image-edit', referenceInput: { field: 'image', list: false }, perImage: 0.03, source: replicatePage('qwen/qwen-image-edit') },
     ],
   },
 ] satisfies readonly CatalogModel[];

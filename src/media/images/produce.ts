@@ -1,6 +1,7 @@
 import { database } from '../../db';
 import { insertGeneration } from '../../db/generations';
 import type { GuardOptions } from '../../web/guard';
+import { imageChargeMicros } from './cost';
 import { hostOutput, outputRetentionMs } from '../outputs';
 import { loadReferences } from '../references';
 import type { ImagePlan } from './plan';
@@ -10,6 +11,8 @@ export interface HostedImages {
   keys: string[];
   /** When the render ended (ms). */
   created: number;
+  /** What the render is charged (`imageChargeMicros`). */
+  costMicros: number;
 }
 
 /**
@@ -20,10 +23,10 @@ export interface HostedImages {
 export async function produceImages(env: Env, plan: ImagePlan, where: { accountId: string; base: string; guard: GuardOptions }): Promise<HostedImages> {
   // OpenAI takes the reference bytes; fal takes the links and fetches them itself.
   const references = railReadsReferenceBytes(plan.route.provider) ? await loadReferences(plan.references, where.base, env.MEDIA, where.guard, plan.referencesParam) : [];
-  const images = await renderImages(plan, references, env, new AbortController().signal);
+  const { images, usage } = await renderImages(plan, references, env, new AbortController().signal);
   const keys: string[] = [];
   for (const image of images) keys.push(await hostOutput(env.MEDIA, where.accountId, image.bytes, image.contentType));
-  return { keys, created: Date.now() };
+  return { keys, created: Date.now(), costMicros: imageChargeMicros(plan, images.length, usage) };
 }
 
 /** The listing row of a completed generation; once per id. A failure loses a listing, never money, so it is logged. */

@@ -1,3 +1,4 @@
+import type { ImageTokenUsage } from '../../billing/image-cost';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, sendUpstream } from '../../chat/upstream';
 import { GatewayError } from '../../errors';
 import { falImages } from '../../providers/fal/images';
@@ -20,6 +21,12 @@ export interface RenderedImage {
   contentType: string;
 }
 
+/** A finished render: its images, and the usage a token-billed upstream reports. */
+export interface ImageRender {
+  images: RenderedImage[];
+  usage?: ImageTokenUsage;
+}
+
 /** An image render takes minutes on the slowest models; the spec's sync route holds the connection. */
 const IMAGE_TIMEOUT_MS = 5 * 60 * 1000;
 
@@ -27,18 +34,16 @@ const IMAGE_TIMEOUT_MS = 5 * 60 * 1000;
 export const IMAGE_RAILS: ReadonlySet<ProviderId> = new Set(['openai', 'fal', 'replicate']);
 
 /** Renders the plan's images on its route. Throws `GatewayError` for upstream failures. */
-export async function renderImages(plan: ImagePlan, references: ReferenceImage[], env: Env, signal: AbortSignal): Promise<RenderedImage[]> {
+export async function renderImages(plan: ImagePlan, references: ReferenceImage[], env: Env, signal: AbortSignal): Promise<ImageRender> {
   const { provider } = plan.route;
   const apiKey = providerKey(env, provider);
   if (!apiKey || !IMAGE_RAILS.has(provider)) throw new GatewayError('provider_unavailable', `No image rail for ${provider} is configured.`, { retryAfter: 60 });
   const base = providerBaseUrl(env, provider);
   const timeoutMs = Math.max(IMAGE_TIMEOUT_MS, Number(env.UPSTREAM_TIMEOUT_MS) || DEFAULT_UPSTREAM_TIMEOUT_MS);
   const deadline = Date.now() + timeoutMs;
-  const images =
-    provider === 'fal' ? await falImages(plan, base, apiKey, deadline, signal)
-    : provider === 'replicate' ? await replicateImages(plan, base, apiKey, deadline, signal)
-    : await openaiRender(plan, references, base, apiKey, timeoutMs, signal);
-  return images.slice(0, plan.n);
+  if (provider === 'openai') return openaiRender(plan, references, base, apiKey, timeoutMs, signal);
+  const images = provider === 'fal' ? await falImages(plan, base, apiKey, deadline, signal) : await replicateImages(plan, base, apiKey, deadline, signal);
+  return { images: images.slice(0, plan.n) };
 }
 
 /** Whether the rail sends the reference bytes itself (OpenAI edits) or their links (fal fetches them). */
@@ -46,7 +51,7 @@ export function railReadsReferenceBytes(provider: ProviderId): boolean {
   return provider === 'openai';
 }
 
-async function openaiRender(plan: ImagePlan, references: ReferenceImage[], base: string, apiKey: string, timeoutMs: number, signal: AbortSignal): Promise<RenderedImage[]> {
+async function openaiRender(plan: ImagePlan, references: ReferenceImage[], base: string, apiKey: string, timeoutMs: number, signal: AbortSignal): Promise<ImageRender> {
   const outcome = await sendUpstream(openaiImageRequest(plan, references, base, apiKey), { timeoutMs, signal, errorMessage: openaiErrorMessage });
   if (!outcome.ok) throw outcome.error;
   let body: unknown;
@@ -55,7 +60,8 @@ async function openaiRender(plan: ImagePlan, references: ReferenceImage[], base:
   } catch {
     throw new GatewayError('provider_error', 'The provider answered with an unreadable body.');
   }
-  return openaiImages(body);
+  const { images, usage } = openaiImages(body);
+  return { images: images.slice(0, plan.n), usage };
 }
 
 function openaiErrorMessage(status: number, body: unknown): string {

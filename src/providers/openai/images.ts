@@ -1,6 +1,7 @@
+import type { ImageTokenUsage } from '../../billing/image-cost';
 import { GatewayError } from '../../errors';
 import type { ImagePlan } from '../../media/images/plan';
-import type { MediaUpstreamRequest, RenderedImage } from '../../media/images/rail';
+import type { ImageRender, MediaUpstreamRequest } from '../../media/images/rail';
 import type { ReferenceImage } from '../../media/references';
 
 /**
@@ -31,15 +32,35 @@ export function openaiImageRequest(plan: ImagePlan, references: ReferenceImage[]
 interface OpenAIImagesResponse {
   data?: { b64_json?: string; url?: string }[];
   output_format?: string;
+  usage?: {
+    input_tokens?: unknown;
+    output_tokens?: unknown;
+    input_tokens_details?: { text_tokens?: unknown; image_tokens?: unknown };
+  };
 }
 
-/** The images of an OpenAI answer, decoded; a provider_error when it holds none. */
-export function openaiImages(body: unknown): RenderedImage[] {
-  const { data, output_format } = (body ?? {}) as OpenAIImagesResponse;
+/** The images of an OpenAI answer, decoded, with the usage it reports; a provider_error when it holds none. */
+export function openaiImages(body: unknown): ImageRender {
+  const { data, output_format, usage } = (body ?? {}) as OpenAIImagesResponse;
   const contentType = `image/${output_format === 'jpeg' || output_format === 'webp' ? output_format : 'png'}`;
   const images = (data ?? []).flatMap((item) => (typeof item.b64_json === 'string' ? [{ bytes: decodeBase64(item.b64_json), contentType }] : []));
   if (images.length === 0) throw new GatewayError('provider_error', 'The provider answered without images.');
-  return images;
+  return { images, usage: imageUsage(usage) };
+}
+
+const count = (value: unknown): number | undefined => (Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : undefined);
+
+/**
+ * GPT-image usage: `input_tokens` split into `text_tokens` and `image_tokens` (the references),
+ * and `output_tokens` (the images). Undefined when the answer does not carry it whole.
+ */
+function imageUsage(usage: OpenAIImagesResponse['usage']): ImageTokenUsage | undefined {
+  const input = count(usage?.input_tokens);
+  const outputTokens = count(usage?.output_tokens);
+  if (input === undefined || outputTokens === undefined) return undefined;
+  const imageInputTokens = count(usage?.input_tokens_details?.image_tokens) ?? 0;
+  const textInputTokens = count(usage?.input_tokens_details?.text_tokens) ?? Math.max(0, input - imageInputTokens);
+  return { textInputTokens, imageInputTokens, outputTokens };
 }
 
 function decodeBase64(text: string): Uint8Array {

@@ -8,7 +8,7 @@ import { downloadImage, FIRST_POLL_MS, MAX_POLL_MS, providerJson, sameOrigin, sl
  * `POST {base}/models/{owner}/{name}/predictions` with `{input}`, then `GET urls.get` until
  * `succeeded`, `failed` or `canceled`; `output` is a file URL or a list of them. Input schemas
  * differ per model; `prompt` and `aspect_ratio` are the ones every image model here takes, so
- * `n` images are `n` predictions.
+ * `n` images are `n` predictions; references go in the member the catalog names for the model.
  */
 
 interface Prediction {
@@ -22,11 +22,8 @@ interface Prediction {
 const ASPECT_RATIOS = ['1:1', '16:9', '9:16', '4:3', '3:4', '3:2', '2:3', '21:9', '9:21'];
 
 export async function replicateImages(plan: ImagePlan, base: string, apiKey: string, deadline: number, signal: AbortSignal): Promise<RenderedImage[]> {
-  if (plan.references.length > 0) {
-    throw new GatewayError('invalid_request', `${plan.model.id} takes no references on its Replicate route yet.`, { param: plan.referencesParam });
-  }
   const [width, height] = plan.size.split('x').map(Number) as [number, number];
-  const input = { prompt: plan.prompt, aspect_ratio: closestAspectRatio(width, height) };
+  const input = { prompt: plan.prompt, aspect_ratio: closestAspectRatio(width, height), ...referenceInput(plan) };
   const outputs = await Promise.all(Array.from({ length: plan.n }, () => predict(plan.route.upstreamId, input, base, apiKey, deadline, signal)));
   return Promise.all(outputs.flat().map((url) => downloadImage('Replicate', url, undefined, signal)));
 }
@@ -46,6 +43,18 @@ async function predict(model: string, input: Record<string, unknown>, base: stri
   const urls = (Array.isArray(prediction.output) ? prediction.output : [prediction.output]).filter((url): url is string => typeof url === 'string');
   if (urls.length === 0) throw new GatewayError('provider_error', 'Replicate answered without images.');
   return urls;
+}
+
+/**
+ * References as links (Replicate fetches file inputs given as URLs), in the member the model
+ * names: `input_image` (FLUX Kontext), `image` (Qwen Image Edit), a list `image_input`
+ * (Seedream 4, Nano Banana Pro).
+ */
+function referenceInput(plan: ImagePlan): Record<string, string | string[]> {
+  if (plan.references.length === 0) return {};
+  const field = plan.route.referenceInput;
+  if (!field) throw new GatewayError('invalid_request', `${plan.model.id} takes no references on its Replicate route.`, { param: plan.referencesParam });
+  return { [field.field]: field.list ? plan.references : plan.references[0]! };
 }
 
 function call(url: string, init: RequestInit): Promise<Prediction> {

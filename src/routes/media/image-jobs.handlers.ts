@@ -6,6 +6,7 @@ import { insertMediaJob, ownedMediaJob } from '../../db/media-jobs';
 import type { AppEnv } from '../../env';
 import { holdMediaPrice } from './hold';
 import { GatewayError } from '../../errors';
+import { imageHoldMicros } from '../../media/images/cost';
 import { planImages } from '../../media/images/plan';
 import { MEDIA_JOB_HOLD_TTL_MS, renderMessage } from '../../media/jobs';
 import { fileUrl } from '../../media/outputs';
@@ -21,7 +22,7 @@ export const submitImageJobHandler: RouteHandler<typeof submitImageJob, AppEnv> 
   const request = c.req.valid('json');
   const plan = planImages(request, c.env);
   const caller = c.get('caller');
-  const predicted = plan.n * plan.unitMicros;
+  const predicted = imageHoldMicros(plan);
   const id = `imgjob_${randomBase62(24)}`;
   const hold = await holdMediaPrice(c, { model: plan.model.id, micros: predicted, purpose: 'image-job', ttlMs: MEDIA_JOB_HOLD_TTL_MS });
   const now = Date.now();

@@ -7,6 +7,7 @@ import { generationsPage, type GenerationKind } from '../../db/generations';
 import type { AppEnv } from '../../env';
 import { holdMediaPrice } from './hold';
 import { executionContext } from '../../execution-context';
+import { imageHoldMicros } from '../../media/images/cost';
 import { planImages } from '../../media/images/plan';
 import { produceImages, recordImageGeneration } from '../../media/images/produce';
 import { fileUrl } from '../../media/outputs';
@@ -17,8 +18,8 @@ import { decodeCursor, encodeCursor } from '../cursor';
 import type { generateImages, listGenerations } from './images.routes';
 
 /**
- * `POST /v1/images/generations`: check and price the request, hold n images at the tier's price,
- * render, host the exact bytes in R2 and charge the images returned. The work runs under
+ * `POST /v1/images/generations`: check and price the request, hold its worst case (`imageHoldMicros`),
+ * render, host the exact bytes in R2 and charge the render (`imageChargeMicros`). The work runs under
  * `waitUntil`, so a client that leaves still gets its render finished, hosted, listed and billed
  * (spec); every failure before the charge releases the hold.
  */
@@ -26,7 +27,7 @@ export const generateImagesHandler: RouteHandler<typeof generateImages, AppEnv> 
   const request = c.req.valid('json');
   const plan = planImages(request, c.env); // 400/404 before any money moves
   const caller = c.get('caller');
-  const hold = await holdMediaPrice(c, { model: plan.model.id, micros: plan.n * plan.unitMicros, purpose: 'image', ttlMs: CHAT_HOLD_LEASE_MS });
+  const hold = await holdMediaPrice(c, { model: plan.model.id, micros: imageHoldMicros(plan), purpose: 'image', ttlMs: CHAT_HOLD_LEASE_MS });
   const stopLease = keepHoldAlive(caller.account, hold.holdId);
 
   const work = (async () => {
@@ -39,7 +40,7 @@ export const generateImagesHandler: RouteHandler<typeof generateImages, AppEnv> 
     }
   })().then(async (hosted) => {
     stopLease();
-    const settled = await caller.account.settle(hold.holdId, hosted.keys.length * plan.unitMicros);
+    const settled = await caller.account.settle(hold.holdId, hosted.costMicros);
     if (!settled.ok) throw new Error(`settlement of ${hold.holdId} failed: ${settled.reason}`);
     await recordImageGeneration(c.env, `gen_${c.get('requestId').replace(/^req_/, '')}`, hold.accountId, plan, hosted);
     return { ...hosted, costMicros: settled.chargedMicros, balanceMicros: settled.balanceMicros };
