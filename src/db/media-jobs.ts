@@ -31,13 +31,20 @@ export async function startMediaJob(db: Database, id: string, now: number): Prom
   return changed.length > 0;
 }
 
-/** Records a poll of an open job: its state (D8) and that it is alive, for the sweep. */
-export async function touchMediaJob(db: Database, id: string, status: 'queued' | 'processing', now: number): Promise<void> {
-  await db
+/**
+ * Records a poll of an open job (its state, D8, and that it is alive, for the sweep), only if
+ * nobody has touched it since `seen` was read: of two deliveries of the same poll, one wins and
+ * goes on; the other learns it lost and stops, so duplicates never fork into parallel chains.
+ */
+export async function claimMediaJob(db: Database, id: string, seen: MediaJobRow, status: 'queued' | 'processing', now: number): Promise<boolean> {
+  const changed = await db
     .update(mediaJobs)
-    .set({ status, updatedAt: now })
-    .where(and(eq(mediaJobs.id, id), inArray(mediaJobs.status, OPEN)))
-    .run();
+    // Always a new value, even within the millisecond `seen` was written, so a second claim fails.
+    .set({ status, updatedAt: Math.max(now, seen.updatedAt + 1) })
+    .where(and(eq(mediaJobs.id, id), inArray(mediaJobs.status, OPEN), eq(mediaJobs.updatedAt, seen.updatedAt)))
+    .returning({ id: mediaJobs.id })
+    .all();
+  return changed.length > 0;
 }
 
 /** Ends an open job; a job that already ended keeps its first ending. */

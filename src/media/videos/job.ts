@@ -1,7 +1,7 @@
 import { AccountClient } from '../../accounts/account-client';
 import { database } from '../../db';
 import { insertGeneration } from '../../db/generations';
-import { endMediaJob, mediaJob, staleMediaJobs, touchMediaJob, type MediaJobRow } from '../../db/media-jobs';
+import { claimMediaJob, endMediaJob, mediaJob, staleMediaJobs, type MediaJobRow } from '../../db/media-jobs';
 import type { JobMessage } from '../../jobs/messages';
 import { accountPrefix } from '../keys';
 import { outputRetentionMs } from '../outputs';
@@ -27,7 +27,9 @@ export function pollDelaySeconds(ageMs: number): number {
 
 /**
  * One poll of a video job, from its queue message. Idempotent: an ended job is left alone, the
- * settlement is idempotent by hold and the listing row by id. While the upstream works, the job
+ * settlement is idempotent by hold and the listing row by id, and of two deliveries of the same
+ * poll only the one that claims the job (`claimMediaJob`) goes on, so a repeated or rescued
+ * message never copies a video twice nor forks the polling. While the upstream works, the job
  * moves from `queued` to `processing` (D8) and the next poll is queued with a delay; a finished
  * render is streamed into R2, charged and listed; a failed one releases the hold.
  */
@@ -42,12 +44,14 @@ export async function pollVideoJob(env: Env, jobId: string): Promise<void> {
   switch (progress.state) {
     case 'queued':
     case 'processing':
-      await touchMediaJob(db, jobId, progress.state === 'processing' ? 'processing' : job.status, now);
+      if (!(await claimMediaJob(db, jobId, job, progress.state === 'processing' ? 'processing' : job.status, now))) return;
       await env.JOBS.send(pollMessage(jobId), { delaySeconds: pollDelaySeconds(now - job.createdAt) });
       return;
     case 'failed':
       return fail(env, job, progress.error);
     case 'completed': {
+      // Claimed before the copy; a copy that fails throws, and the queue's retry claims it again.
+      if (!(await claimMediaJob(db, jobId, job, 'processing', now))) return;
       const response = await progress.download();
       if (!response.ok) throw new Error(`the finished video could not be downloaded (HTTP ${response.status})`);
       const key = `${accountPrefix('outputs', job.accountId)}${randomBase62(32)}.mp4`;

@@ -1,0 +1,110 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, inject, it } from 'vitest';
+import { sha256Hex } from '../../src/accounts/credentials';
+import { database } from '../../src/db';
+import { insertMediaJob, mediaJob, type MediaJobRow } from '../../src/db/media-jobs';
+import type { JobMessage } from '../../src/jobs/messages';
+import { pollVideoJob, sweepVideoJobs } from '../../src/media/videos/job';
+import { planVideo } from '../../src/media/videos/plan';
+import { submitVideo } from '../../src/media/videos/rail';
+import { VideoGenerationRequest } from '../../src/media/videos/request';
+import { VIDEOS_UPSTREAM_KEY } from './global-setup';
+import { accountStub, adminCredit, register } from './helpers';
+
+/**
+ * Video jobs as the queue consumer and the cron sweep run them, inside workerd on real D1, R2 and
+ * the account's Durable Object, OpenAI's Videos API played on 127.0.0.1 (it reports `queued`, then
+ * `in_progress`, then `completed` over three polls). Queues deliver at least once, and the sweep
+ * re-sends polls it believes lost: a poll delivered twice, even at the same time, must copy,
+ * charge and list once, and must not fork the polling into two chains.
+ */
+
+const MINUTE = 60_000;
+
+/** The env of the consumer, with the queue recorded instead of delivered (the test delivers). */
+function consumerEnv(): { env: Env; sent: JobMessage[] } {
+  const sent: JobMessage[] = [];
+  const JOBS = {
+    send: async (body: JobMessage) => void sent.push(body),
+    sendBatch: async (batch: { body: JobMessage }[]) => void sent.push(...batch.map((message) => message.body)),
+  };
+  return { env: { ...env, OPENAI_API_KEY: VIDEOS_UPSTREAM_KEY, OPENAI_BASE_URL: `${inject('videosUpstreamUrl')}/v1`, JOBS } as unknown as Env, sent };
+}
+
+/** A job as `POST /v1/videos/generations` leaves it: held, sent upstream, recorded. */
+async function submittedJob(consumer: Env, prompt: string, createdAt = Date.now()) {
+  const agent = await register();
+  await adminCredit(agent.account_id, '2');
+  const stub = accountStub(agent.account_id);
+  const plan = planVideo(VideoGenerationRequest.parse({ model: 'openai/sora-2', prompt, duration: 4 }), consumer);
+  const hold = await stub.authorizeHold({ keyHash: await sha256Hex(agent.api_key), minMicros: plan.predictedMicros, maxMicros: plan.predictedMicros, purpose: 'video:test', ttlMs: 3_600_000 });
+  if (!hold.ok) throw new Error(hold.reason);
+  const job: MediaJobRow = {
+    id: `vidjob_${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`,
+    accountId: agent.account_id,
+    kind: 'video',
+    model: plan.model.id,
+    status: 'queued',
+    params: plan.request,
+    base: 'https://gateway.test',
+    holdId: hold.holdId,
+    predictedMicros: plan.predictedMicros,
+    actualMicros: null,
+    keys: null,
+    error: null,
+    upstream: await submitVideo(plan, undefined, consumer),
+    createdAt,
+    updatedAt: createdAt,
+  };
+  await insertMediaJob(database(env), job);
+  return { job, stub };
+}
+
+const status = async (id: string) => (await mediaJob(database(env), id))?.status;
+
+describe('video jobs', () => {
+  it('copies, charges and lists once when every poll is delivered twice at the same time, and never forks the polling', async () => {
+    const consumer = consumerEnv();
+    const { job, stub } = await submittedJob(consumer.env, 'a heron, twice');
+    const statuses: string[] = [];
+    for (let round = 0; round < 5 && (await status(job.id)) !== 'completed'; round++) {
+      const before = consumer.sent.length;
+      await Promise.all([pollVideoJob(consumer.env, job.id), pollVideoJob(consumer.env, job.id)]);
+      statuses.push((await status(job.id))!);
+      // Of the two deliveries, at most one goes on to queue the next poll.
+      expect(consumer.sent.length - before).toBeLessThanOrEqual(1);
+    }
+    expect(statuses.at(-1)).toBe('completed');
+    const done = (await mediaJob(database(env), job.id))!;
+    expect(done.keys).toHaveLength(1);
+    expect(done.actualMicros).toBe(job.predictedMicros);
+    expect((await env.MEDIA.head(done.keys![0]!))?.size).toBe(2 * 1024 * 1024);
+    const stored = await env.MEDIA.list({ prefix: `outputs/${job.accountId}/` });
+    expect(stored.objects.map((object) => object.key)).toEqual(done.keys);
+    expect(await stub.snapshot()).toMatchObject({ balanceMicros: 2_000_000 - job.predictedMicros, heldMicros: 0 });
+    expect((await stub.ledgerEntries(20)).filter((row) => row.kind === 'charge')).toHaveLength(1);
+    const listed = await env.DB.prepare('SELECT COUNT(*) AS n FROM generations WHERE account_id = ?').bind(job.accountId).first<{ n: number }>();
+    expect(listed?.n).toBe(1);
+
+    // A late duplicate of the last poll changes nothing.
+    await pollVideoJob(consumer.env, job.id);
+    expect(await mediaJob(database(env), job.id)).toMatchObject({ status: 'completed', keys: done.keys, actualMicros: done.actualMicros });
+  });
+
+  it('completes a job whose poll message was lost through the sweep, and fails one past its deadline, free', async () => {
+    const consumer = consumerEnv();
+    const now = Date.now();
+    const lost = await submittedJob(consumer.env, 'a lost kite', now - 3 * MINUTE);
+    const late = await submittedJob(consumer.env, 'a late kite', now - 61 * MINUTE);
+    await sweepVideoJobs(consumer.env, now);
+    expect(consumer.sent).toContainEqual({ kind: 'video.poll', jobId: lost.job.id });
+    expect(consumer.sent).not.toContainEqual({ kind: 'video.poll', jobId: late.job.id });
+    expect(await mediaJob(database(env), late.job.id)).toMatchObject({ status: 'failed', actualMicros: null, error: expect.stringContaining('in time') });
+    expect(await late.stub.snapshot()).toMatchObject({ balanceMicros: 2_000_000, heldMicros: 0 });
+
+    // The rescued poll starts a chain that runs the job to the end.
+    for (let i = 0; i < 5 && (await status(lost.job.id)) !== 'completed'; i++) await pollVideoJob(consumer.env, lost.job.id);
+    expect(await mediaJob(database(env), lost.job.id)).toMatchObject({ status: 'completed', actualMicros: lost.job.predictedMicros });
+    expect((await lost.stub.snapshot()).heldMicros).toBe(0);
+  });
+});
