@@ -351,6 +351,19 @@ describe('extract', () => {
     expect(before - (await balance())).toBe(20_000);
   });
 
+  it.each([
+    [undefined, 4],
+    [3, 3],
+  ])('finds every product of a JSON-LD array on one listing page, capped by limit %s', async (limit, records) => {
+    const { call, balance } = await account();
+    const before = await balance();
+    const { id } = (await (await call('/v1/extract', { scraper: 'product-listing', input: { url: `${site.url}/listing-json-ld` }, ...(limit ? { limit } : {}) })).json()) as { id: string };
+    const job = (await waitForJob(call, `/v1/extract/${id}`)) as { record_count: number; records: { name: string }[] };
+    expect(job).toMatchObject({ status: 'completed', record_count: records });
+    expect(job.records.map((record) => record.name)).toEqual(['Trail Shoe 1', 'Trail Shoe 2', 'Trail Shoe 3', 'Trail Shoe 4'].slice(0, records));
+    expect(before - (await balance())).toBe(records * 10_000);
+  });
+
   it('charges nothing for an empty extraction', async () => {
     const { call, balance } = await account();
     const before = await balance();

@@ -50,6 +50,10 @@ const PAGES: Record<string, () => { status?: number; html: string; headers?: Rec
   '/listing': () => ({
     html: page('Shoes', `<main><h1>Shoes</h1>${[1, 2, 3].map((id) => `<div class="product"><a href="/products/${id}">Trail Shoe ${id}</a> <span class="price">€${id * 10}.00</span></div>`).join('')}</main>`),
   }),
+  // A listing whose only structured data is one JSON-LD script holding a top-level array of products.
+  '/listing-json-ld': () => ({
+    html: page('All shoes', `<main><h1>All shoes</h1>${paragraph('Our range')}</main>`, `<script type="application/ld+json">${JSON.stringify([1, 2, 3, 4].map(productJsonLd))}</script>`),
+  }),
 };
 
 function route(path: string, headers: Record<string, string | string[] | undefined>) {
