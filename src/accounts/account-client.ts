@@ -1,5 +1,6 @@
 import type { AccountOp, AccountOpReply, AccountOpResults, HoldRequest } from '../../durable-objects/account/types';
 import type { AccountStub } from '../env';
+import { GatewayError } from '../errors';
 
 /**
  * How long a settlement or release may wait for company: the next request's hold usually comes
@@ -124,6 +125,16 @@ class AccountChannel {
   }
 }
 
+/**
+ * A key check or hold that the account's Durable Object could not answer: the spec's 503, to be
+ * retried shortly. Nothing was held (a hold that was placed but whose answer was lost expires
+ * with its lease).
+ */
+function spendCheckUnavailable(err: unknown): never {
+  console.error('account call failed', err);
+  throw new GatewayError('spend_check_unavailable', 'The balance check is unavailable right now; retry shortly.', { retryAfter: 1 });
+}
+
 const chargeOf = (entry: Entry) => (entry.op.op === 'settle' ? entry.op.chargeMicros : 0);
 
 const channels = new Map<string, AccountChannel>();
@@ -155,8 +166,9 @@ export class AccountClient {
     this.#channel = channel;
   }
 
+  /** 503 `spend_check_unavailable` when the account's Durable Object cannot answer (overloaded, unreachable). */
   authorizeHold(request: HoldRequest) {
-    return this.#channel.call(this.#sender, { op: 'hold', request });
+    return this.#channel.call(this.#sender, { op: 'hold', request }).catch(spendCheckUnavailable);
   }
 
   /**
@@ -177,11 +189,11 @@ export class AccountClient {
   }
 
   authenticate(keyHash: string) {
-    return this.#channel.call(this.#sender, { op: 'authenticate', keyHash });
+    return this.#channel.call(this.#sender, { op: 'authenticate', keyHash }).catch(spendCheckUnavailable);
   }
 
   accountForKey(keyHash: string) {
-    return this.#channel.call(this.#sender, { op: 'account', keyHash });
+    return this.#channel.call(this.#sender, { op: 'account', keyHash }).catch(spendCheckUnavailable);
   }
 
   /** The balance once this isolate's queued charges are applied (exact when nothing else runs). */

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AccountOp } from '../../durable-objects/account/types';
 import { AccountClient, LAZY_MS } from '../../src/accounts/account-client';
 import { sha256Hex } from '../../src/accounts/credentials';
+import { GatewayError } from '../../src/errors';
 import { accountStub, adminCredit, register } from './helpers';
 
 /**
@@ -100,5 +101,27 @@ describe('the account client (group commit per account)', () => {
     expect(reply.results[2]).toMatchObject({ ok: true, amountMicros: 400_000, availableMicros: 600_000 });
     expect(reply.results[3]).toMatchObject({ ok: true, account: { balanceMicros: 1_000_000, heldMicros: 400_000 } });
     expect(reply.balanceMicros).toBe(1_000_000);
+  });
+
+  it('answers 503 spend_check_unavailable with Retry-After when the account cannot be reached, and nothing is held', async () => {
+    const { accountId, keyHash } = await fundedAccount('1');
+    // The account's Durable Object as an overloaded or unreachable one answers: every call rejects.
+    const unreachable = {
+      ...env,
+      ACCOUNT: { idFromName: (name: string) => env.ACCOUNT.idFromName(name), get: () => ({ apply: () => Promise.reject(new Error('Durable Object is overloaded.')) }) },
+    } as unknown as Env;
+    // A fresh isolate would hold no channel for the account: another account id keeps this one's apart.
+    const client = new AccountClient(unreachable, `${accountId}-unreachable`);
+    for (const call of [() => client.authorizeHold(hold(keyHash, 100_000)), () => client.authenticate(keyHash), () => client.accountForKey(keyHash)]) {
+      const err = await call().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(err).toBeInstanceOf(GatewayError);
+      expect((err as GatewayError).status).toBe(503);
+      expect((err as GatewayError).code).toBe('spend_check_unavailable');
+      expect((err as GatewayError).headers()).toEqual({ 'Retry-After': '1' });
+    }
+    expect(await accountStub(accountId).snapshot()).toMatchObject({ balanceMicros: 1_000_000, heldMicros: 0 });
   });
 });
