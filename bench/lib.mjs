@@ -264,7 +264,7 @@ export function buildGateway(outDir, entry) {
   return outDir;
 }
 
-/** Starts one Miniflare (its own workerd process) and returns its direct socket URL and workerd PID. */
+/** Starts one Miniflare (its own workerd process); returns its direct socket URL, workerd PIDs and `stop()`. */
 export async function startMiniflare(label, workerOptions, persistDir, sharedOptions = {}) {
   const before = new Set(childPids(process.pid).map((p) => p.pid));
   const options = convertV4MiniflareOptions({
@@ -287,17 +287,20 @@ export async function startMiniflare(label, workerOptions, persistDir, sharedOpt
   });
   const mf = new Miniflare(options);
   let workerdPids = [];
-  cleanups.push(async () => {
-    await Promise.race([mf.dispose().catch(() => {}), sleep(5000)]);
-    await stopPids(workerdPids);
-  });
+  let stopping = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await Promise.race([mf.dispose().catch(() => {}), sleep(5000)]);
+      await stopPids(workerdPids);
+    })());
+  cleanups.push(stop);
   await mf.ready;
   const url = (await mf.unsafeGetDirectURL(label)).toString().replace(/\/$/, '');
   const spawned = childPids(process.pid).filter((p) => !before.has(p.pid));
   const workerd = spawned.flatMap((p) => [p, ...descendants(p.pid)]).filter((p) => p.comm.includes('workerd'));
   workerdPids = workerd.map((p) => p.pid);
   if (workerd.length === 0) log(`warning: no workerd process found for ${label}; RSS will read 0`);
-  return { mf, url, pids: workerdPids };
+  return { mf, url, pids: workerdPids, stop };
 }
 
 /** The baseline Worker: forwards the body to the upstream and streams the answer back. */

@@ -1,11 +1,14 @@
 // `npm run bench`: what the gateway adds over a direct upstream call and over a trivial
 // pass-through Worker, side by side in one run, on the same runtime (workerd through Miniflare's
-// API, without `wrangler dev`'s local proxy). Prints one markdown table and writes bench/results.md.
+// API, without `wrangler dev`'s local proxy). Prints one markdown table and writes bench/results.md;
+// then the media row (bench/media.mjs): sync images, and memory during an upload and a video copy,
+// each in a fresh workerd beside a minimal R2 Worker (bench/r2-probe-worker.mjs).
 //
 // Knobs (environment): BENCH_LAT_N (2000), BENCH_LAT_WARMUP (200), BENCH_STREAM_N (200),
 // BENCH_STREAM_WARMUP (20), BENCH_RPS_SECONDS (10), BENCH_RPS_WARMUP_SECONDS (2),
 // BENCH_CONCURRENCY (32), BENCH_ROUNDS (4), BENCH_RPS_ROUNDS (2), CHUNKS (5), CHUNK_DELAY_MS (10),
-// BENCH_PROJECT_ROOT (the checkout to build; default the one this file is in). See bench/README.md.
+// BENCH_PROJECT_ROOT (the checkout to build; default the one this file is in), BENCH_ONLY=media (skip
+// the chat measurements), BENCH_MEDIA_N (100), BENCH_MEDIA_WARMUP (10). See bench/README.md.
 import { existsSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +19,7 @@ import {
   cpuSeconds, gatewayWorkerOptions, interleaved, log, makeClient, memKb, percentile, rssSampler, sequential, setupGateway,
   runMain, sorted, startMiniflare, startUpstream,
 } from './lib.mjs';
+import { measureMedia } from './media.mjs';
 
 const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
 const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
@@ -23,6 +27,8 @@ const signed = (x) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(2)}
 
 async function main() {
   const started = Date.now();
+  const only = process.env.BENCH_ONLY ?? '';
+  if (only && only !== 'media') throw new Error(`BENCH_ONLY=${only}: only "media" is known`);
   const config = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml') });
 
   log('bundling the gateway (wrangler deploy --dry-run)');
@@ -80,6 +86,30 @@ async function main() {
     if (s.status !== 200 || !s.body.includes('data: [DONE]')) throw new Error(`${t.name} (stream): ${s.status} ${s.body.slice(0, 300)}`);
   }
 
+  const chat = only === 'media' ? null : await measureChat({ client, targets, upstream, passthrough, gateway, onDisk, memoryDir });
+
+  log('media: upload and video copy, each in a fresh workerd beside a minimal Worker; sync image on the gateway');
+  const media = [
+    await measureMedia({
+      client, gateway, passthrough, apiKey: accounts.gateway.apiKey, ourPids: [process.pid, upstream.pid, ...passthrough.pids, ...gateway.pids, ...onDisk.pids],
+      bundleDir, config, upstreamUrl: upstream.url, stateRoot: memoryDir,
+    }),
+    `- Run ${new Date().toISOString()}${chat ? ', with the chat measurements above' : ' alone (`BENCH_ONLY=media`); the chat tables above are from an earlier run'}` +
+      `${process.env.BENCH_PROJECT_ROOT ? `; gateway built from ${ROOT} (BENCH_PROJECT_ROOT)` : ''}.`,
+    '',
+  ].join('\n');
+
+  // BENCH_ONLY=media replaces the Media section of bench/results.md and keeps the chat part.
+  const file = path.join(BENCH_DIR, 'results.md');
+  const previous = existsSync(file) ? readFileSync(file, 'utf8').split(/\n### Media\n/)[0].trimEnd() : '## Gateway benchmark';
+  const report = chat ? ['## Gateway benchmark', '', chat, '', media].join('\n') : `${previous}\n\n${media}`;
+  process.stdout.write(`\n${chat ? report : media}\n`);
+  writeFileSync(file, report);
+  log(`wrote bench/results.md (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+}
+
+/** The chat measurements (c=1, streaming, throughput, memory) and their tables and notes. */
+async function measureChat({ client, targets, upstream, passthrough, gateway, onDisk, memoryDir }) {
   const idle = Object.fromEntries(targets.map((t) => [t.key, t.pids.reduce((sum, pid) => sum + memKb(pid, 'VmRSS'), 0)]));
   const samplers = Object.fromEntries(targets.map((t) => [t.key, rssSampler(t.pids)]));
   const upstreamSampler = rssSampler([upstream.pid]);
@@ -205,9 +235,7 @@ async function main() {
     ...(process.env.BENCH_PROJECT_ROOT ? [`Gateway built from ${ROOT} (BENCH_PROJECT_ROOT).`] : []),
   ];
 
-  const report = [
-    `## Gateway benchmark`,
-    '',
+  return [
     table,
     '',
     '### Targets',
@@ -215,11 +243,7 @@ async function main() {
     targetsTable,
     '',
     ...notes.map((n) => `- ${n}`),
-    '',
   ].join('\n');
-  process.stdout.write(`\n${report}\n`);
-  writeFileSync(path.join(BENCH_DIR, 'results.md'), report);
-  log(`wrote bench/results.md (${((Date.now() - started) / 1000).toFixed(0)} s)`);
 }
 
 function readVersion(pkg) {

@@ -1,8 +1,10 @@
 // A minimal, fast OpenAI-compatible upstream for the benchmark: `POST /v1/chat/completions`.
 // Non-streamed: one JSON completion with usage. Streamed: CHUNKS SSE chunks, CHUNK_DELAY_MS apart,
 // each flushed as written, a usage chunk when `stream_options.include_usage` is set, then [DONE].
+// The image and video routes are bench/media-upstream.mjs's.
 // Run as a child process: `node bench/upstream.mjs` prints `READY <port>` once listening.
 import http from 'node:http';
+import { isMediaPath, mediaRoute } from './media-upstream.mjs';
 
 const PORT = Number(process.env.UPSTREAM_PORT ?? 0);
 const CHUNKS = Number(process.env.CHUNKS ?? 5);
@@ -53,6 +55,7 @@ async function stream(res, model, includeUsage) {
 
 const server = http.createServer((req, res) => {
   if (req.method !== 'POST' || !req.url.endsWith('/chat/completions')) {
+    if (isMediaPath(req.url)) return void mediaRoute(req, res).catch(() => res.destroy());
     res.writeHead(404, { 'Content-Type': 'application/json' });
     res.end('{"error":{"message":"not found"}}');
     return;
