@@ -15,15 +15,23 @@ import * as videos from './routes/media/videos.handlers';
 import * as videosRoutes from './routes/media/videos.routes';
 import * as imagesRoutes from './routes/media/images.routes';
 import * as adminRoutes from './routes/admin/admin.routes';
+import * as fundingAdmin from './routes/admin/funding.handlers';
+import * as fundingAdminRoutes from './routes/admin/funding.routes';
 import * as agent from './routes/agent/agent.handlers';
 import * as agentRoutes from './routes/agent/agent.routes';
 import * as chat from './routes/chat/chat.handlers';
+import * as fund from './routes/funding/fund.handlers';
+import * as fundRoutes from './routes/funding/fund.routes';
 import * as chatRoutes from './routes/chat/chat.routes';
 import * as discovery from './routes/discovery/discovery.handlers';
 import * as discoveryRoutes from './routes/discovery/discovery.routes';
 import * as models from './routes/models/models.handlers';
 import * as modelsRoutes from './routes/models/models.routes';
 import { serveFile } from './routes/files';
+import { stripeWebhook } from './routes/funding/stripe-webhook';
+import { KiB, limitBody } from './middleware/body-limit';
+import { fundJs, pagesCss } from './pages/assets';
+import * as fundPages from './pages/fund/handlers';
 import * as jobs from './routes/web/jobs.handlers';
 import * as jobsRoutes from './routes/web/jobs.routes';
 import * as scrape from './routes/web/scrape.handlers';
@@ -64,13 +72,23 @@ export function createApp() {
     .openapi(jobsRoutes.getExtract, jobs.getExtractHandler)
     .openapi(agentRoutes.register, agent.registerHandler)
     .openapi(agentRoutes.account, agent.accountHandler)
+    .openapi(fundRoutes.fund, fund.fundHandler)
     .openapi(adminRoutes.credit, admin.creditHandler)
     .openapi(adminRoutes.getAccount, admin.getAccountHandler)
     .openapi(adminRoutes.getLedger, admin.getLedgerHandler)
     .openapi(adminRoutes.releaseHold, admin.releaseHoldHandler)
     .openapi(adminRoutes.createKey, admin.createKeyHandler)
     .openapi(adminRoutes.updateKey, admin.updateKeyHandler)
+    .openapi(fundingAdminRoutes.unmatchedDeposits, fundingAdmin.unmatchedDepositsHandler)
+    .openapi(fundingAdminRoutes.creditDeposit, fundingAdmin.creditDepositHandler)
     .get('/files/*', serveFile)
+    .post('/webhooks/stripe', stripeWebhook)
+    .get('/fund/:token', fundPages.fundPage)
+    .get('/fund/:token/status', fundPages.fundStatus)
+    .post('/fund/:token/card', limitBody(4 * KiB), fundPages.fundCard)
+    .post('/fund/:token/usdc', limitBody(4 * KiB), fundPages.fundUsdc)
+    .get('/assets/pages.css', pagesCss)
+    .get('/assets/fund.js', fundJs)
     .put('/uploads/:token', uploadsApi.putUpload);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {

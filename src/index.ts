@@ -8,6 +8,7 @@ import { sweepExpiredUploads } from './jobs/upload-expiry';
 
 export { AccountDurableObject } from '../durable-objects/account/account';
 export { WebJobDurableObject } from '../durable-objects/web-job/web-job';
+export { FundingWatcherDurableObject } from '../durable-objects/funding-watcher/watcher';
 
 const app = createApp();
 
@@ -19,5 +20,7 @@ export default {
     ctx.waitUntil(sweepMediaJobs(env, controller.scheduledTime));
     ctx.waitUntil(sweepVideoJobs(env, controller.scheduledTime));
     ctx.waitUntil(sweepExpiredUploads(env, controller.scheduledTime));
+    // A deposit that came after its intent expired is still seen, and kept for the operator.
+    if (env.BASE_RPC_URL) ctx.waitUntil(env.FUNDING_WATCHER.get(env.FUNDING_WATCHER.idFromName('usdc')).wake());
   },
 } satisfies ExportedHandler<Env, JobMessage>;

@@ -6,9 +6,9 @@ export function publicBaseUrl(c: Context<AppEnv>): string {
   return (c.env.PUBLIC_BASE_URL || new URL(c.req.url).origin).replace(/\/+$/, '');
 }
 
-/** The no-login fund page of an account (served by the funding pages). */
-export function fundUrl(base: string, accountId: string): string {
-  return `${base}/fund/${accountId}`;
+/** The no-login fund page of an account: a capability link (D22), its token not the account id. */
+export function fundUrl(base: string, fundToken: string): string {
+  return `${base}/fund/${fundToken}`;
 }
 
 /** The caller's address as Cloudflare reports it; local runs without the header share one bucket. */

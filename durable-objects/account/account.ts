@@ -44,6 +44,8 @@ export interface NewAccount {
   expiresAt: number;
   /** One-time starter credit, 0 for none. */
   welcomeMicros: number;
+  /** The fund link's capability token (D22). */
+  fundToken: string;
 }
 
 export interface AdminView {
@@ -97,7 +99,7 @@ export class AccountDurableObject extends DurableObject<Env> {
     const now = Date.now();
     this.#db.transaction((tx) => {
       tx.insert(account)
-        .values({ id: input.accountId, createdAt: now, claimTokenHash: input.claimTokenHash, expiresAt: input.expiresAt })
+        .values({ id: input.accountId, createdAt: now, claimTokenHash: input.claimTokenHash, expiresAt: input.expiresAt, fundToken: input.fundToken })
         .run();
       tx.insert(apiKeys).values({ id: newId('key'), createdAt: now, ...input.key }).run();
     });
@@ -184,6 +186,11 @@ export class AccountDurableObject extends DurableObject<Env> {
 
   async snapshot(): Promise<AccountSnapshot> {
     return this.#snapshot();
+  }
+
+  /** The account for a page that knows it by a capability (the fund page); null when there is none. */
+  async view(): Promise<AccountSnapshot | null> {
+    return this.#memory.account ? this.#snapshot() : null;
   }
 
   /** Everything an operator looks at; null when the account does not exist. */
@@ -302,6 +309,7 @@ export class AccountDurableObject extends DurableObject<Env> {
       funded: row.funded_at !== null,
       expiresAt: row.expires_at,
       unclaimedFundingRemainingMicros: row.claimed_at === null ? Math.max(0, UNCLAIMED_CARD_CAP_MICROS - row.card_funded_micros) : null,
+      fundToken: row.fund_token,
     };
   }
 }

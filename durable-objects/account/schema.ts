@@ -13,6 +13,8 @@ export const account = sqliteTable('account', {
   expiresAt: integer('expires_at'),
   /** Card funding received while unclaimed, for the spec's unclaimed cap. */
   cardFundedMicros: integer('card_funded_micros').notNull().default(0),
+  /** The capability in `fund_url` (D22): shown again on every read, so kept as is; D1 indexes its hash. */
+  fundToken: text('fund_token'),
 });
 
 export const apiKeys = sqliteTable('api_keys', {

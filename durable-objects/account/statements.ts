@@ -23,7 +23,7 @@ export const SQL = {
   ledgerKeyExists: 'SELECT 1 FROM ledger WHERE idempotency_key = ?',
   setBalance: 'UPDATE account SET balance_micros = ?',
   setFunding: 'UPDATE account SET balance_micros = ?, funded_at = ?, expires_at = ?, card_funded_micros = ?',
-  account: 'SELECT id, created_at, balance_micros, claimed_at, funded_at, expires_at, card_funded_micros FROM account',
+  account: 'SELECT id, created_at, balance_micros, claimed_at, funded_at, expires_at, card_funded_micros, fund_token FROM account',
   keyByHash:
     'SELECT id, hash, revoked_at, expires_at, daily_limit_micros, monthly_limit_micros, total_limit_micros, allowed_models FROM api_keys WHERE hash = ?',
   addSpend:
@@ -59,6 +59,7 @@ export type AccountRow = {
   funded_at: number | null;
   expires_at: number | null;
   card_funded_micros: number;
+  fund_token: string | null;
 };
 
 export type KeyRow = {

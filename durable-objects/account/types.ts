@@ -85,6 +85,8 @@ export interface AccountSnapshot {
   expiresAt: number | null;
   /** Card funding still allowed while unclaimed; null once claimed. */
   unclaimedFundingRemainingMicros: number | null;
+  /** The fund link's token (D22); null for an account made before fund links had one. */
+  fundToken: string | null;
 }
 
 export interface LedgerEntry {

@@ -22,6 +22,12 @@ export function newClaimToken(accountId: string): string {
   return CLAIM_PREFIX + encodeAccountId(accountId) + randomBase62(CLAIM_SECRET);
 }
 
+/** A fund link's token (D22): 32 random base62 characters (about 190 bits), nothing of the account in it. */
+export const FUND_TOKEN_PATTERN = /^[A-Za-z0-9]{32}$/;
+export function newFundToken(): string {
+  return randomBase62(32);
+}
+
 /** The account a well-formed key belongs to, or null for anything that is not one of our keys. */
 export function accountIdOfApiKey(key: string): string | null {
   return KEY_PATTERN.test(key) ? decodeAccountId(key.slice(KEY_PREFIX.length, KEY_PREFIX.length + ACCOUNT_PART)) : null;

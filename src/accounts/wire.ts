@@ -12,7 +12,7 @@ export function accountBody(account: AccountSnapshot, base: string) {
     balance_usd: formatUsd(account.balanceMicros),
     held_usd: formatUsd(account.heldMicros),
     claimed: account.claimed,
-    fund_url: fundUrl(base, account.accountId),
+    fund_url: account.fundToken ? fundUrl(base, account.fundToken) : null,
     expires_unless_funded_at: iso(account.expiresAt),
     unclaimed_funding_remaining_usd: usd(account.unclaimedFundingRemainingMicros),
     created_at: new Date(account.createdAt).toISOString(),

@@ -2,8 +2,14 @@ import { and, asc, eq, isNotNull, isNull, lte } from 'drizzle-orm';
 import type { Database } from '.';
 import { accounts } from './schema';
 
-export async function insertAccount(db: Database, id: string, createdAt: number, expiresAt: number): Promise<void> {
-  await db.insert(accounts).values({ id, createdAt, expiresAt }).run();
+export async function insertAccount(db: Database, id: string, createdAt: number, expiresAt: number, fundTokenHash: string): Promise<void> {
+  await db.insert(accounts).values({ id, createdAt, expiresAt, fundTokenHash }).run();
+}
+
+/** The account a fund link names, by the SHA-256 of its token. */
+export async function accountOfFundToken(db: Database, fundTokenHash: string): Promise<string | undefined> {
+  const row = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.fundTokenHash, fundTokenHash)).get();
+  return row?.id;
 }
 
 /** The account was funded: it never expires. Only the first funding writes. */

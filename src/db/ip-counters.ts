@@ -26,3 +26,17 @@ export async function takeWelcomeGrant(db: Database, ip: string, day: string, pe
     .get();
   return row !== undefined;
 }
+
+/** Counts one funding session started from a fund page by `ip` today and returns the new count (one statement). */
+export async function countFundingSession(db: Database, ip: string, day: string): Promise<number> {
+  const row = await db
+    .insert(ipDailyCounters)
+    .values({ ip, day, fundingSessions: 1 })
+    .onConflictDoUpdate({
+      target: [ipDailyCounters.ip, ipDailyCounters.day],
+      set: { fundingSessions: sql`${ipDailyCounters.fundingSessions} + 1` },
+    })
+    .returning({ fundingSessions: ipDailyCounters.fundingSessions })
+    .get();
+  return row.fundingSessions;
+}

@@ -1,4 +1,5 @@
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /**
  * D1 holds records and indexes, never the money: balances live in each account's Durable Object.
@@ -13,6 +14,8 @@ export const accounts = sqliteTable(
     expiresAt: integer('expires_at'),
     fundedAt: integer('funded_at'),
     claimedAt: integer('claimed_at'),
+    /** SHA-256 of the fund link's token (D22): the fund page finds its account by it. */
+    fundTokenHash: text('fund_token_hash').unique(),
   },
   (t) => [index('accounts_expiry').on(t.expiresAt)],
 );
@@ -25,6 +28,8 @@ export const ipDailyCounters = sqliteTable(
     day: text('day').notNull(),
     registrations: integer('registrations').notNull().default(0),
     welcomeGrants: integer('welcome_grants').notNull().default(0),
+    /** Funding sessions started from fund pages (card checkouts and USDC intents), D3's abuse limit. */
+    fundingSessions: integer('funding_sessions').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.ip, t.day] })],
 );
@@ -121,4 +126,80 @@ export const uploads = sqliteTable(
     index('uploads_account_listed').on(t.accountId, t.uploadedAt, t.key),
     index('uploads_expiry').on(t.expiresAt),
   ],
+);
+
+/**
+ * USDC funding intents (`POST /agent/fund`): the exact amount (whole dollars plus a micro-USDC
+ * tail) that identifies one account's deposit. Unique among open intents, so a transfer of exactly
+ * that amount names its account; `paid` once a deposit matched it, `expired` after its hour.
+ */
+export const fundingIntents = sqliteTable(
+  'funding_intents',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    amountUsd: integer('amount_usd').notNull(),
+    /** micro-USDC (= micro-dollars, D17) to send. */
+    amountMicros: integer('amount_micros').notNull(),
+    status: text('status').$type<'open' | 'paid' | 'expired'>().notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    /** The deposit that paid it (`<tx hash>:<log index>`). */
+    depositId: text('deposit_id'),
+  },
+  (t) => [
+    uniqueIndex('funding_intents_open_amount').on(t.amountMicros).where(sql`status = 'open'`),
+    index('funding_intents_account').on(t.accountId, t.createdAt),
+  ],
+);
+
+/**
+ * Every USDC transfer to the deposit address the watcher has seen, once per (transaction, log):
+ * `pending` until confirmed, then `credited` to the intent's account, or `unmatched` (no open
+ * intent had its amount: the operator credits it by hand). A pending deposit whose block was
+ * reorged away is deleted and read again from the new chain.
+ */
+export const deposits = sqliteTable(
+  'deposits',
+  {
+    /** `<tx hash>:<log index>`, the credit's idempotency key. */
+    id: text('id').primaryKey(),
+    txHash: text('tx_hash').notNull(),
+    logIndex: integer('log_index').notNull(),
+    blockNumber: integer('block_number').notNull(),
+    blockHash: text('block_hash').notNull(),
+    fromAddress: text('from_address').notNull(),
+    /** micro-USDC as a decimal string: a transfer may exceed what a JS number holds exactly. */
+    amount: text('amount').notNull(),
+    status: text('status').$type<'pending' | 'credited' | 'unmatched'>().notNull(),
+    intentId: text('intent_id'),
+    accountId: text('account_id'),
+    seenAt: integer('seen_at').notNull(),
+    creditedAt: integer('credited_at'),
+    /** For a deposit credited by hand: the operator's reason. */
+    note: text('note'),
+  },
+  (t) => [index('deposits_status').on(t.status, t.blockNumber), index('deposits_account').on(t.accountId)],
+);
+
+/**
+ * Card payments through Stripe Checkout: one row per Checkout Session, made `open` when the fund
+ * page starts it and `paid` when its webhook credits it. The unclaimed caps count open and paid
+ * rows, so two payments started at once cannot pass the total between them.
+ */
+export const cardPayments = sqliteTable(
+  'card_payments',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    amountMicros: integer('amount_micros').notNull(),
+    status: text('status').$type<'open' | 'paid' | 'expired'>().notNull(),
+    /** The Checkout Session (`cs_...`), once Stripe made it. */
+    sessionId: text('session_id').unique(),
+    createdAt: integer('created_at').notNull(),
+    /** The session's own expiry: an unpaid payment stops counting against the caps after it. */
+    expiresAt: integer('expires_at').notNull(),
+    paidAt: integer('paid_at'),
+  },
+  (t) => [index('card_payments_account').on(t.accountId, t.status)],
 );

@@ -37,6 +37,8 @@ const WRONG_FIELD: Record<string, { body: Record<string, unknown>; param: string
   'POST /admin/accounts/{account_id}/keys': { body: { name: 42 }, param: 'name' },
   'PATCH /admin/accounts/{account_id}/keys/{key_id}': { body: { name: 42 }, param: 'name' },
   'POST /admin/accounts/{account_id}/holds/{hold_id}/release': { body: { reason: 42 }, param: 'reason' },
+  'POST /agent/fund': { body: { amount_usd: '10' }, param: 'amount_usd' },
+  'POST /admin/deposits/{deposit_id}/credit': { body: { account_id: 42, reason: 'x' }, param: 'account_id' },
 };
 
 /** What a client that holds valid credentials sends to a route: its URL and Authorization. */
@@ -44,7 +46,11 @@ async function caller(): Promise<(path: string) => { url: string; auth: Record<s
   const agent = await register();
   await adminCredit(agent.account_id, '1.00');
   return (path) => {
-    const url = path.replace('{account_id}', agent.account_id).replace('{key_id}', 'key_unknown').replace('{hold_id}', 'hold_unknown');
+    const url = path
+      .replace('{account_id}', agent.account_id)
+      .replace('{key_id}', 'key_unknown')
+      .replace('{hold_id}', 'hold_unknown')
+      .replace('{deposit_id}', `0x${'ab'.repeat(32)}:0`);
     const token = path.startsWith('/admin/') ? ADMIN_TOKEN : agent.api_key;
     return { url, auth: { Authorization: `Bearer ${token}`, 'CF-Connecting-IP': freshIp() } };
   };

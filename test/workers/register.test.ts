@@ -13,7 +13,10 @@ describe('POST /agent/register', () => {
     expect(body.account_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(body.api_key).toMatch(/^ak-[A-Za-z0-9]{45}$/);
     expect(body.claim_token).toMatch(/^act_[A-Za-z0-9]+$/);
-    expect(body.fund_url).toBe(`https://gateway.test/fund/${body.account_id}`);
+    // D22: a capability link whose token reveals nothing of the account.
+    expect(body.fund_url).toMatch(/^https:\/\/gateway\.test\/fund\/[A-Za-z0-9]{32}$/);
+    expect(body.fund_url).not.toContain(body.account_id);
+    expect(body.fund_url).not.toContain(body.account_id!.replaceAll('-', ''));
     const expires = Date.parse(body.expires_unless_funded_at!);
     expect(expires - before).toBeGreaterThanOrEqual(30 * 86_400_000 - 1000);
     expect(expires - before).toBeLessThan(30 * 86_400_000 + 60_000);

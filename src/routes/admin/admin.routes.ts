@@ -3,6 +3,7 @@ import { adminToken } from '../../middleware/admin-token';
 import { KiB, limitBody } from '../../middleware/body-limit';
 import { parseJsonBody } from '../../middleware/json-body';
 import { Account, bearerAuth, errors, jsonBody, jsonResponse, UsdString } from '../schemas';
+import { CardPayment, Deposit } from './funding.routes';
 
 const AccountIdParam = z.object({ account_id: z.uuid().openapi({ param: { name: 'account_id', in: 'path' } }) });
 const KeyIdParam = AccountIdParam.extend({ key_id: z.string().min(1).openapi({ param: { name: 'key_id', in: 'path' } }) });
@@ -95,6 +96,7 @@ export const getAccount = createRoute({
         holds: z.array(OpenHold),
         expired_unsettled_holds: z.int().openapi({ description: 'Holds released at their deadline and never charged: requests whose Worker died.' }),
         ledger: z.array(LedgerRow),
+        funding: z.object({ card_payments: z.array(CardPayment), deposits: z.array(Deposit) }).openapi({ description: 'Card payments and USDC deposits, newest first.' }),
       }),
       'The account',
     ),

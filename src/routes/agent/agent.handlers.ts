@@ -1,6 +1,6 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import { holdFailureError } from '../../accounts/failures';
-import { newApiKey, newClaimToken, sha256Hex } from '../../accounts/credentials';
+import { newApiKey, newClaimToken, newFundToken, sha256Hex } from '../../accounts/credentials';
 import { accountBody } from '../../accounts/wire';
 import { registrationInstructions } from '../../accounts/instructions';
 import { database } from '../../db';
@@ -39,9 +39,10 @@ export const registerHandler: RouteHandler<typeof register, AppEnv> = async (c) 
   const accountId = crypto.randomUUID();
   const apiKey = newApiKey(accountId);
   const claimToken = newClaimToken(accountId);
+  const fundToken = newFundToken();
   const expiresAt = now + UNFUNDED_LIFETIME_MS;
   // The index row first: if creating the account fails, the sweep still finds and clears the id.
-  await insertAccount(db, accountId, now, expiresAt);
+  await insertAccount(db, accountId, now, expiresAt, await sha256Hex(fundToken));
   const stub = c.env.ACCOUNT.get(c.env.ACCOUNT.idFromName(accountId));
   await stub.create({
     accountId,
@@ -49,6 +50,7 @@ export const registerHandler: RouteHandler<typeof register, AppEnv> = async (c) 
     key: { hash: await sha256Hex(apiKey), hint: `ak-…${apiKey.slice(-4)}`, name: 'default' },
     expiresAt,
     welcomeMicros: welcome ? welcomeMicros : 0,
+    fundToken,
   });
 
   const base = publicBaseUrl(c);
@@ -58,9 +60,9 @@ export const registerHandler: RouteHandler<typeof register, AppEnv> = async (c) 
       account_id: accountId,
       api_key: apiKey,
       claim_token: claimToken,
-      fund_url: fundUrl(base, accountId),
+      fund_url: fundUrl(base, fundToken),
       expires_unless_funded_at: expiresIso,
-      instructions: registrationInstructions({ base, accountId, expiresAt: expiresIso, welcomeUsd: welcome ? formatUsd(welcomeMicros) : null }),
+      instructions: registrationInstructions({ base, fundToken, expiresAt: expiresIso, welcomeUsd: welcome ? formatUsd(welcomeMicros) : null }),
       ...(welcome ? { welcome_credits_usd: formatUsd(welcomeMicros) } : {}),
     },
     201,

@@ -1,0 +1,168 @@
+import { raw } from 'hono/html';
+import type { Child } from 'hono/jsx';
+
+/** What the fund page shows: the account (short id, balance), the card form and the USDC rail. */
+export interface FundPageProps {
+  token: string;
+  shortId: string;
+  createdAt: string;
+  balanceUsd: string;
+  csrf: string;
+  notice?: string;
+  card: CardSection;
+  usdc: UsdcSection;
+}
+
+export interface CardSection {
+  enabled: boolean;
+  minUsd: number;
+  maxUsd: number;
+  /** What is left of the unclaimed total, or null once claimed. */
+  remainingUsd: string | null;
+  error?: string;
+  amount?: string;
+}
+
+export interface UsdcSection {
+  enabled: boolean;
+  error?: string;
+  amount?: string;
+  intent?: { amountUsdc: string; address: string; tokenContract: string; confirmations: number; expiresAt: string; qrSvg: string };
+}
+
+function Shell(props: { title: string; children: Child }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{props.title}</title>
+        <link rel="stylesheet" href="/assets/pages.css" />
+        <script src="/assets/fund.js" defer />
+      </head>
+      <body>
+        <main>{props.children}</main>
+      </body>
+    </html>
+  );
+}
+
+export function FundPage(props: FundPageProps) {
+  const base = `/fund/${props.token}`;
+  return (
+    <Shell title={`Fund account ${props.shortId}`}>
+      <h1>
+        Fund account <code>{props.shortId}</code>
+      </h1>
+      <p class="muted">Created {props.createdAt}. Anyone with this link can add money to this account; it grants nothing else.</p>
+      <p class="balance">
+        Balance <strong id="balance" data-status-url={`${base}/status`} aria-live="polite">${props.balanceUsd}</strong>
+      </p>
+      <p id="notice" class="notice" role="status">
+        {props.notice ?? ''}
+      </p>
+
+      <section aria-labelledby="card-title">
+        <h2 id="card-title">Pay by card</h2>
+        {props.card.enabled ? <CardForm base={base} csrf={props.csrf} card={props.card} /> : <p>Card payments are not available on this gateway.</p>}
+      </section>
+
+      <section aria-labelledby="usdc-title">
+        <h2 id="usdc-title">Pay with USDC on Base</h2>
+        {props.usdc.enabled ? <UsdcPart base={base} csrf={props.csrf} usdc={props.usdc} /> : <p>USDC payments are not available on this gateway.</p>}
+      </section>
+    </Shell>
+  );
+}
+
+function CardForm(props: { base: string; csrf: string; card: CardSection }) {
+  const { card } = props;
+  return (
+    <form method="post" action={`${props.base}/card`}>
+      <input type="hidden" name="csrf" value={props.csrf} />
+      <label for="card-amount">Amount in US dollars</label>
+      <input
+        id="card-amount"
+        name="amount_usd"
+        type="number"
+        inputmode="decimal"
+        min={String(card.minUsd)}
+        max={String(card.maxUsd)}
+        step="0.01"
+        required
+        value={card.amount ?? ''}
+        aria-describedby="card-limits"
+        aria-invalid={card.error ? 'true' : undefined}
+      />
+      <p id="card-limits" class="muted">
+        ${card.minUsd} minimum, ${card.maxUsd} per payment
+        {card.remainingUsd !== null ? `; $${card.remainingUsd} left of the $500 an unclaimed account may receive by card.` : '.'}
+      </p>
+      {card.error ? (
+        <p class="error" role="alert">
+          {card.error}
+        </p>
+      ) : null}
+      <button type="submit">Pay with card</button>
+    </form>
+  );
+}
+
+function UsdcPart(props: { base: string; csrf: string; usdc: UsdcSection }) {
+  const { usdc } = props;
+  return (
+    <>
+      <form method="post" action={`${props.base}/usdc`}>
+        <input type="hidden" name="csrf" value={props.csrf} />
+        <label for="usdc-amount">Amount in whole US dollars</label>
+        <input id="usdc-amount" name="amount_usd" type="number" inputmode="numeric" min="5" max="10000" step="1" required value={usdc.amount ?? ''} />
+        {usdc.error ? (
+          <p class="error" role="alert">
+            {usdc.error}
+          </p>
+        ) : null}
+        <button type="submit">Show deposit details</button>
+      </form>
+      {usdc.intent ? (
+        <div class="deposit" aria-label="Deposit details">
+          <p>
+            Send exactly <strong id="amount-usdc">{usdc.intent.amountUsdc} USDC</strong> to:
+          </p>
+          <p>
+            <code id="deposit-address" class="address">
+              {usdc.intent.address}
+            </code>
+          </p>
+          <dl>
+            <dt>Network</dt>
+            <dd>Base (chain id 8453)</dd>
+            <dt>Token contract</dt>
+            <dd>
+              <code class="address">{usdc.intent.tokenContract}</code>
+            </dd>
+            <dt>Send by</dt>
+            <dd>{usdc.intent.expiresAt}</dd>
+          </dl>
+          <p class="muted">
+            The exact amount, to the last digit, identifies this account. The balance rises by what arrives once the transfer has{' '}
+            {usdc.intent.confirmations} confirmation(s); this page updates by itself.
+          </p>
+          <figure class="qr">
+            {raw(usdc.intent.qrSvg)}
+            <figcaption>Scan with a wallet: the transfer, amount included.</figcaption>
+          </figure>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+/** A page for a link that leads nowhere (unknown, or its account deleted). */
+export function NotFoundPage() {
+  return (
+    <Shell title="Fund link not found">
+      <h1>This fund link does not work</h1>
+      <p>The link is mistyped, or its account no longer exists. Ask whoever sent it for a new one.</p>
+    </Shell>
+  );
+}

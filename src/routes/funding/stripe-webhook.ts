@@ -1,0 +1,70 @@
+import type { Context } from 'hono';
+import { database } from '../../db';
+import { closeCardPayment, markCardPaid } from '../../db/funding';
+import type { AppEnv } from '../../env';
+import { GatewayError } from '../../errors';
+import { creditFunding } from '../../funding/credit';
+import { stripeRail, verifiedEvent, type Stripe } from '../../funding/stripe';
+import { formatUsd } from '../../money';
+
+/** Stripe amounts are in cents; one cent is 10,000 micro-dollars. */
+const MICROS_PER_CENT = 10_000;
+/** Webhook bodies are small; a larger one is not Stripe's. */
+const MAX_BODY_BYTES = 256 * 1024;
+
+/**
+ * `POST /webhooks/stripe`: verifies the signature against the raw body, then credits a paid
+ * Checkout Session once (`stripe:<session id>` is the ledger's idempotency key, so Stripe's
+ * retries, and deliveries that race, credit once). A session that will not be paid frees its
+ * place under the unclaimed caps. Any other event is acknowledged and ignored. A missing, bad or
+ * stale signature is 400 and changes nothing.
+ */
+export async function stripeWebhook(c: Context<AppEnv>): Promise<Response> {
+  const rail = stripeRail(c.env);
+  if (!rail?.webhookSecret) throw new GatewayError('not_found', 'Card funding is not configured on this gateway.');
+  const payload = await c.req.text();
+  if (payload.length > MAX_BODY_BYTES) throw new GatewayError('request_too_large', 'The webhook body is too large.');
+  const event = await verifiedEvent(rail, payload, c.req.header('Stripe-Signature'));
+  if (!event) throw new GatewayError('invalid_request', 'The Stripe-Signature header is missing, invalid or too old.', { param: 'Stripe-Signature' });
+
+  switch (event.type) {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded':
+      // A completed session with a delayed method (a bank debit) is paid later: its own event credits it.
+      if (event.data.object.payment_status === 'paid') return c.json({ received: true, credited: await creditSession(c.env, event.data.object) });
+      break;
+    case 'checkout.session.expired':
+    case 'checkout.session.async_payment_failed': {
+      const paymentId = event.data.object.metadata?.card_payment_id;
+      if (paymentId) await closeCardPayment(database(c.env), paymentId);
+      break;
+    }
+  }
+  return c.json({ received: true });
+}
+
+async function creditSession(env: Env, session: Stripe.Checkout.Session): Promise<boolean> {
+  const accountId = session.metadata?.account_id ?? session.client_reference_id;
+  const cents = session.amount_total;
+  if (!accountId || cents === null || cents <= 0 || (session.currency ?? 'usd').toLowerCase() !== 'usd') {
+    // Not one of ours, or nothing to credit: acknowledged, so Stripe stops retrying, and logged.
+    console.error('Stripe session without an account or a USD amount', session.id);
+    return false;
+  }
+  const amountMicros = cents * MICROS_PER_CENT;
+  const credited = await creditFunding(env, {
+    accountId,
+    amountMicros,
+    source: 'card',
+    idempotencyKey: `stripe:${session.id}`,
+    note: `card $${formatUsd(amountMicros)}, Checkout Session ${session.id}`,
+  });
+  if (!credited) {
+    // The account is gone: answering 5xx would make Stripe retry forever; the operator sees the log.
+    console.error('Stripe payment for a missing account', session.id, accountId);
+    return false;
+  }
+  const paymentId = session.metadata?.card_payment_id;
+  if (paymentId) await markCardPaid(database(env), paymentId, session.id, Date.now());
+  return credited.applied;
+}
