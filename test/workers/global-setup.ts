@@ -1,6 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import { startOpenAIImagesUpstream, type ImagesUpstream } from '../upstreams/openai-images';
 import { startOpenAIVideosUpstream, type OpenAIVideosUpstream } from '../upstreams/openai-videos';
+import { startChain, type Chain } from '../upstreams/anvil';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -8,6 +9,8 @@ declare module 'vitest' {
     imagesUpstreamUrl: string;
     /** OpenAI's Videos API played on 127.0.0.1, for the video job tests. */
     videosUpstreamUrl: string;
+    /** A local EVM node with a 6-decimal token as USDC, for the watcher tests: its RPC, the token, a funded payer. */
+    chain: { rpcUrl: string; token: string; payer: string; depositAddress: string };
   }
 }
 
@@ -16,14 +19,18 @@ export const VIDEOS_UPSTREAM_KEY = 'sk-videos-workers';
 
 let upstream: ImagesUpstream | undefined;
 let videos: OpenAIVideosUpstream | undefined;
+let chain: Chain | undefined;
 
 export async function setup(project: TestProject) {
-  [upstream, videos] = await Promise.all([startOpenAIImagesUpstream(IMAGES_UPSTREAM_KEY), startOpenAIVideosUpstream(VIDEOS_UPSTREAM_KEY)]);
+  [upstream, videos, chain] = await Promise.all([startOpenAIImagesUpstream(IMAGES_UPSTREAM_KEY), startOpenAIVideosUpstream(VIDEOS_UPSTREAM_KEY), startChain()]);
+  await chain.mint(chain.payer, 1_000_000_000_000n);
   project.provide('imagesUpstreamUrl', upstream.url);
   project.provide('videosUpstreamUrl', videos.url);
+  project.provide('chain', { rpcUrl: chain.rpcUrl, token: chain.token, payer: chain.payer, depositAddress: chain.accounts[9]! });
 }
 
 export async function teardown() {
   await upstream?.stop();
   await videos?.stop();
+  await chain?.stop();
 }
