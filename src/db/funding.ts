@@ -96,6 +96,16 @@ export async function openCardPayment(db: Database, row: CardPaymentRow, capMicr
   return (inserted.meta.changes ?? 0) > 0;
 }
 
+/** What counts against an unclaimed account's card total now: its paid payments and its open ones not yet past their expiry. */
+export async function committedCardMicros(db: Database, accountId: string, now: number): Promise<number> {
+  const row = await db
+    .select({ total: sql<number>`COALESCE(SUM(${cardPayments.amountMicros}), 0)` })
+    .from(cardPayments)
+    .where(and(eq(cardPayments.accountId, accountId), sql`(${cardPayments.status} = 'paid' OR (${cardPayments.status} = 'open' AND ${cardPayments.expiresAt} > ${now}))`))
+    .get();
+  return Number(row?.total ?? 0);
+}
+
 export async function setCardSession(db: Database, id: string, sessionId: string): Promise<void> {
   await db.update(cardPayments).set({ sessionId }).where(eq(cardPayments.id, id)).run();
 }
@@ -111,4 +121,15 @@ export async function markCardPaid(db: Database, id: string, sessionId: string, 
 
 export async function cardPaymentsOf(db: Database, accountId: string, limit: number): Promise<CardPaymentRow[]> {
   return db.select().from(cardPayments).where(eq(cardPayments.accountId, accountId)).orderBy(desc(cardPayments.createdAt)).limit(limit).all();
+}
+
+/**
+ * An expired account's intents and unpaid card payments, deleted with it. Deposits stay: they are
+ * money records, and one that arrives for a deleted account is kept for the operator.
+ */
+export async function deleteFundingOf(db: Database, accountId: string): Promise<void> {
+  await db.batch([
+    db.delete(fundingIntents).where(eq(fundingIntents.accountId, accountId)),
+    db.delete(cardPayments).where(and(eq(cardPayments.accountId, accountId), sql`${cardPayments.status} != 'paid'`)),
+  ]);
 }

@@ -1,5 +1,6 @@
 import { database } from '../db';
 import { deleteAccountRecords, expiredAccountIds, updateAccountIndex } from '../db/accounts';
+import { deleteFundingOf } from '../db/funding';
 import { deleteGenerationsOf } from '../db/generations';
 import { deleteMediaJobsOf } from '../db/media-jobs';
 import { deleteUploadsOf } from '../db/uploads';
@@ -34,6 +35,7 @@ export async function expireAccount(env: Env, message: Extract<JobMessage, { kin
   await deleteGenerationsOf(db, message.accountId);
   await deleteMediaJobsOf(db, message.accountId);
   await deleteUploadsOf(db, message.accountId);
+  await deleteFundingOf(db, message.accountId);
   await deleteAccountObjects(env.MEDIA, message.accountId);
   await deleteAccountRecords(db, message.accountId);
 }
