@@ -18,7 +18,7 @@ section { background: #fff; border: 1px solid var(--line); border-radius: .5rem;
 .balance strong { font-variant-numeric: tabular-nums; }
 .notice { color: var(--ok); font-weight: 600; min-height: 1.5em; margin: 0; }
 label { display: block; font-weight: 600; margin-bottom: .25rem; }
-input[type=number] { width: 100%; max-width: 16rem; font: inherit; padding: .5rem .6rem; border: 1px solid #767676; border-radius: .375rem; }
+input[type=number] { display: block; width: 100%; max-width: 16rem; font: inherit; padding: .5rem .6rem; border: 1px solid #767676; border-radius: .375rem; }
 button { margin-top: .75rem; font: inherit; font-weight: 600; color: #fff; background: var(--accent); border: 0; border-radius: .375rem; padding: .6rem 1.1rem; cursor: pointer; min-height: 44px; }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .error { color: var(--error); font-weight: 600; }
@@ -27,7 +27,7 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem .75rem; }
 dt { font-weight: 600; }
 dd { margin: 0; }
-.qr svg { width: 12rem; height: 12rem; display: block; }
+.qr svg { width: 12rem; height: 12rem; display: block; margin-bottom: .5rem; }
 figure { margin: 1rem 0 0; }
 figcaption { font-size: .9rem; color: var(--muted); }
 `;
@@ -39,6 +39,8 @@ const FUND_JS = `
   const notice = document.getElementById('notice');
   if (!balance || !balance.dataset.statusUrl) return;
   const micros = (text) => Math.round(Number(String(text).replace(/[^0-9.\\-]/g, '')) * 1e6);
+  // As the page writes it: cents, and the micro-dollars only when there are any.
+  const usd = (m) => (m / 1e6).toFixed(6).replace(/(\\.\\d\\d\\d*?)0+$/, '$1');
   let last = micros(balance.textContent);
   const poll = async () => {
     try {
@@ -47,8 +49,8 @@ const FUND_JS = `
         const body = await res.json();
         const now = micros(body.balance_usd);
         if (now !== last) {
-          balance.textContent = '$' + body.balance_usd;
-          if (now > last && notice) notice.textContent = 'Credit received: +$' + ((now - last) / 1e6).toFixed(6) + '.';
+          balance.textContent = '$' + usd(now);
+          if (now > last && notice) notice.textContent = 'Credit received: +$' + usd(now - last) + '.';
           last = now;
         }
       }

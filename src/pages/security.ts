@@ -36,14 +36,19 @@ export function csrfToken(c: Context<AppEnv>, path: string): string {
 
 /**
  * Refuses a form post that does not come from our own page: its Origin must be ours (browsers send
- * it on every POST) and its token must equal the cookie's, compared in constant time.
+ * it on every POST), the browser must not call it cross-origin (`Sec-Fetch-Site`), and its token
+ * must equal the cookie's, compared in constant time. Our pages are sent with
+ * `Referrer-Policy: no-referrer`, under which browsers send `Origin: null` on their own form posts;
+ * for those, `Sec-Fetch-Site` (which no page can set) says whether the post came from our origin.
  */
 export function checkCsrf(c: Context<AppEnv>, submitted: unknown): void {
   const origin = c.req.header('Origin');
+  const site = c.req.header('Sec-Fetch-Site');
   const ours = [new URL(c.req.url).origin, new URL(publicBaseUrl(c)).origin];
+  const foreign = (origin !== undefined && origin !== 'null' && !ours.includes(origin)) || (site !== undefined && site !== 'same-origin');
   const cookie = getCookie(c, CSRF_COOKIE);
   const valid = typeof submitted === 'string' && cookie !== undefined && hashesEqual(submitted, cookie);
-  if ((origin !== undefined && !ours.includes(origin)) || !valid) {
+  if (foreign || !valid) {
     throw new GatewayError('invalid_request', 'This form has expired or did not come from this page; reload the page and try again.', { param: 'csrf' });
   }
 }

@@ -4,7 +4,7 @@ import { AccountClient } from '../../accounts/account-client';
 import { FUND_TOKEN_PATTERN, randomBase62, sha256Hex } from '../../accounts/credentials';
 import { database } from '../../db';
 import { accountOfFundToken } from '../../db/accounts';
-import { closeCardPayment, openCardPayment, setCardSession } from '../../db/funding';
+import { closeCardPayment, committedCardMicros, openCardPayment, setCardSession } from '../../db/funding';
 import { countFundingSession } from '../../db/ip-counters';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
@@ -48,13 +48,18 @@ function notFound(c: Context<AppEnv>): Response | Promise<Response> {
   return c.html(<NotFoundPage />, 404, pageHeaders());
 }
 
+/** `100000000` -> `"100.00"`: a whole-cent amount as the page shows it. */
+const usdCents = (micros: number) => formatUsd(micros).replace(/0000$/, '');
+/** A balance as a person reads it: cents, and the micro-dollars only when there are any (`25.00`, `10.00079`). */
+const displayUsd = (micros: number) => formatUsd(micros).replace(/(\.\d\d\d*?)0+$/, '$1');
+
 function cardSection(env: Env, account: AccountSnapshot, extra: Partial<CardSection> = {}): CardSection {
   const unclaimed = !account.claimed;
   return {
     enabled: stripeRail(env) !== undefined,
     minUsd: CARD_MIN_USD,
     maxUsd: unclaimed ? UNCLAIMED_CARD_MAX_USD : CLAIMED_CARD_MAX_USD,
-    remainingUsd: account.unclaimedFundingRemainingMicros === null ? null : formatUsd(account.unclaimedFundingRemainingMicros).replace(/0000$/, ''),
+    remainingUsd: account.unclaimedFundingRemainingMicros === null ? null : usdCents(account.unclaimedFundingRemainingMicros),
     ...extra,
   };
 }
@@ -71,7 +76,7 @@ function render(
       token={target.token}
       shortId={target.accountId.slice(0, 8)}
       createdAt={new Date(target.account.createdAt).toISOString().slice(0, 10)}
-      balanceUsd={formatUsd(target.account.balanceMicros)}
+      balanceUsd={displayUsd(target.account.balanceMicros)}
       csrf={csrfToken(c, `/fund/${target.token}`)}
       notice={parts.notice}
       card={cardSection(c.env, target.account, parts.card)}
@@ -121,7 +126,10 @@ export async function fundCard(c: Context<AppEnv>): Promise<Response> {
   const now = Date.now();
   const payment = { id: `cp_${randomBase62(24)}`, accountId: target.accountId, amountMicros: cents * 10_000, status: 'open' as const, sessionId: null, createdAt: now, expiresAt: now + CHECKOUT_LIFETIME_MS, paidAt: null };
   if (!(await openCardPayment(db, payment, target.account.claimed ? null : UNCLAIMED_CARD_TOTAL_MICROS, now))) {
-    return refuse(`An unclaimed account can receive at most $500 by card; $${section.remainingUsd ?? '0'} is left (payments still open count too).`);
+    // What is left counting open payments too, as the cap does (the account's own figure counts paid ones only).
+    const left = usdCents(Math.max(0, UNCLAIMED_CARD_TOTAL_MICROS - (await committedCardMicros(db, target.accountId, now))));
+    const error = `An unclaimed account can receive at most $500 by card; $${left} is left (payments still open count too).`;
+    return render(c, target, { card: { amount, error, remainingUsd: left } }, 400);
   }
   const pageUrl = `${publicBaseUrl(c)}/fund/${target.token}`;
   try {

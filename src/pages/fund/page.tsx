@@ -37,6 +37,8 @@ function Shell(props: { title: string; children: Child }) {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{props.title}</title>
+        {/* No icon: spares the browser a request for /favicon.ico, which is not a page's. */}
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href="/assets/pages.css" />
         <script src="/assets/fund.js" defer />
       </head>
