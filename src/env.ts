@@ -13,6 +13,8 @@ type OptionalConfig = Partial<
     | ProviderSetting
     | 'ADMIN_TOKEN'
     | 'PUBLIC_BASE_URL'
+    /** Sender address of the mail the `EMAIL` binding sends (claim codes, `src/human/email.ts`). */
+    | 'EMAIL_FROM'
     | 'STEALTH_API_KEY'
     | 'STEALTH_BASE_URL'
     | 'STRIPE_SECRET_KEY'
@@ -23,16 +25,24 @@ type OptionalConfig = Partial<
     /** How long an upstream may take to answer with headers, in ms (default 120000). */
     | 'UPSTREAM_TIMEOUT_MS'
     /** Domains scrape, crawl and extract never fetch (comma-separated; subdomains included). */
-    | 'WEB_BLOCKED_DOMAINS',
+    | 'WEB_BLOCKED_DOMAINS'
+    /** `off` keeps every chat request in strict order: the hold, then the upstream (D21). */
+    | 'SPECULATIVE_DISPATCH',
     string
   >
 >;
 
+/** Bindings a deployment may add to `wrangler.toml` (README): absent unless configured. */
+interface OptionalBindings {
+  /** A `[[send_email]]` binding: mails the claim's one-time code (`src/human/email.ts`). */
+  EMAIL?: SendEmail;
+}
+
 declare global {
   // Merges into the `Env` that `wrangler types` generates in worker-configuration.d.ts.
-  interface Env extends OptionalConfig {}
+  interface Env extends OptionalConfig, OptionalBindings {}
   namespace Cloudflare {
-    interface Env extends OptionalConfig {}
+    interface Env extends OptionalConfig, OptionalBindings {}
   }
 }
 

@@ -1,4 +1,5 @@
 import type { AccountOp, AccountOpReply, AccountOpResults, HoldRequest } from '../../durable-objects/account/types';
+import type { Evidence } from '../chat/speculation';
 import type { AccountStub } from '../env';
 import { GatewayError } from '../errors';
 
@@ -12,6 +13,8 @@ export const LAZY_MS = 5;
 const IDEMPOTENT_ATTEMPTS = 3;
 /** Channels kept per isolate; idle ones beyond this are dropped. */
 const MAX_CHANNELS = 1024;
+/** Keys per account whose last granted hold is remembered (D21's evidence). */
+const MAX_EVIDENCE = 256;
 
 type OpName = AccountOp['op'];
 type OpOf<K extends OpName> = Extract<AccountOp, { op: K }>;
@@ -63,6 +66,10 @@ class AccountChannel {
   /** The balance in the last answer, and the charges sent or queued since: for the credits header. */
   #balanceMicros = 0;
   #pendingChargeMicros = 0;
+  /** Per key hash, the last hold this isolate saw granted: what speculative dispatch may trust (D21). */
+  readonly evidence = new Map<string, Evidence>();
+  /** Requests of this account sent upstream before their hold was confirmed, now. */
+  earlyInFlight = 0;
 
   get idle(): boolean {
     return !this.#inFlight && this.#queue.length === 0;
@@ -166,9 +173,41 @@ export class AccountClient {
     this.#channel = channel;
   }
 
-  /** 503 `spend_check_unavailable` when the account's Durable Object cannot answer (overloaded, unreachable). */
-  authorizeHold(request: HoldRequest) {
-    return this.#channel.call(this.#sender, { op: 'hold', request }).catch(spendCheckUnavailable);
+  /**
+   * Authorizes a key and holds money. Remembers the answer per key as D21's evidence: a granted
+   * hold and what it left available, or, after any refusal, nothing. 503 `spend_check_unavailable`
+   * when the account's Durable Object cannot answer (overloaded, unreachable).
+   */
+  async authorizeHold(request: HoldRequest) {
+    const result = await this.#channel.call(this.#sender, { op: 'hold', request }).catch(spendCheckUnavailable);
+    const { evidence } = this.#channel;
+    evidence.delete(request.keyHash);
+    if (result.ok) {
+      if (evidence.size >= MAX_EVIDENCE) evidence.delete(evidence.keys().next().value!);
+      evidence.set(request.keyHash, { at: Date.now(), availableMicros: result.availableMicros });
+    }
+    return result;
+  }
+
+  /** This isolate's last granted hold for the key, if any (D21). */
+  evidenceFor(keyHash: string): Evidence | undefined {
+    return this.#channel.evidence.get(keyHash);
+  }
+
+  /** Requests of this account in flight before their hold was confirmed. */
+  get earlyInFlight(): number {
+    return this.#channel.earlyInFlight;
+  }
+
+  /** Counts a request sent before its hold is confirmed; the returned function ends it (once). */
+  beginEarly(): () => void {
+    this.#channel.earlyInFlight++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.#channel.earlyInFlight--;
+    };
   }
 
   /**

@@ -31,6 +31,11 @@ export interface ChatRoute {
   source: PriceSource;
   /** Defaults to the provider's group (see `PROVIDER_PARAM_GROUP`). */
   paramGroup?: ParamGroup;
+  /**
+   * The provider bills a request aborted before its first token as if it had run (a minimum per
+   * request): never sent before its hold is confirmed (D21).
+   */
+  billsAbortedRequests?: true;
 }
 
 interface ModelBase {

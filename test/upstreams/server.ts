@@ -6,6 +6,10 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingMessage['headers'];
   body: unknown;
+  /** Set when the caller closed the connection before the answer was complete (an aborted request). */
+  abortedBeforeEnd?: true;
+  /** When the request arrived (ms since epoch). */
+  receivedAt: number;
 }
 
 export interface Upstream {
@@ -18,10 +22,18 @@ export interface Upstream {
 
 export type UpstreamHandler = (request: RecordedRequest, res: ServerResponse) => void | Promise<void>;
 
-/** A local HTTP server on 127.0.0.1 that records requests and hands each to `handler`. */
+/** Where tests inside workerd, which cannot reach this process's objects, read what a simulator received. */
+export const RECORDED_PATH = '/__recorded';
+
+/**
+ * A local HTTP server on 127.0.0.1 that records requests and hands each to `handler`.
+ * `GET /__recorded` answers the recorded requests as JSON (for tests that run inside workerd).
+ */
 export async function startUpstream(handler: UpstreamHandler): Promise<Upstream> {
   const requests: RecordedRequest[] = [];
   const server = createServer(async (req, res) => {
+    if (req.method === 'GET' && req.url === RECORDED_PATH) return sendJson(res, 200, requests.map(({ headers: _, ...rest }) => rest));
+    const receivedAt = Date.now();
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
@@ -31,8 +43,11 @@ export async function startUpstream(handler: UpstreamHandler): Promise<Upstream>
     } catch {
       // not JSON: keep the text
     }
-    const recorded = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body };
+    const recorded: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body, receivedAt };
     requests.push(recorded);
+    res.once('close', () => {
+      if (!res.writableFinished) recorded.abortedBeforeEnd = true;
+    });
     try {
       await handler(recorded, res);
     } catch (err) {

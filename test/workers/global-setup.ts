@@ -2,6 +2,8 @@ import type { TestProject } from 'vitest/node';
 import { startOpenAIImagesUpstream, type ImagesUpstream } from '../upstreams/openai-images';
 import { startOpenAIVideosUpstream, type OpenAIVideosUpstream } from '../upstreams/openai-videos';
 import { startChain, type Chain } from '../upstreams/anvil';
+import { startOpenAIUpstream } from '../upstreams/openai';
+import type { Upstream } from '../upstreams/server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -9,6 +11,8 @@ declare module 'vitest' {
     imagesUpstreamUrl: string;
     /** OpenAI's Videos API played on 127.0.0.1, for the video job tests. */
     videosUpstreamUrl: string;
+    /** An OpenAI chat-completions upstream on 127.0.0.1 (GET /__recorded lists what it received). */
+    chatUpstreamUrl: string;
     /** A local EVM node with a 6-decimal token as USDC, for the watcher tests: its RPC, the token, a funded payer. */
     chain: { rpcUrl: string; token: string; payer: string; depositAddress: string };
   }
@@ -20,9 +24,16 @@ export const VIDEOS_UPSTREAM_KEY = 'sk-videos-workers';
 let upstream: ImagesUpstream | undefined;
 let videos: OpenAIVideosUpstream | undefined;
 let chain: Chain | undefined;
+let chat: Upstream | undefined;
 
 export async function setup(project: TestProject) {
-  [upstream, videos, chain] = await Promise.all([startOpenAIImagesUpstream(IMAGES_UPSTREAM_KEY), startOpenAIVideosUpstream(VIDEOS_UPSTREAM_KEY), startChain()]);
+  [upstream, videos, chain, chat] = await Promise.all([
+    startOpenAIImagesUpstream(IMAGES_UPSTREAM_KEY),
+    startOpenAIVideosUpstream(VIDEOS_UPSTREAM_KEY),
+    startChain(),
+    startOpenAIUpstream(),
+  ]);
+  project.provide('chatUpstreamUrl', chat.url);
   await chain.mint(chain.payer, 1_000_000_000_000n);
   project.provide('imagesUpstreamUrl', upstream.url);
   project.provide('videosUpstreamUrl', videos.url);
@@ -33,4 +44,5 @@ export async function teardown() {
   await upstream?.stop();
   await videos?.stop();
   await chain?.stop();
+  await chat?.stop();
 }

@@ -1,13 +1,12 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { holdFailureError } from '../../accounts/failures';
-import { CHAT_HOLD_LEASE_MS, keepHoldAlive } from '../../accounts/hold-lease';
 import { tokenCostMicros } from '../../billing/cost';
 import { COST_HEADER, CREDITS_HEADER, UNSUPPORTED_HEADER } from '../../billing/headers';
 import { checkContent } from '../../chat/content';
-import { dispatchChat, type Dispatched } from '../../chat/dispatch';
 import { estimatePromptTokens } from '../../chat/estimate';
-import { loweredMaxTokens, planHold, shortfallMessage } from '../../chat/hold-plan';
+import type { Dispatched } from '../../chat/dispatch';
+import { holdAndDispatch } from '../../chat/hold-dispatch';
+import { planHold } from '../../chat/hold-plan';
 import { applyParamRules } from '../../chat/params';
 import { holdPrice, resolveChatModel } from '../../chat/resolve';
 import { chatEventStream } from '../../chat/stream';
@@ -17,14 +16,14 @@ import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { executionContext } from '../../execution-context';
 import { formatUsd } from '../../money';
-import { requestGuard } from '../../web/policy';
 import type { ResponseContext, Usage } from '../../providers/chat/types';
 import type { chatCompletions } from './chat.routes';
 
 /**
- * `POST /v1/chat/completions`: validate, hold the worst case in the account's Durable Object (the
- * one call before the upstream), call the upstream (one retry on another route), settle the actual
- * usage. Every failure before the answer releases the hold.
+ * `POST /v1/chat/completions`: validate, hold the worst case in the account's Durable Object and
+ * call the upstream (one retry on another route; at the same time as the hold when D21 allows,
+ * `src/chat/hold-dispatch.ts`), settle the actual usage. Every failure before the answer releases
+ * the hold.
  */
 export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv> = async (c) => {
   const request = c.req.valid('json');
@@ -35,36 +34,11 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
   const caller = c.get('caller');
   const price = holdPrice(routes);
   const plan = planHold(request, model, price, estimatePromptTokens(request));
-  const hold = await caller.account.authorizeHold({
-    keyHash: caller.keyHash,
-    model: model.id,
-    minMicros: plan.minMicros,
-    maxMicros: plan.maxMicros,
-    purpose: `chat:${model.id}`,
-    requestId: c.get('requestId'),
-    ttlMs: CHAT_HOLD_LEASE_MS,
-  });
-  if (!hold.ok) throw holdFailureError(hold, (available) => shortfallMessage(plan, available, price, model));
-  // Renewed while this request runs: if the Worker dies, the hold is freed within the lease.
-  const stopLease = keepHoldAlive(caller.account, hold.holdId);
+  const { hold, dispatched, abortUpstream, stopLease } = await holdAndDispatch(c, { request, model, routes, plan, price });
   const release = () => {
     stopLease();
     return caller.account.release(hold.holdId);
   };
-
-  const upstreamAbort = new AbortController();
-  let dispatched: Dispatched;
-  try {
-    dispatched = await dispatchChat(request, routes, {
-      env: c.env,
-      signal: upstreamAbort.signal,
-      maxTokens: loweredMaxTokens(plan, hold.amountMicros, price, request.n ?? 1),
-      guard: requestGuard(c),
-    });
-  } catch (err) {
-    await release();
-    throw err;
-  }
 
   const context: ResponseContext = { model: model.id, requestId: c.get('requestId'), created: Math.floor(Date.now() / 1000) };
   // The charge is durable before the answer that states it leaves (README, "Money"): a crash
@@ -84,7 +58,7 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
       context,
       promptEstimate: plan.promptTokens,
       settle,
-      abortUpstream: () => upstreamAbort.abort(),
+      abortUpstream,
       xService: ({ costMicros, balanceMicros }) => ({
         request_id: context.requestId,
         cost_usd: formatUsd(costMicros),

@@ -1,0 +1,164 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, inject, it } from 'vitest';
+import { createApp } from '../../src/app';
+import { accountStub, adminCredit, register } from './helpers';
+
+/**
+ * Speculative dispatch (D21) with the account's Durable Object made distant: every call to it
+ * waits `DISTANT_MS` first, as a round trip to another continent would. The upstream is a local
+ * OpenAI chat server; `GET /__recorded` tells when each request reached it and whether the gateway
+ * hung up on it. The money must stay exact whatever arrives first.
+ */
+
+const DISTANT_MS = 400;
+const chatUrl = inject('chatUpstreamUrl');
+const app = createApp();
+
+interface Recorded {
+  path: string;
+  body: { messages?: { content?: string }[] };
+  receivedAt: number;
+  abortedBeforeEnd?: true;
+}
+
+/** The real account namespace, each call to a stub delayed (nothing else changed). */
+function distant(delayMs: number): DurableObjectNamespace {
+  return {
+    idFromName: (name: string) => env.ACCOUNT.idFromName(name),
+    get: (id: DurableObjectId) => {
+      const stub = env.ACCOUNT.get(id);
+      return new Proxy(stub, {
+        get(target, prop) {
+          const member = Reflect.get(target, prop);
+          if (typeof member !== 'function') return member;
+          // Called as a method of the stub (an RPC method's own `.apply` would be a remote call).
+          const methods = target as unknown as Record<string | symbol, (...args: unknown[]) => unknown>;
+          return async (...args: unknown[]) => {
+            await new Promise((resolve) => setTimeout(resolve, delayMs));
+            return methods[prop]!(...args);
+          };
+        },
+      });
+    },
+  } as unknown as DurableObjectNamespace;
+}
+
+const gatewayEnv = { ...env, OPENAI_API_KEY: 'sk-speculative', OPENAI_BASE_URL: `${chatUrl}/v1`, ACCOUNT: distant(DISTANT_MS) } as Env;
+
+async function chat(apiKey: string, content: string, extra: Record<string, unknown> = {}) {
+  const ctx = createExecutionContext();
+  const started = Date.now();
+  const res = await app.fetch(
+    new Request('https://gateway.test/v1/chat/completions', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ model: 'openai/gpt-4o-mini', max_tokens: 50, messages: [{ role: 'user', content }], ...extra }),
+    }),
+    gatewayEnv,
+    ctx,
+  );
+  const text = await res.text();
+  await waitOnExecutionContext(ctx);
+  return { res, text, started };
+}
+
+async function recorded(content: string): Promise<Recorded[]> {
+  const all = (await (await fetch(`${chatUrl}/__recorded`)).json()) as Recorded[];
+  return all.filter((request) => request.body.messages?.at(-1)?.content === content);
+}
+
+async function agent(usd: string) {
+  const registered = await register();
+  if (usd !== '0') expect((await adminCredit(registered.account_id, usd)).status).toBe(200);
+  return { apiKey: registered.api_key, accountId: registered.account_id, stub: accountStub(registered.account_id) };
+}
+
+const unique = (words: string) => `${words} ${crypto.randomUUID()}`;
+
+describe('speculative dispatch (D21) with a distant account', () => {
+  it('keeps the strict order on a cold isolate, then calls the upstream at the same time as the hold', async () => {
+    const { apiKey } = await agent('5');
+    const first = unique('Hi');
+    const cold = await chat(apiKey, first);
+    expect(cold.res.status).toBe(200);
+    // No evidence yet: the upstream was called only after the hold came back.
+    expect((await recorded(first))[0]!.receivedAt - cold.started).toBeGreaterThanOrEqual(DISTANT_MS - 50);
+
+    const second = unique('Hi');
+    const warm = await chat(apiKey, second);
+    expect(warm.res.status).toBe(200);
+    // Fresh evidence: the upstream heard from us long before the distant hold could have answered.
+    expect((await recorded(second))[0]!.receivedAt - warm.started).toBeLessThan(DISTANT_MS / 2);
+    expect(warm.res.headers.get('x-service-cost')).toMatch(/^0\.\d{6}$/);
+  });
+
+  it('refuses a key revoked a moment ago, aborting its upstream request, with no content', async () => {
+    const { apiKey, stub } = await agent('5');
+    expect((await chat(apiKey, unique('Hi'))).res.status).toBe(200);
+    const balance = (await stub.snapshot()).balanceMicros;
+    const [key] = await stub.keys();
+    await stub.updateKey(key!.id, { revoked: true });
+
+    const slow = unique('Count [slow]');
+    const refused = await chat(apiKey, slow);
+    expect(refused.res.status).toBe(401);
+    expect(JSON.parse(refused.text)).toMatchObject({ error: { code: 'api_key_revoked' } });
+    expect(refused.text).not.toContain('choices');
+    const [sent] = await recorded(slow);
+    expect(sent, 'the request went upstream early').toBeDefined();
+    // The hang-up reaches the upstream's socket a moment after the refusal.
+    let aborted = sent!.abortedBeforeEnd;
+    for (let i = 0; i < 40 && !aborted; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      aborted = (await recorded(slow))[0]!.abortedBeforeEnd;
+    }
+    expect(aborted).toBe(true);
+    expect((await stub.snapshot()).balanceMicros).toBe(balance);
+  });
+
+  it('sends nothing upstream for an account without money', async () => {
+    const { apiKey } = await agent('0');
+    const content = unique('Hi');
+    expect((await chat(apiKey, content)).res.status).toBe(402);
+    expect((await chat(apiKey, content)).res.status).toBe(402);
+    expect(await recorded(content)).toEqual([]);
+  });
+
+  it('serves exactly the requests the balance covers when many arrive at once, and charges exactly', async () => {
+    const { apiKey, stub } = await agent('0.05');
+    expect((await chat(apiKey, unique('Hi'))).res.status).toBe(200); // the evidence
+    const before = await stub.snapshot();
+    const results = await Promise.all(Array.from({ length: 60 }, () => chat(apiKey, unique('Hi'), { max_tokens: 2000 })));
+    const served = results.filter((r) => r.res.status === 200);
+    const refused = results.filter((r) => r.res.status === 402);
+    expect(served.length + refused.length).toBe(60);
+
+    const ledger = await stub.ledgerEntries(500);
+    // Every request of the burst holds the same worst case (max_tokens 2000), the largest hold of all.
+    const worstCase = Math.max(...ledger.filter((row) => row.kind === 'hold').map((row) => Math.abs(row.amountMicros)));
+    // Holds are all-or-nothing here (max_tokens given): exactly what the balance covered was served.
+    expect(served.length).toBe(Math.floor(before.balanceMicros / worstCase));
+    const told = served.reduce((sum, r) => sum + Math.round(Number(r.res.headers.get('x-service-cost')) * 1e6), 0);
+    const after = await stub.snapshot();
+    expect(after.heldMicros).toBe(0);
+    expect(before.balanceMicros - after.balanceMicros).toBe(told);
+    const charges = ledger.filter((row) => row.kind === 'charge');
+    expect(new Set(charges.map((row) => row.holdId)).size).toBe(charges.length);
+  });
+
+  it('charges once when the upstream answers before the hold is confirmed', async () => {
+    const { apiKey, stub } = await agent('5');
+    expect((await chat(apiKey, unique('Hi'))).res.status).toBe(200);
+    const content = unique('Hi');
+    const { res, started } = await chat(apiKey, content);
+    expect(res.status).toBe(200);
+    // The answer came back within a few ms; the hold took DISTANT_MS.
+    expect((await recorded(content))[0]!.receivedAt - started).toBeLessThan(DISTANT_MS / 2);
+    const requestId = res.headers.get('x-service-request-id');
+    const rows = (await stub.ledgerEntries(50)).filter((row) => row.requestId === requestId);
+    expect(rows.map((row) => row.kind).sort()).toEqual(['charge', 'hold', 'release']);
+    expect(-rows.find((row) => row.kind === 'charge')!.amountMicros).toBe(Math.round(Number(res.headers.get('x-service-cost')) * 1e6));
+  });
+});
+
