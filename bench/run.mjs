@@ -199,7 +199,8 @@ async function measureChat({ client, targets, upstream, passthrough, gateway, on
     { what: 'p50 added latency, gateway − pass-through', value: g.lat.p50 - p.lat.p50, limit: 1, unit: 'ms', ok: g.lat.p50 - p.lat.p50 <= 1 },
     { what: 'p99 added latency, gateway − pass-through', value: g.lat.p99 - p.lat.p99, limit: 3, unit: 'ms', ok: g.lat.p99 - p.lat.p99 <= 3 },
     { what: 'stream TTFB p50, gateway − pass-through', value: g.stream.ttfbP50 - p.stream.ttfbP50, limit: 1, unit: 'ms', ok: g.stream.ttfbP50 - p.stream.ttfbP50 <= 1 },
-    { what: `req/s at c=${CONCURRENCY}, gateway ÷ pass-through`, value: g.rps.rps / p.rps.rps, limit: 0.7, unit: '', ok: g.rps.rps / p.rps.rps >= 0.7 },
+    // Retired by issue #14: one workerd thread runs the Worker and its Durable Objects here, which production never does.
+    { what: `req/s at c=${CONCURRENCY}, gateway ÷ pass-through`, value: g.rps.rps / p.rps.rps, limit: null, unit: '', ok: null },
   ];
   const targetsTable = [
     '| target | measured | limit | met |',
@@ -207,7 +208,7 @@ async function measureChat({ client, targets, upstream, passthrough, gateway, on
     ...checks.map((c) =>
       c.unit === 'ms'
         ? `| ${c.what} | ${signed(c.value)} ms | ≤ ${c.limit} ms | ${c.ok ? 'yes' : '**no**'} |`
-        : `| ${c.what} | ${(c.value * 100).toFixed(0)} % | ≥ ${c.limit * 100} % | ${c.ok ? 'yes' : '**no**'} |`,
+        : `| ${c.what} | ${(c.value * 100).toFixed(0)} % | ${c.limit === null ? 'retired (#14)' : `≥ ${c.limit * 100} %`} | ${c.ok === null ? '—' : c.ok ? 'yes' : '**no**'} |`,
     ),
   ].join('\n');
 
