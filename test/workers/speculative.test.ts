@@ -44,7 +44,7 @@ function distant(delayMs: number): DurableObjectNamespace {
   } as unknown as DurableObjectNamespace;
 }
 
-const gatewayEnv = { ...env, OPENAI_API_KEY: 'sk-speculative', OPENAI_BASE_URL: `${chatUrl}/v1`, ACCOUNT: distant(DISTANT_MS) } as Env;
+const gatewayEnv = { ...env, OPENAI_API_KEY: 'sk-speculative', OPENAI_BASE_URL: `${chatUrl}/v1`, ACCOUNT: distant(DISTANT_MS) } as unknown as Env;
 
 async function chat(apiKey: string, content: string, extra: Record<string, unknown> = {}) {
   const ctx = createExecutionContext();
