@@ -19,6 +19,8 @@ import * as fundingAdmin from './routes/admin/funding.handlers';
 import * as fundingAdminRoutes from './routes/admin/funding.routes';
 import * as agent from './routes/agent/agent.handlers';
 import * as agentRoutes from './routes/agent/agent.routes';
+import * as claim from './routes/agent/claim.handlers';
+import * as claimRoutes from './routes/agent/claim.routes';
 import * as chat from './routes/chat/chat.handlers';
 import * as fund from './routes/funding/fund.handlers';
 import * as fundRoutes from './routes/funding/fund.routes';
@@ -30,8 +32,11 @@ import * as modelsRoutes from './routes/models/models.routes';
 import { serveFile } from './routes/files';
 import { stripeWebhook } from './routes/funding/stripe-webhook';
 import { KiB, limitBody } from './middleware/body-limit';
-import { fundJs, pagesCss } from './pages/assets';
+import { fundJs, pagesCss, passkeyJs, webauthnJs } from './pages/assets';
+import * as claimPages from './pages/claim/handlers';
+import * as dashboardPages from './pages/dashboard/handlers';
 import * as fundPages from './pages/fund/handlers';
+import * as signInPages from './pages/signin/handlers';
 import * as jobs from './routes/web/jobs.handlers';
 import * as jobsRoutes from './routes/web/jobs.routes';
 import * as scrape from './routes/web/scrape.handlers';
@@ -72,6 +77,8 @@ export function createApp() {
     .openapi(jobsRoutes.getExtract, jobs.getExtractHandler)
     .openapi(agentRoutes.register, agent.registerHandler)
     .openapi(agentRoutes.account, agent.accountHandler)
+    .openapi(claimRoutes.claimInit, claim.claimInitHandler)
+    .openapi(claimRoutes.claimPoll, claim.claimPollHandler)
     .openapi(fundRoutes.fund, fund.fundHandler)
     .openapi(adminRoutes.credit, admin.creditHandler)
     .openapi(adminRoutes.getAccount, admin.getAccountHandler)
@@ -87,8 +94,21 @@ export function createApp() {
     .get('/fund/:token/status', fundPages.fundStatus)
     .post('/fund/:token/card', limitBody(4 * KiB), fundPages.fundCard)
     .post('/fund/:token/usdc', limitBody(4 * KiB), fundPages.fundUsdc)
+    .get('/claim/:id', claimPages.claimPage)
+    .post('/claim/:id', limitBody(4 * KiB), claimPages.submitUserCode)
+    .post('/claim/:id/email', limitBody(4 * KiB), claimPages.submitEmailCode)
+    .post('/claim/:id/email/resend', limitBody(4 * KiB), claimPages.resendEmailCode)
+    .post('/claim/:id/passkey/options', limitBody(4 * KiB), claimPages.passkeyOptions)
+    .post('/claim/:id/passkey/verify', limitBody(32 * KiB), claimPages.passkeyVerify)
+    .get('/signin', signInPages.signInPage)
+    .post('/signin/options', limitBody(4 * KiB), signInPages.signInOptions)
+    .post('/signin/verify', limitBody(32 * KiB), signInPages.signInVerify)
+    .get('/dashboard', dashboardPages.dashboardPage)
+    .post('/dashboard/signout', limitBody(4 * KiB), dashboardPages.signOut)
     .get('/assets/pages.css', pagesCss)
     .get('/assets/fund.js', fundJs)
+    .get('/assets/webauthn.js', webauthnJs)
+    .get('/assets/claim.js', passkeyJs)
     .put('/uploads/:token', uploadsApi.putUpload);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {

@@ -2,6 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { drizzle, type DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
 import { ExpiryAlarm } from './alarm';
+import { ClaimState } from './claim';
 import { newId } from './ids';
 import { Keys, type KeyPatch, type NewKey } from './keys';
 import { Ledger } from './ledger';
@@ -76,6 +77,7 @@ export class AccountDurableObject extends DurableObject<Env> {
   readonly #alarm: ExpiryAlarm;
   readonly #keys: Keys;
   readonly #ledger: Ledger;
+  readonly #claim: ClaimState;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -84,6 +86,7 @@ export class AccountDurableObject extends DurableObject<Env> {
     const spend = new SpendCounters(ctx.storage, this.#memory.holds);
     this.#keys = new Keys(ctx.storage, this.#db, this.#memory, spend);
     this.#ledger = new Ledger(ctx.storage, this.#db, this.#memory, spend, this.#alarm);
+    this.#claim = new ClaimState(ctx.storage, this.#memory);
     void ctx.blockConcurrencyWhile(async () => {
       const [table] = ctx.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE name = 'account'").toArray();
       if (!table) return;
@@ -191,6 +194,16 @@ export class AccountDurableObject extends DurableObject<Env> {
   /** The account for a page that knows it by a capability (the fund page); null when there is none. */
   async view(): Promise<AccountSnapshot | null> {
     return this.#memory.account ? this.#snapshot() : null;
+  }
+
+  /** The account, when `tokenHash` is its claim token (constant-time); null otherwise or without an account. */
+  async accountForClaimToken(tokenHash: string): Promise<AccountSnapshot | null> {
+    return this.#claim.verify(tokenHash) ? this.#snapshot() : null;
+  }
+
+  /** A human has claimed the account: it never expires and the card caps are lifted. Null without an account. */
+  async markClaimed(now: number): Promise<AccountSnapshot | null> {
+    return this.#claim.markClaimed(now) ? this.#snapshot() : null;
   }
 
   /** Everything an operator looks at; null when the account does not exist. */

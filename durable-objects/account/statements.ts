@@ -35,6 +35,9 @@ export const SQL = {
   /** A key's charges since an instant, to rebuild its spend counters when it gains a limit. */
   chargedSince: "SELECT COALESCE(-SUM(amount_micros), 0) AS spent FROM ledger WHERE key_id = ? AND kind = 'charge' AND created_at >= ?",
   clearSpend: 'DELETE FROM key_spend WHERE key_id = ?',
+  claimTokenHash: 'SELECT claim_token_hash FROM account',
+  /** A claimed account never expires. */
+  setClaimed: 'UPDATE account SET claimed_at = ?, expires_at = NULL',
 } as const;
 
 export type Statement = (typeof SQL)[keyof typeof SQL];

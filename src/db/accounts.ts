@@ -17,6 +17,11 @@ export async function markFunded(db: Database, id: string, at: number): Promise<
   await db.update(accounts).set({ fundedAt: at, expiresAt: null }).where(and(eq(accounts.id, id), isNull(accounts.fundedAt))).run();
 }
 
+/** A human claimed the account: it never expires. Only the first claim writes. */
+export async function markClaimed(db: Database, id: string, at: number): Promise<void> {
+  await db.update(accounts).set({ claimedAt: at, expiresAt: null }).where(and(eq(accounts.id, id), isNull(accounts.claimedAt))).run();
+}
+
 /** Unfunded, unclaimed accounts past their expiry, oldest first. */
 export async function expiredAccountIds(db: Database, now: number, limit: number): Promise<string[]> {
   const rows = await db

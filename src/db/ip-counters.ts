@@ -1,6 +1,6 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '.';
-import { ipDailyCounters } from './schema';
+import { ipDailyCounters, ipHourlyCounters } from './schema';
 
 /** Counts one registration for `ip` today and returns the new count, atomically (one statement). */
 export async function countRegistration(db: Database, ip: string, day: string): Promise<number> {
@@ -39,4 +39,51 @@ export async function countFundingSession(db: Database, ip: string, day: string)
     .returning({ fundingSessions: ipDailyCounters.fundingSessions })
     .get();
   return row.fundingSessions;
+}
+
+/**
+ * Takes one of this hour's wrong-code attempts for `ip` (D4) if fewer than `limit` were used, in
+ * one conditional upsert, before the code is compared; `refundWrongCode` gives it back when the
+ * code was right. Answers the hour's attempts now used, or null when its allowance is used up.
+ */
+export async function reserveWrongCode(db: Database, ip: string, hour: string, limit: number): Promise<number | null> {
+  const rows = await db
+    .insert(ipHourlyCounters)
+    .values({ ip, hour, wrongClaimCodes: 1 })
+    .onConflictDoUpdate({
+      target: [ipHourlyCounters.ip, ipHourlyCounters.hour],
+      set: { wrongClaimCodes: sql`${ipHourlyCounters.wrongClaimCodes} + 1` },
+      setWhere: lt(ipHourlyCounters.wrongClaimCodes, limit),
+    })
+    .returning({ wrongClaimCodes: ipHourlyCounters.wrongClaimCodes })
+    .all();
+  return rows[0]?.wrongClaimCodes ?? null;
+}
+
+export async function refundWrongCode(db: Database, ip: string, hour: string): Promise<void> {
+  await db
+    .update(ipHourlyCounters)
+    .set({ wrongClaimCodes: sql`max(${ipHourlyCounters.wrongClaimCodes} - 1, 0)` })
+    .where(and(eq(ipHourlyCounters.ip, ip), eq(ipHourlyCounters.hour, hour)))
+    .run();
+}
+
+/** Drops the hourly counters of hours before `hour` (the cron sweep). */
+export async function deleteHourlyCountersBefore(db: Database, hour: string): Promise<void> {
+  await db.delete(ipHourlyCounters).where(lt(ipHourlyCounters.hour, hour)).run();
+}
+
+/** Counts one sign-in challenge for `ip` this hour; null once `limit` is reached (one statement). */
+export async function takeSignInChallenge(db: Database, ip: string, hour: string, limit: number): Promise<number | null> {
+  const rows = await db
+    .insert(ipHourlyCounters)
+    .values({ ip, hour, signInChallenges: 1 })
+    .onConflictDoUpdate({
+      target: [ipHourlyCounters.ip, ipHourlyCounters.hour],
+      set: { signInChallenges: sql`${ipHourlyCounters.signInChallenges} + 1` },
+      setWhere: lt(ipHourlyCounters.signInChallenges, limit),
+    })
+    .returning({ signInChallenges: ipHourlyCounters.signInChallenges })
+    .all();
+  return rows[0]?.signInChallenges ?? null;
 }

@@ -203,3 +203,99 @@ export const cardPayments = sqliteTable(
   },
   (t) => [index('card_payments_account').on(t.accountId, t.status)],
 );
+
+/**
+ * Claims of an agent's account by a human (RFC 8628 style): one row per `POST /agent/claim/init`.
+ * The 6-digit user code is stored as SHA-256 of the claim id and the code. A newer init supersedes
+ * the account's pending claim; a claim with 5 wrong codes is locked (`wrong_attempts`), and one
+ * past `expires_at` is expired. `ticket_hash` names the browser that entered the right code; an
+ * email-bound claim also needs the code mailed to `email` before the passkey step.
+ */
+export const claims = sqliteTable(
+  'claims',
+  {
+    /** `clm_` and 20 base62 characters: the verification page's address. */
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    codeHash: text('code_hash').notNull(),
+    status: text('status').$type<'pending' | 'approved' | 'superseded'>().notNull(),
+    email: text('email'),
+    /** The poll interval in seconds; grows by 5 at each `slow_down` (D13). */
+    intervalSeconds: integer('interval_seconds').notNull(),
+    lastPollAt: integer('last_poll_at'),
+    /** Wrong codes entered (user code and emailed code); 5 locks the claim. */
+    wrongAttempts: integer('wrong_attempts').notNull().default(0),
+    /** SHA-256 of the cookie given to the browser that entered the right user code. */
+    ticketHash: text('ticket_hash'),
+    /** SHA-256 of the claim id and the code mailed to `email`. */
+    emailCodeHash: text('email_code_hash'),
+    emailSends: integer('email_sends').notNull().default(0),
+    emailVerifiedAt: integer('email_verified_at'),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    approvedAt: integer('approved_at'),
+  },
+  (t) => [index('claims_account').on(t.accountId, t.createdAt)],
+);
+
+/** Per IP and UTC hour: wrong codes entered on verification pages (D4: 10 an hour). */
+export const ipHourlyCounters = sqliteTable(
+  'ip_hourly_counters',
+  {
+    ip: text('ip').notNull(),
+    /** `2026-11-25T10` (UTC). */
+    hour: text('hour').notNull(),
+    wrongClaimCodes: integer('wrong_claim_codes').notNull().default(0),
+    /** Sign-in challenges handed out (each a D1 row until used or swept): D3's abuse limit. */
+    signInChallenges: integer('sign_in_challenges').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.ip, t.hour] })],
+);
+
+/** A claimed account's passkeys (WebAuthn credentials); sign-in finds the account by credential id. */
+export const passkeys = sqliteTable(
+  'passkeys',
+  {
+    /** The credential id, base64url. */
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    /** The authenticator's signature counter (0 for authenticators that keep none). */
+    counter: integer('counter').notNull(),
+    /** JSON array of transports (`internal`, `usb`, `hybrid`, ...), as the browser reported them. */
+    transports: text('transports', { mode: 'json' }).$type<string[]>(),
+    createdAt: integer('created_at').notNull(),
+    lastUsedAt: integer('last_used_at'),
+  },
+  (t) => [index('passkeys_account').on(t.accountId)],
+);
+
+/**
+ * WebAuthn challenges handed to a browser, each used once: `register` for a claim's passkey
+ * (bound to the claim), `signin` for signing in again.
+ */
+export const passkeyChallenges = sqliteTable(
+  'passkey_challenges',
+  {
+    challenge: text('challenge').primaryKey(),
+    purpose: text('purpose').$type<'register' | 'signin'>().notNull(),
+    claimId: text('claim_id'),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('passkey_challenges_expiry').on(t.expiresAt)],
+);
+
+/** A human's signed-in session: the cookie's value is random and kept here only as its SHA-256. */
+export const humanSessions = sqliteTable(
+  'human_sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    accountId: text('account_id').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    revokedAt: integer('revoked_at'),
+  },
+  (t) => [index('human_sessions_account').on(t.accountId), index('human_sessions_expiry').on(t.expiresAt)],
+);

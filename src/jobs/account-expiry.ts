@@ -1,5 +1,6 @@
 import { database } from '../db';
 import { deleteAccountRecords, expiredAccountIds, updateAccountIndex } from '../db/accounts';
+import { deleteClaimsOf } from '../db/claims';
 import { deleteFundingOf } from '../db/funding';
 import { deleteGenerationsOf } from '../db/generations';
 import { deleteMediaJobsOf } from '../db/media-jobs';
@@ -36,6 +37,8 @@ export async function expireAccount(env: Env, message: Extract<JobMessage, { kin
   await deleteMediaJobsOf(db, message.accountId);
   await deleteUploadsOf(db, message.accountId);
   await deleteFundingOf(db, message.accountId);
+  // Only unclaimed accounts expire: they have claims that never finished, but no passkeys or sessions.
+  await deleteClaimsOf(db, message.accountId);
   await deleteAccountObjects(env.MEDIA, message.accountId);
   await deleteAccountRecords(db, message.accountId);
 }

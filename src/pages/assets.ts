@@ -1,4 +1,6 @@
 import type { Context } from 'hono';
+import { PASSKEY_JS } from './passkey-script';
+import WEBAUTHN_JS from './webauthn-browser.js';
 
 /**
  * The pages' own stylesheet and script, served by the Worker (no external scripts, no inline
@@ -18,7 +20,7 @@ section { background: #fff; border: 1px solid var(--line); border-radius: .5rem;
 .balance strong { font-variant-numeric: tabular-nums; }
 .notice { color: var(--ok); font-weight: 600; min-height: 1.5em; margin: 0; }
 label { display: block; font-weight: 600; margin-bottom: .25rem; }
-input[type=number] { display: block; width: 100%; max-width: 16rem; font: inherit; padding: .5rem .6rem; border: 1px solid #767676; border-radius: .375rem; }
+input[type=number], input[type=text] { display: block; width: 100%; max-width: 16rem; font: inherit; padding: .5rem .6rem; border: 1px solid #767676; border-radius: .375rem; }
 button { margin-top: .75rem; font: inherit; font-weight: 600; color: #fff; background: var(--accent); border: 0; border-radius: .375rem; padding: .6rem 1.1rem; cursor: pointer; min-height: 44px; }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .error { color: var(--error); font-weight: 600; }
@@ -30,6 +32,16 @@ dd { margin: 0; }
 .qr svg { width: 12rem; height: 12rem; display: block; margin-bottom: .5rem; }
 figure { margin: 1rem 0 0; }
 figcaption { font-size: .9rem; color: var(--muted); }
+input.code { max-width: 11rem; font-size: 1.25rem; letter-spacing: .15em; font-variant-numeric: tabular-nums; }
+button.secondary { color: var(--accent); background: #fff; border: 1px solid var(--accent); }
+button:disabled { opacity: .6; cursor: progress; }
+.status { margin: .5rem 0 0; }
+.status:empty { margin: 0; }
+section > :last-child, form > :last-child { margin-bottom: 0; }
+.bar { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: .5rem 1rem; }
+.bar h1 { margin: 0; }
+.bar button { margin-top: 0; }
+a { color: var(--accent); }
 `;
 
 /** Polls the balance every 4 seconds and says so when a credit lands, without a reload. */
@@ -63,6 +75,18 @@ const FUND_JS = `
 
 export function pagesCss(c: Context): Response {
   return c.body(PAGES_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' });
+}
+
+const SCRIPT_HEADERS = { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' };
+
+/** `/assets/webauthn.js`: @simplewebauthn/browser's UMD build as published (it defines `SimpleWebAuthnBrowser`). */
+export function webauthnJs(c: Context): Response {
+  return c.body(WEBAUTHN_JS, 200, SCRIPT_HEADERS);
+}
+
+/** `/assets/claim.js`: the passkey forms of the claim and sign-in pages. */
+export function passkeyJs(c: Context): Response {
+  return c.body(PASSKEY_JS, 200, SCRIPT_HEADERS);
 }
 
 export function fundJs(c: Context): Response {

@@ -53,6 +53,7 @@ export function checkCsrf(c: Context<AppEnv>, submitted: unknown): void {
   }
 }
 
-function isHttps(c: Context<AppEnv>): boolean {
+/** Whether the gateway is reached over https (its public base), so cookies can be Secure. */
+export function isHttps(c: Context<AppEnv>): boolean {
   return new URL(publicBaseUrl(c)).protocol === 'https:';
 }

@@ -16,6 +16,7 @@ import { clientIp, publicBaseUrl } from '../../urls';
 import { spendPeriods } from '../../../durable-objects/account/periods';
 import type { AccountSnapshot } from '../../../durable-objects/account/types';
 import { checkCsrf, csrfToken, pageHeaders } from '../security';
+import { displayUsd } from '../shell';
 import { FundPage, NotFoundPage, type CardSection, type UsdcSection } from './page';
 
 /** Card limits (spec "Limits"): unclaimed accounts 5 to 250 USD a payment, 500 in all; claimed 5 to 10,000. */
@@ -50,8 +51,6 @@ function notFound(c: Context<AppEnv>): Response | Promise<Response> {
 
 /** `100000000` -> `"100.00"`: a whole-cent amount as the page shows it. */
 const usdCents = (micros: number) => formatUsd(micros).replace(/0000$/, '');
-/** A balance as a person reads it: cents, and the micro-dollars only when there are any (`25.00`, `10.00079`). */
-const displayUsd = (micros: number) => formatUsd(micros).replace(/(\.\d\d\d*?)0+$/, '$1');
 
 function cardSection(env: Env, account: AccountSnapshot, extra: Partial<CardSection> = {}): CardSection {
   const unclaimed = !account.claimed;

@@ -1,11 +1,12 @@
 import { raw } from 'hono/html';
-import type { Child } from 'hono/jsx';
+import { Shell } from '../shell';
 
 /** What the fund page shows: the account (short id, balance), the card form and the USDC rail. */
 export interface FundPageProps {
   token: string;
   shortId: string;
   createdAt: string;
+  /** As a person reads it: `$25.00`. */
   balanceUsd: string;
   csrf: string;
   notice?: string;
@@ -30,35 +31,16 @@ export interface UsdcSection {
   intent?: { amountUsdc: string; address: string; tokenContract: string; confirmations: number; expiresAt: string; qrSvg: string };
 }
 
-function Shell(props: { title: string; children: Child }) {
-  return (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{props.title}</title>
-        {/* No icon: spares the browser a request for /favicon.ico, which is not a page's. */}
-        <link rel="icon" href="data:," />
-        <link rel="stylesheet" href="/assets/pages.css" />
-        <script src="/assets/fund.js" defer />
-      </head>
-      <body>
-        <main>{props.children}</main>
-      </body>
-    </html>
-  );
-}
-
 export function FundPage(props: FundPageProps) {
   const base = `/fund/${props.token}`;
   return (
-    <Shell title={`Fund account ${props.shortId}`}>
+    <Shell title={`Fund account ${props.shortId}`} scripts={['/assets/fund.js']}>
       <h1>
         Fund account <code>{props.shortId}</code>
       </h1>
       <p class="muted">Created {props.createdAt}. Anyone with this link can add money to this account; it grants nothing else.</p>
       <p class="balance">
-        Balance <strong id="balance" data-status-url={`${base}/status`} aria-live="polite">${props.balanceUsd}</strong>
+        Balance <strong id="balance" data-status-url={`${base}/status`} aria-live="polite">{props.balanceUsd}</strong>
       </p>
       <p id="notice" class="notice" role="status">
         {props.notice ?? ''}

@@ -70,10 +70,11 @@ Content-Type: application/json
 {"claim_token": "act_..."}
 \`\`\`
 
-Show the human both \`verification_uri_complete\` (or \`verification_uri\`) and the 6-digit
-\`user_code\`. Then poll \`POST ${base}/agent/claim/poll\` with the same claim token, no faster than
-\`interval\` seconds: \`authorization_pending\` means wait, \`slow_down\` means wait longer,
-\`expired_token\` means start again with init. A 200 with \`status: "claimed"\` ends it. Your key
+Add \`"email": "..."\` to bind the claim to the human's address: they will also have to enter a code
+mailed there. Show the human both \`verification_uri_complete\` (or \`verification_uri\`) and the
+6-digit \`user_code\`. Then poll \`POST ${base}/agent/claim/poll\` with the same claim token, no faster
+than \`interval\` seconds: \`authorization_pending\` means wait, \`slow_down\` means wait longer (its
+\`interval\` member is the new interval), \`expired_token\` means start again with init. A 200 with \`status: "claimed"\` ends it. Your key
 keeps working unchanged; the human gets a dashboard, spend guardrails and higher card limits.
 
 ## Errors

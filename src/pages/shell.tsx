@@ -1,0 +1,42 @@
+import { raw } from 'hono/html';
+import type { Child } from 'hono/jsx';
+import { formatUsd } from '../money';
+
+/**
+ * The frame of the human pages (claim, sign-in, dashboard): our stylesheet and our own scripts
+ * only, deferred and in order (the CSP allows nothing inline and nothing from elsewhere).
+ */
+export function Shell(props: { title: string; scripts?: string[]; children: Child }) {
+  return (
+    <>
+      {/* Standards mode: without a doctype browsers lay the page out in quirks mode. */}
+      {raw('<!DOCTYPE html>')}
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title>{props.title}</title>
+          {/* No icon: spares the browser a request for /favicon.ico, which is not a page's. */}
+          <link rel="icon" href="data:," />
+          <link rel="stylesheet" href="/assets/pages.css" />
+          {(props.scripts ?? []).map((src) => (
+            <script src={src} defer />
+          ))}
+        </head>
+        <body>
+          <main>{props.children}</main>
+        </body>
+      </html>
+    </>
+  );
+}
+
+/** A balance as a person reads it: dollars and cents, and the micro-dollars only when there are any. */
+export function displayUsd(micros: number): string {
+  return `$${formatUsd(micros).replace(/(\.\d\d\d*?)0+$/, '$1')}`;
+}
+
+/** A date as `2026-11-25` (UTC). */
+export function isoDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}

@@ -1,0 +1,3 @@
+/** The text of @simplewebauthn/browser's UMD build (see webauthn-browser.js). */
+declare const source: string;
+export default source;

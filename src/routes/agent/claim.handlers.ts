@@ -1,0 +1,62 @@
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppEnv } from '../../env';
+import { GatewayError } from '../../errors';
+import { emailSender } from '../../human/email';
+import { accountOfClaimToken, CLAIM_LIFETIME_SECONDS, openClaim, pollClaim, type PollOutcome } from '../../human/claims';
+import { publicBaseUrl } from '../../urls';
+import type { AccountSnapshot } from '../../../durable-objects/account/types';
+import type { claimInit, claimPoll } from './claim.routes';
+
+async function claimedAccount(env: Env, token: string): Promise<AccountSnapshot> {
+  const account = await accountOfClaimToken(env, token);
+  if (!account) throw new GatewayError('invalid_claim_token', 'The claim token is unknown or wrong.');
+  return account;
+}
+
+export const claimInitHandler: RouteHandler<typeof claimInit, AppEnv> = async (c) => {
+  const { claim_token, email } = c.req.valid('json');
+  const account = await claimedAccount(c.env, claim_token);
+  if (account.claimed) throw new GatewayError('invalid_request', 'This account has already been claimed by a human; it cannot be claimed again.');
+  if (email && !emailSender(c.env, publicBaseUrl(c))) {
+    throw new GatewayError('invalid_request', 'This gateway cannot send email: claim without an email address.', { param: 'email' });
+  }
+  const { claim, userCode } = await openClaim(c.env, account.accountId, email?.trim().toLowerCase() ?? null, Date.now());
+  const uri = `${publicBaseUrl(c)}/claim/${claim.id}`;
+  return c.json(
+    {
+      user_code: userCode,
+      verification_uri: uri,
+      verification_uri_complete: `${uri}?code=${userCode}`,
+      expires_in: CLAIM_LIFETIME_SECONDS,
+      interval: claim.intervalSeconds,
+    },
+    200,
+  );
+};
+
+export const claimPollHandler: RouteHandler<typeof claimPoll, AppEnv> = async (c) => {
+  const { claim_token } = c.req.valid('json');
+  const account = await claimedAccount(c.env, claim_token);
+  const outcome = await pollClaim(c.env, account, Date.now());
+  if (outcome.state === 'claimed') return c.json({ status: 'claimed' as const, dashboard_url: `${publicBaseUrl(c)}/dashboard` }, 200);
+  throw pollError(outcome);
+};
+
+/** The spec's non-terminal poll answers (RFC 8628 section 3.5; D13, D18). */
+function pollError(outcome: Exclude<PollOutcome, { state: 'claimed' }>): GatewayError {
+  switch (outcome.state) {
+    case 'pending':
+      return new GatewayError('authorization_pending', `The human has not finished yet; poll again in ${outcome.intervalSeconds} seconds.`);
+    case 'slow_down':
+      return new GatewayError('slow_down', `Polled too soon; poll at most every ${outcome.intervalSeconds} seconds.`, { extra: { interval: outcome.intervalSeconds } });
+    case 'expired': {
+      const why = {
+        expired: 'The code expired.',
+        locked: 'The code was locked after too many wrong attempts.',
+        superseded: 'A newer code replaced this one.',
+        none: 'No claim was started.',
+      }[outcome.why];
+      return new GatewayError('expired_token', `${why} Call POST /agent/claim/init again for a new code and link.`);
+    }
+  }
+}
