@@ -1,6 +1,6 @@
 // Shared pieces of the benchmark (bench/run.mjs) and the profiling runs (bench/profile.mjs).
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -173,12 +173,16 @@ export function makeClient() {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   return {
     agent,
-    /** Resolves { status, ttfbMs, totalMs, body } with ttfb = first body byte. */
+    /**
+     * Resolves { status, ttfbMs, totalMs, body, startAt, doneAt } with ttfb = first body byte;
+     * startAt and doneAt (the chunk that brought `[DONE]`) in ms on the machine's monotonic clock.
+     */
     request(url, body, headers = {}) {
       const payload = Buffer.from(JSON.stringify(body));
       return new Promise((resolve, reject) => {
         const start = process.hrtime.bigint();
         let ttfb = null;
+        let done = null;
         const chunks = [];
         const req = http.request(
           url,
@@ -190,6 +194,7 @@ export function makeClient() {
           (res) => {
             res.on('data', (chunk) => {
               if (ttfb === null) ttfb = process.hrtime.bigint();
+              if (done === null && chunk.includes('[DONE]')) done = process.hrtime.bigint();
               chunks.push(chunk);
             });
             res.on('end', () => {
@@ -199,6 +204,8 @@ export function makeClient() {
                 headers: res.headers,
                 ttfbMs: Number((ttfb ?? end) - start) / 1e6,
                 totalMs: Number(end - start) / 1e6,
+                startAt: Number(start) / 1e6,
+                doneAt: done === null ? null : Number(done) / 1e6,
                 body: Buffer.concat(chunks).toString('utf8'),
               });
             });
@@ -222,9 +229,10 @@ export function percentile(sorted, p) {
 
 // ---------------------------------------------------------------------------------------------
 // The three targets.
-export async function startUpstream() {
+/** bench/upstream.mjs in its own process; `env` adds knobs (e.g. FIRST_BYTE_MS). */
+export async function startUpstream(env = {}) {
   const child = spawn(process.execPath, [path.join(BENCH_DIR, 'upstream.mjs')], {
-    env: { ...process.env, UPSTREAM_PORT: '0', CHUNKS: String(CHUNKS), CHUNK_DELAY_MS: String(CHUNK_DELAY_MS) },
+    env: { ...process.env, UPSTREAM_PORT: '0', CHUNKS: String(CHUNKS), CHUNK_DELAY_MS: String(CHUNK_DELAY_MS), ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   cleanups.push(() => stopPids([child.pid]));
@@ -241,7 +249,7 @@ export async function startUpstream() {
     });
     child.on('exit', (code) => reject(new Error(`upstream exited with ${code}`)));
   });
-  return { pid: child.pid, url: `http://${HOST}:${port}` };
+  return { pid: child.pid, url: `http://${HOST}:${port}`, stop: () => stopPids([child.pid]) };
 }
 
 /** `wrangler deploy --dry-run --outdir`: the exact bundle a deploy would upload. */
@@ -261,7 +269,42 @@ export function buildGateway(outDir, entry) {
   }
   rmSync(outDir, { recursive: true, force: true });
   renameSync(staging, outDir);
+  // wrangler's own size line ("Total Upload: … KiB / gzip: … KiB"), for bench/edge.mjs
+  writeFileSync(path.join(outDir, 'wrangler-size.txt'), /Total Upload:.*/.exec(result.stdout)?.[0] ?? '');
   return outDir;
+}
+
+/** The entry module of a `wrangler deploy --outdir` bundle (named after the entry: index.js for src/index.ts). */
+export const mainModule = (bundleDir) => (readdirSync(bundleDir).includes('index.js') ? 'index.js' : readdirSync(bundleDir).find((f) => f.endsWith('.js')));
+
+/**
+ * The module type of a file wrangler copied beside the entry (`<sha1>-<name>`), by the config's
+ * `[[rules]]` (e.g. a browser script bundled as Text); an entry-like `.js` otherwise is an ES module.
+ */
+function moduleType(file, config) {
+  const name = file.replace(/^[0-9a-f]{40}-/, '');
+  for (const rule of config.rules ?? []) {
+    for (const glob of rule.globs ?? []) {
+      const base = glob.split('/').pop().replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
+      if (new RegExp(`^${base}$`).test(name)) return rule.type;
+    }
+  }
+  return /\.sql$/.test(file) ? 'Text' : 'ESModule';
+}
+
+/** A copy of a bundle directory with text edits ([from, to] pairs, each anchor required) in its main module. */
+export function patchBundle(src, dst, edits) {
+  rmSync(dst, { recursive: true, force: true });
+  mkdirSync(dst, { recursive: true });
+  for (const f of readdirSync(src)) copyFileSync(path.join(src, f), path.join(dst, f));
+  const main = mainModule(dst);
+  let js = readFileSync(path.join(dst, main), 'utf8');
+  for (const [from, to] of edits) {
+    if (typeof from === 'string' ? !js.includes(from) : js.search(from) < 0) throw new Error(`patch anchor not found: ${String(from).slice(0, 80)}`);
+    js = js.replace(from, to);
+  }
+  writeFileSync(path.join(dst, main), js);
+  return dst;
 }
 
 /** Starts one Miniflare (its own workerd process); returns its direct socket URL, workerd PIDs and `stop()`. */
@@ -316,11 +359,12 @@ export function passthroughWorkerOptions(config, upstreamUrl) {
 
 export function gatewayWorkerOptions(bundleDir, config, upstreamUrl) {
   const sqliteClasses = new Set((config.migrations ?? []).flatMap((m) => m.new_sqlite_classes ?? []));
+  const main = mainModule(bundleDir);
   const modules = readdirSync(bundleDir)
     .filter((file) => /\.(m?js|sql)$/.test(file))
-    .map((file) => ({ type: file.endsWith('.sql') ? 'Text' : 'ESModule', path: path.join(bundleDir, file) }))
-    // the entry module first: wrangler names it after the entry (index.js for src/index.ts)
-    .sort((a, b) => (a.type === 'ESModule' ? 0 : 1) - (b.type === 'ESModule' ? 0 : 1) || (path.basename(a.path) === 'index.js' ? -1 : 1));
+    .map((file) => ({ type: file === main ? 'ESModule' : moduleType(file, config), path: path.join(bundleDir, file) }))
+    // the entry module first
+    .sort((a, b) => (path.basename(a.path) === main ? -1 : path.basename(b.path) === main ? 1 : 0));
   return {
     modules,
     modulesRoot: bundleDir,

@@ -27,6 +27,7 @@ import {
   ADMIN_TOKEN, BENCH_DIR, CHAT_BODY, ROOT, applyMigrations, buildGateway, cannon, cleanups, cpuSeconds, passthroughWorkerOptions,
   gatewayWorkerOptions, log, percentile, sequential, sorted, makeClient, runMain, setupGateway, startMiniflare,
   startUpstream,
+  mainModule,
 } from './lib.mjs';
 
 const N = Number(process.env.PROFILE_N ?? 1000);
@@ -37,7 +38,7 @@ function patch(src, dst, edits) {
   rmSync(dst, { recursive: true, force: true });
   mkdirSync(dst, { recursive: true });
   for (const f of readdirSync(src)) copyFileSync(path.join(src, f), path.join(dst, f));
-  const main = readdirSync(dst).find((f) => f.endsWith('.js'));
+  const main = mainModule(dst);
   let js = readFileSync(path.join(dst, main), 'utf8');
   for (const [from, to] of edits) {
     if (!js.includes(from)) throw new Error(`patch anchor not found: ${from.slice(0, 80)}`);
@@ -52,8 +53,9 @@ const HOLD_CALL = 'const result = await this.#channel.call(this.#sender, { op: "
 const FAKE_HOLD = 'const result = { ok: true, accountId: "a", keyId: "k", holdId: "h", amountMicros: request.maxMicros, availableMicros: 1e12 };';
 const SETTLE_CALL = 'const result = await caller.account.settle(hold.holdId, tokenCostMicros(usage, dispatched.route.price));';
 // The account client's own machinery (queue, deferreds, lazy timer, waitUntil) with the RPC answered locally.
-const RPC_CALL = 'const call = sender.stub.apply(batch.map((entry) => entry.op));';
-const FAKE_RPC = 'const call = Promise.resolve({ balanceMicros: 1e12, results: batch.map(({ op }) => op.op === "hold" ? { ok: true, accountId: "a", keyId: "k", holdId: "h", amountMicros: op.request.maxMicros, availableMicros: 1e12 } : { ok: true, holdId: op.holdId, chargedMicros: op.chargeMicros, balanceMicros: 1e12, applied: true }) });';
+// The expression only: esbuild may rename the variable it is assigned to (`call6`).
+const RPC_CALL = 'sender.stub.apply(batch.map((entry) => entry.op));';
+const FAKE_RPC = 'Promise.resolve({ balanceMicros: 1e12, results: batch.map(({ op }) => op.op === "hold" ? { ok: true, accountId: "a", keyId: "k", holdId: "h", amountMicros: op.request.maxMicros, availableMicros: 1e12 } : { ok: true, holdId: op.holdId, chargedMicros: op.chargeMicros, balanceMicros: 1e12, applied: true }) });';
 // The Durable Object's work without its SQL (open holds and keys live in memory anyway).
 const SQL_CALL = 'return storage.sql.exec(statement, ...bindings).toArray();';
 const NO_SQL = 'if (/^(INSERT INTO (holds|ledger|key_spend)|DELETE FROM holds|UPDATE account SET balance_micros = \\?$)/.test(statement)) return []; ' + SQL_CALL;

@@ -1,14 +1,17 @@
 // `npm run bench`: what the gateway adds over a direct upstream call and over a trivial
 // pass-through Worker, side by side in one run, on the same runtime (workerd through Miniflare's
 // API, without `wrangler dev`'s local proxy). Prints one markdown table and writes bench/results.md;
-// then the media row (bench/media.mjs): sync images, and memory during an upload and a video copy,
-// each in a fresh workerd beside a minimal R2 Worker (bench/r2-probe-worker.mjs).
+// the Portkey gateway (bench/portkey.mjs) is a row of the chat table. Then the edge section
+// (bench/edge.mjs: a distant account Durable Object, the last byte → [DONE] time, bundle size and
+// cold start) and the media row (bench/media.mjs): sync images, and memory during an upload and a
+// video copy, each in a fresh workerd beside a minimal R2 Worker (bench/r2-probe-worker.mjs).
 //
 // Knobs (environment): BENCH_LAT_N (2000), BENCH_LAT_WARMUP (200), BENCH_STREAM_N (200),
 // BENCH_STREAM_WARMUP (20), BENCH_RPS_SECONDS (10), BENCH_RPS_WARMUP_SECONDS (2),
 // BENCH_CONCURRENCY (32), BENCH_ROUNDS (4), BENCH_RPS_ROUNDS (2), CHUNKS (5), CHUNK_DELAY_MS (10),
-// BENCH_PROJECT_ROOT (the checkout to build; default the one this file is in), BENCH_ONLY=media (skip
-// the chat measurements), BENCH_MEDIA_N (100), BENCH_MEDIA_WARMUP (10). See bench/README.md.
+// BENCH_PROJECT_ROOT (the checkout to build; default the one this file is in), BENCH_ONLY=chat,edge,media
+// (any of the three sections; the others keep their part of bench/results.md), BENCH_MEDIA_N (100),
+// BENCH_MEDIA_WARMUP (10), and edge.mjs's. See bench/README.md.
 import { existsSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,16 +22,20 @@ import {
   cpuSeconds, gatewayWorkerOptions, interleaved, log, makeClient, memKb, percentile, rssSampler, sequential, setupGateway,
   runMain, sorted, startMiniflare, startUpstream,
 } from './lib.mjs';
+import { measureEdge } from './edge.mjs';
 import { measureMedia } from './media.mjs';
+import { startPortkey } from './portkey.mjs';
 
 const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
 const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
 const signed = (x) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(2)}` : 'n/a');
 
+const SECTIONS = ['chat', 'edge', 'media'];
+
 async function main() {
   const started = Date.now();
-  const only = process.env.BENCH_ONLY ?? '';
-  if (only && only !== 'media') throw new Error(`BENCH_ONLY=${only}: only "media" is known`);
+  const only = new Set((process.env.BENCH_ONLY || SECTIONS.join(',')).split(',').map((x) => x.trim()).filter(Boolean));
+  for (const x of only) if (!SECTIONS.includes(x)) throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: known sections are ${SECTIONS.join(', ')}`);
   const config = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml') });
 
   log('bundling the gateway (wrangler deploy --dry-run)');
@@ -39,7 +46,47 @@ async function main() {
 
   const persistDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-'));
   cleanups.push(() => rmSync(persistDir, { recursive: true, force: true }));
+  const memoryDir = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/gateway-bench-') : path.join(persistDir, 'memory');
+  cleanups.push(() => rmSync(memoryDir, { recursive: true, force: true }));
+  const client = makeClient();
+  cleanups.push(() => client.close());
+  const results = {};
+  if (only.has('chat') || only.has('media')) Object.assign(results, await chatAndMedia({ only, config, bundleDir, upstream, persistDir, memoryDir, client }));
+  if (only.has('edge')) {
+    log('edge: a distant account Durable Object, last byte → [DONE], bundle size and cold start');
+    results.edge = await measureEdge({ client, bundleDir, config, upstreamUrl: upstream.url, stateRoot: memoryDir });
+  }
+  if (results.media) {
+    results.media += `\n- Run ${new Date().toISOString()}${only.has('chat') ? ', with the chat measurements above' : ' alone (`BENCH_ONLY`); the chat tables above are from an earlier run'}` +
+      `${process.env.BENCH_PROJECT_ROOT ? `; gateway built from ${ROOT} (BENCH_PROJECT_ROOT)` : ''}.\n`;
+  }
+  if (results.edge) {
+    results.edge += `\n- Run ${new Date().toISOString()}${only.has('chat') ? ', with the chat measurements above' : ' (`BENCH_ONLY`)'}${process.env.BENCH_PROJECT_ROOT ? `; gateway built from ${ROOT} (BENCH_PROJECT_ROOT)` : ''}.`;
+  }
 
+  // A section not run keeps its part of the previous bench/results.md.
+  const file = path.join(BENCH_DIR, 'results.md');
+  const previous = existsSync(file) ? splitSections(readFileSync(file, 'utf8')) : {};
+  const parts = SECTIONS.map((k) => results[k] ?? previous[k]).filter(Boolean).map((x) => x.trimEnd());
+  const report = ['## Gateway benchmark', '', parts.join('\n\n'), ''].join('\n');
+  process.stdout.write(`\n${SECTIONS.filter((k) => results[k]).map((k) => results[k].trimEnd()).join('\n\n')}\n`);
+  writeFileSync(file, report);
+  log(`wrote bench/results.md (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+}
+
+/** bench/results.md by section: chat (the top, up to the first `### Edge` or `### Media`), edge, media. */
+function splitSections(text) {
+  const body = text.replace(/^## Gateway benchmark\s*/, '');
+  const out = {};
+  for (const [i, part] of body.split(/\n(?=### (?:Edge|Media)\b)/).entries()) {
+    const key = part.startsWith('### Edge') ? 'edge' : part.startsWith('### Media') ? 'media' : i === 0 ? 'chat' : null;
+    if (key && part.trim()) out[key] = part;
+  }
+  return out;
+}
+
+/** The chat table (with Portkey) and the media row, on one pass-through, one gateway and one on disk. */
+async function chatAndMedia({ only, config, bundleDir, upstream, persistDir, memoryDir, client }) {
   const passthrough = await startMiniflare(
     'passthrough',
     passthroughWorkerOptions(config, upstream.url),
@@ -51,15 +98,11 @@ async function main() {
   // disk; a deployed Durable Object replicates its writes instead. The gateway row keeps its state
   // in memory (tmpfs) so it measures the gateway rather than this machine's disk; the disk row
   // shows what the local sync adds.
-  const memoryDir = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/gateway-bench-') : path.join(persistDir, 'memory');
-  cleanups.push(() => rmSync(memoryDir, { recursive: true, force: true }));
   const gateway = await startMiniflare('gateway', gatewayWorkerOptions(bundleDir, config, upstream.url), memoryDir);
   log(`gateway on ${gateway.url} (workerd pid ${gateway.pids.join(',')}, state in ${memoryDir})`);
   const onDisk = await startMiniflare('gateway-disk', gatewayWorkerOptions(bundleDir, config, upstream.url), path.join(persistDir, 'gateway'));
   log(`gateway with state on disk on ${onDisk.url} (workerd pid ${onDisk.pids.join(',')})`);
 
-  const client = makeClient();
-  cleanups.push(() => client.close());
   const accounts = {};
   for (const [key, instance] of [['gateway', gateway], ['disk', onDisk]]) {
     const migrations = await applyMigrations(instance.mf, config);
@@ -70,11 +113,14 @@ async function main() {
 
   const upstreamBody = { ...CHAT_BODY };
   const upstreamStreamBody = { ...CHAT_BODY, stream: true, stream_options: { include_usage: true } };
+  const portkey = only.has('chat') ? await startPortkey(client, upstream.url) : null;
+  if (portkey) log(`Portkey gateway ${readVersion('@portkey-ai/gateway')} on ${portkey.url} (pid ${portkey.pid}, @hono/node-server ${readVersion('@hono/node-server')})`);
   const targets = [
-    { key: 'direct', name: 'direct upstream', url: `${upstream.url}/v1/chat/completions`, headers: { Authorization: `Bearer ${UPSTREAM_KEY}` }, body: upstreamBody, streamBody: upstreamStreamBody, pids: [] },
+    { key: 'direct', name: 'direct upstream', url: `${upstream.url}/v1/chat/completions`, headers: { Authorization: `Bearer ${UPSTREAM_KEY}` }, body: upstreamBody, streamBody: upstreamStreamBody, pids: [], cpuPids: [upstream.pid] },
     { key: 'passthrough', name: 'pass-through Worker', url: `${passthrough.url}/v1/chat/completions`, headers: {}, body: upstreamBody, streamBody: upstreamStreamBody, pids: passthrough.pids },
     { key: 'gateway', name: 'gateway', url: `${gateway.url}/v1/chat/completions`, headers: { Authorization: `Bearer ${accounts.gateway.apiKey}` }, body: CHAT_BODY, streamBody: { ...CHAT_BODY, stream: true }, pids: gateway.pids },
     { key: 'disk', name: 'gateway, state on disk', url: `${onDisk.url}/v1/chat/completions`, headers: { Authorization: `Bearer ${accounts.disk.apiKey}` }, body: CHAT_BODY, streamBody: { ...CHAT_BODY, stream: true }, pids: onDisk.pids },
+    ...(portkey ? [{ key: 'portkey', name: `Portkey gateway ${readVersion('@portkey-ai/gateway')} (Node)`, url: portkey.url, headers: portkey.headers, body: upstreamBody, streamBody: upstreamStreamBody, pids: [portkey.pid] }] : []),
   ];
 
   // Sanity: each target answers a completion and a stream; the gateway bills it.
@@ -86,35 +132,28 @@ async function main() {
     if (s.status !== 200 || !s.body.includes('data: [DONE]')) throw new Error(`${t.name} (stream): ${s.status} ${s.body.slice(0, 300)}`);
   }
 
-  const chat = only === 'media' ? null : await measureChat({ client, targets, upstream, passthrough, gateway, onDisk, memoryDir });
+  const chat = only.has('chat') ? await measureChat({ client, targets, upstream, passthrough, gateway, onDisk, memoryDir, portkey }) : null;
+  if (portkey) await portkey.stop();
 
-  log('media: upload and video copy, each in a fresh workerd beside a minimal Worker; sync image on the gateway');
-  const media = [
-    await measureMedia({
+  let media = null;
+  if (only.has('media')) {
+    log('media: upload and video copy, each in a fresh workerd beside a minimal Worker; sync image on the gateway');
+    media = await measureMedia({
       client, gateway, passthrough, apiKey: accounts.gateway.apiKey, ourPids: [process.pid, upstream.pid, ...passthrough.pids, ...gateway.pids, ...onDisk.pids],
       bundleDir, config, upstreamUrl: upstream.url, stateRoot: memoryDir,
-    }),
-    `- Run ${new Date().toISOString()}${chat ? ', with the chat measurements above' : ' alone (`BENCH_ONLY=media`); the chat tables above are from an earlier run'}` +
-      `${process.env.BENCH_PROJECT_ROOT ? `; gateway built from ${ROOT} (BENCH_PROJECT_ROOT)` : ''}.`,
-    '',
-  ].join('\n');
-
-  // BENCH_ONLY=media replaces the Media section of bench/results.md and keeps the chat part.
-  const file = path.join(BENCH_DIR, 'results.md');
-  const previous = existsSync(file) ? readFileSync(file, 'utf8').split(/\n### Media\n/)[0].trimEnd() : '## Gateway benchmark';
-  const report = chat ? ['## Gateway benchmark', '', chat, '', media].join('\n') : `${previous}\n\n${media}`;
-  process.stdout.write(`\n${chat ? report : media}\n`);
-  writeFileSync(file, report);
-  log(`wrote bench/results.md (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    });
+  }
+  for (const instance of [passthrough, gateway, onDisk]) await instance.stop();
+  return { chat, media };
 }
 
 /** The chat measurements (c=1, streaming, throughput, memory) and their tables and notes. */
-async function measureChat({ client, targets, upstream, passthrough, gateway, onDisk, memoryDir }) {
+async function measureChat({ client, targets, upstream, passthrough, gateway, onDisk, memoryDir, portkey }) {
   const idle = Object.fromEntries(targets.map((t) => [t.key, t.pids.reduce((sum, pid) => sum + memKb(pid, 'VmRSS'), 0)]));
   const samplers = Object.fromEntries(targets.map((t) => [t.key, rssSampler(t.pids)]));
   const upstreamSampler = rssSampler([upstream.pid]);
 
-  const ourPids = [process.pid, upstream.pid, ...passthrough.pids, ...gateway.pids, ...onDisk.pids];
+  const ourPids = [process.pid, upstream.pid, ...passthrough.pids, ...gateway.pids, ...onDisk.pids, ...(portkey ? [portkey.pid] : [])];
   const cpuStart = cpuSeconds(ourPids);
   const wallStart = Date.now();
   const results = Object.fromEntries(targets.map((t) => [t.key, {}]));
@@ -139,12 +178,20 @@ async function measureChat({ client, targets, upstream, passthrough, gateway, on
   const slice = RPS_SECONDS / RPS_ROUNDS;
   log(`throughput at c=${CONCURRENCY}: ${RPS_WARMUP_SECONDS} s warm-up, then ${RPS_SECONDS} s per target in ${RPS_ROUNDS} rounds of ${slice} s`);
   for (const t of targets) if (RPS_WARMUP_SECONDS > 0) await cannon(t, t.body, RPS_WARMUP_SECONDS);
-  const rps = await interleaved(targets, RPS_ROUNDS, (t) => cannon(t, t.body, slice));
+  // CPU per request: the target's own processes (workerd; Portkey's Node; for direct, the upstream) over its load rounds.
+  const cpu = Object.fromEntries(targets.map((t) => [t.key, 0]));
+  const rps = await interleaved(targets, RPS_ROUNDS, async (t) => {
+    const before = cpuSeconds(t.cpuPids ?? t.pids).ours;
+    const r = await cannon(t, t.body, slice);
+    cpu[t.key] += cpuSeconds(t.cpuPids ?? t.pids).ours - before;
+    return r;
+  });
   for (const t of targets) {
     const runs = rps.get(t.key);
     const total = runs.reduce((a, r) => a + r.requests.total, 0);
     const failed = runs.reduce((a, r) => a + r.non2xx + r.errors + r.timeouts, 0);
     results[t.key].rps = {
+      cpuUs: (cpu[t.key] / total) * 1e6,
       rps: total / runs.reduce((a, r) => a + (r.duration || slice), 0),
       failed,
       p50: Math.max(...runs.map((r) => r.latency.p50)),
@@ -175,6 +222,7 @@ async function measureChat({ client, targets, upstream, passthrough, gateway, on
       f2(r.stream.ttfbP50),
       f2(r.stream.fullP50),
       `${Math.round(r.rps.rps)}${r.rps.failed ? ` (${r.rps.failed} failed)` : ''}`,
+      `${Math.round(r.rps.cpuUs)}${isDirect ? ' (the upstream)' : ''}`,
       isDirect ? '— (no workerd)' : `${f1(r.peakKb / 1024)} (idle ${f1(idle[t.key] / 1024)})`,
     ];
   });
@@ -185,7 +233,8 @@ async function measureChat({ client, targets, upstream, passthrough, gateway, on
     'stream TTFB p50 (ms)',
     'full stream p50 (ms)',
     `req/s at c=${CONCURRENCY}`,
-    'workerd peak RSS (MB)',
+    `CPU per request at c=${CONCURRENCY} (µs)`,
+    'peak RSS (MB)',
   ];
   const table = [
     `| ${header.join(' | ')} |`,
@@ -202,6 +251,23 @@ async function measureChat({ client, targets, upstream, passthrough, gateway, on
     // Retired by issue #14: one workerd thread runs the Worker and its Durable Objects here, which production never does.
     { what: `req/s at c=${CONCURRENCY}, gateway ÷ pass-through`, value: g.rps.rps / p.rps.rps, limit: null, unit: '', ok: null },
   ];
+  // Issue #14: below Portkey on every figure (above it in requests per second).
+  const k = results.portkey;
+  const vsPortkey = k
+    ? [
+      ['added latency p50 over direct', g.lat.p50 - d.lat.p50, k.lat.p50 - d.lat.p50, 'ms'],
+      ['added latency p99 over direct', g.lat.p99 - d.lat.p99, k.lat.p99 - d.lat.p99, 'ms'],
+      ['stream TTFB p50', g.stream.ttfbP50, k.stream.ttfbP50, 'ms'],
+      [`req/s at c=${CONCURRENCY}`, g.rps.rps, k.rps.rps, 'req/s'],
+      [`CPU per request at c=${CONCURRENCY}`, g.rps.cpuUs, k.rps.cpuUs, 'µs'],
+      ['peak RSS', g.peakKb / 1024, k.peakKb / 1024, 'MB', idle.gateway / 1024, idle.portkey / 1024],
+    ].map(([what, ours, theirs, unit, oursIdle, theirsIdle]) => {
+      const higherIsBetter = unit === 'req/s';
+      const fmt = (x, base) =>
+        unit === 'ms' ? `${what.startsWith('added') ? signed(x) : f2(x)} ms` : `${unit === 'MB' ? f1(x) : Math.round(x)} ${unit}${base === undefined ? '' : ` (idle ${f1(base)})`}`;
+      return `| ${what}, gateway vs Portkey | ${fmt(ours, oursIdle)} | ${higherIsBetter ? 'above' : 'below'} ${fmt(theirs, theirsIdle)} | ${(higherIsBetter ? ours > theirs : ours < theirs) ? 'yes' : '**no**'} |`;
+    })
+    : [];
   const targetsTable = [
     '| target | measured | limit | met |',
     '|:--|--:|--:|:--|',
@@ -210,6 +276,7 @@ async function measureChat({ client, targets, upstream, passthrough, gateway, on
         ? `| ${c.what} | ${signed(c.value)} ms | ≤ ${c.limit} ms | ${c.ok ? 'yes' : '**no**'} |`
         : `| ${c.what} | ${(c.value * 100).toFixed(0)} % | ${c.limit === null ? 'retired (#14)' : `≥ ${c.limit * 100} %`} | ${c.ok === null ? '—' : c.ok ? 'yes' : '**no**'} |`,
     ),
+    ...vsPortkey,
   ].join('\n');
 
   const cpus = os.cpus();
@@ -229,7 +296,13 @@ async function measureChat({ client, targets, upstream, passthrough, gateway, on
       `The targets take turns in ${ROUNDS} rounds, so a burst of outside load does not fall on one row. ` +
       `Throughput: autocannon, ${CONCURRENCY} connections, non-streamed, ${RPS_WARMUP_SECONDS} s warm-up, then ${RPS_SECONDS} s per target ` +
       `in ${RPS_ROUNDS} alternating rounds (worst p50/p99 under load: ${targets.map((t) => `${t.key} ${results[t.key].rps.p50}/${results[t.key].rps.p99} ms`).join(', ')}). ` +
-      `Peak RSS = max of VmRSS sampled every 100 ms and VmHWM from /proc, over the whole run; idle = after start-up.`,
+      `Peak RSS = max of VmRSS sampled every 100 ms and VmHWM from /proc, over the whole run; idle = after start-up. ` +
+      `CPU per request = the target's processes' user + system CPU time (from /proc) over its ${RPS_SECONDS} s of load, divided by the requests served (workerd runs the Worker and its Durable Objects on one thread; the direct row's figure is the upstream's own).`,
+    ...(portkey
+      ? [`Portkey: \`@portkey-ai/gateway\` ${readVersion('@portkey-ai/gateway')} from npm, its \`build/start-server.js\` on Node ${process.version} with \`--headless\`, one process, ` +
+        `routed to the same upstream by \`x-portkey-provider: openai\` and \`x-portkey-custom-host\`; \`@hono/node-server\` held at ${readVersion('@hono/node-server')} through package.json \`overrides\` (newer ones break its streams with \`TypeError: immutable\`). ` +
+        `It gets the upstream's own request body (as the direct row and the pass-through do) and stores nothing: no keys, balances or ledger, so its row is a lower bound for what a billing gateway can do; its peak RSS is its Node process's, while the gateway's workerd also holds its Durable Objects and Miniflare's local D1, R2 and Queues.`]
+      : []),
     `The load generator, the upstream and workerd share the machine's ${cores} cores, so absolute numbers are this machine's; compare rows. ` +
       `Other processes used ${(foreignShare * 100).toFixed(0)} % of the machine's CPU during the measurements` +
       (foreignShare > 0.1 ? ' (a busy machine: expect noise; run again when it is idle).' : '.'),

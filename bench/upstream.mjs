@@ -1,7 +1,13 @@
 // A minimal, fast OpenAI-compatible upstream for the benchmark: `POST /v1/chat/completions`.
 // Non-streamed: one JSON completion with usage. Streamed: CHUNKS SSE chunks, CHUNK_DELAY_MS apart,
 // each flushed as written, a usage chunk when `stream_options.include_usage` is set, then [DONE].
+// FIRST_BYTE_MS (0) delays the answer's first byte (status line included), as a real model's
+// first token comes late: the whole non-streamed answer, or the stream's start.
 // The image and video routes are bench/media-upstream.mjs's.
+// Bookkeeping for bench/edge.mjs: requests are counted per path, and a chat request whose body
+// carries `bench-tag:<id>` is remembered (when it arrived, when its last byte was written, on the
+// monotonic clock every process shares, and whether its client left first);
+// `GET /bench/stats?tag=<prefix>` answers `{ requests: {"METHOD /path": n}, tags: {id: {...}} }`.
 // Run as a child process: `node bench/upstream.mjs` prints `READY <port>` once listening.
 import http from 'node:http';
 import { isMediaPath, mediaRoute } from './media-upstream.mjs';
@@ -9,6 +15,7 @@ import { isMediaPath, mediaRoute } from './media-upstream.mjs';
 const PORT = Number(process.env.UPSTREAM_PORT ?? 0);
 const CHUNKS = Number(process.env.CHUNKS ?? 5);
 const CHUNK_DELAY_MS = Number(process.env.CHUNK_DELAY_MS ?? 10);
+const FIRST_BYTE_MS = Number(process.env.FIRST_BYTE_MS ?? 0);
 const WORDS = ['Hello', ' there', '!', ' How', ' can', ' I', ' help', ' you', ' today', '?'];
 
 const usage = { prompt_tokens: 9, completion_tokens: CHUNKS, total_tokens: 9 + CHUNKS };
@@ -38,9 +45,38 @@ function chunk(id, model, delta, finish, extra) {
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Milliseconds on CLOCK_MONOTONIC, the clock process.hrtime reads in every process of the machine. */
+const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 
-async function stream(res, model, includeUsage) {
+const requests = {};
+const tags = new Map();
+const MAX_TAGS = 10_000;
+
+/** Remembers a tagged request: arrival, last byte written, whether the client left before the end. */
+function track(body, res) {
+  const tag = /bench-tag:([\w-]+)/.exec(body)?.[1];
+  if (!tag) return null;
+  if (tags.size >= MAX_TAGS) tags.delete(tags.keys().next().value);
+  const entry = { receivedAt: nowMs(), lastByteAt: null, closedAt: null, aborted: false };
+  tags.set(tag, entry);
+  res.on('close', () => {
+    entry.closedAt = nowMs();
+    entry.aborted = !res.writableFinished;
+  });
+  return entry;
+}
+
+function stats(req, res) {
+  const prefix = new URL(req.url, 'http://x').searchParams.get('tag') ?? '';
+  const text = JSON.stringify({ requests, tags: Object.fromEntries([...tags].filter(([tag]) => tag.startsWith(prefix))) });
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function stream(res, model, includeUsage, entry) {
   const id = `chatcmpl-bench${++seq}`;
+  if (FIRST_BYTE_MS > 0) await sleep(FIRST_BYTE_MS);
+  if (res.destroyed) return;
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
   res.flushHeaders();
   for (let i = 0; i < CHUNKS; i++) {
@@ -51,9 +87,13 @@ async function stream(res, model, includeUsage) {
   res.write(chunk(id, model, {}, 'stop'));
   if (includeUsage) res.write(chunk(id, model, undefined, undefined, { usage }));
   res.end('data: [DONE]\n\n');
+  if (entry) entry.lastByteAt = nowMs();
 }
 
 const server = http.createServer((req, res) => {
+  const route = `${req.method} ${req.url.split('?')[0]}`;
+  if (route === 'GET /bench/stats') return stats(req, res);
+  requests[route] = (requests[route] ?? 0) + 1;
   if (req.method !== 'POST' || !req.url.endsWith('/chat/completions')) {
     if (isMediaPath(req.url)) return void mediaRoute(req, res).catch(() => res.destroy());
     res.writeHead(404, { 'Content-Type': 'application/json' });
@@ -72,12 +112,19 @@ const server = http.createServer((req, res) => {
       return;
     }
     const model = body.model ?? 'gpt-4o-mini';
+    const entry = track(JSON.stringify(body.messages ?? ''), res);
     if (body.stream) {
-      stream(res, model, body.stream_options?.include_usage === true).catch(() => res.destroy());
+      stream(res, model, body.stream_options?.include_usage === true, entry).catch(() => res.destroy());
     } else {
-      const text = completion(model);
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-      res.end(text);
+      const answer = () => {
+        if (res.destroyed) return;
+        const text = completion(model);
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+        res.end(text);
+        if (entry) entry.lastByteAt = nowMs();
+      };
+      if (FIRST_BYTE_MS > 0) setTimeout(answer, FIRST_BYTE_MS);
+      else answer();
     }
   });
 });
