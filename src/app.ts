@@ -35,6 +35,10 @@ import { KiB, limitBody } from './middleware/body-limit';
 import { fundJs, pagesCss, passkeyJs, webauthnJs } from './pages/assets';
 import * as claimPages from './pages/claim/handlers';
 import * as dashboardPages from './pages/dashboard/handlers';
+import * as keyPages from './pages/dashboard/keys';
+import * as ledgerPages from './pages/dashboard/ledger';
+import * as topUpPages from './pages/dashboard/top-up-handlers';
+import { dashboardCss } from './pages/dashboard/styles';
 import * as fundPages from './pages/fund/handlers';
 import * as signInPages from './pages/signin/handlers';
 import * as jobs from './routes/web/jobs.handlers';
@@ -104,8 +108,22 @@ export function createApp() {
     .post('/signin/options', limitBody(4 * KiB), signInPages.signInOptions)
     .post('/signin/verify', limitBody(32 * KiB), signInPages.signInVerify)
     .get('/dashboard', dashboardPages.dashboardPage)
+    .get('/dashboard/ledger', ledgerPages.ledgerPage)
+    .get('/dashboard/ledger.csv', ledgerPages.ledgerCsv)
+    .get('/dashboard/keys', keyPages.keysPage)
+    .post('/dashboard/keys', limitBody(32 * KiB), keyPages.createKey)
+    .get('/dashboard/keys/:id', keyPages.keyPage)
+    .post('/dashboard/keys/:id/name', limitBody(4 * KiB), keyPages.renameKey)
+    .post('/dashboard/keys/:id/guardrails', limitBody(32 * KiB), keyPages.saveGuardrails)
+    .post('/dashboard/keys/:id/rotate', limitBody(4 * KiB), keyPages.rotateKey)
+    .post('/dashboard/keys/:id/revoke', limitBody(4 * KiB), keyPages.revokeKey)
+    .get('/dashboard/top-up', topUpPages.topUpPage)
+    .post('/dashboard/top-up', limitBody(4 * KiB), topUpPages.enableTopUp)
+    .post('/dashboard/top-up/disable', limitBody(4 * KiB), topUpPages.disableTopUp)
+    .post('/dashboard/top-up/card', limitBody(4 * KiB), topUpPages.saveCard)
     .post('/dashboard/signout', limitBody(4 * KiB), dashboardPages.signOut)
     .get('/assets/pages.css', pagesCss)
+    .get('/assets/dashboard.css', dashboardCss)
     .get('/assets/fund.js', fundJs)
     .get('/assets/webauthn.js', webauthnJs)
     .get('/assets/claim.js', passkeyJs)

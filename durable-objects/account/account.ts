@@ -1,6 +1,8 @@
 import { DurableObject } from 'cloudflare:workers';
 import { drizzle, type DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
+import { chargeSavedCard } from '../../src/funding/off-session';
+import { stripeRail } from '../../src/funding/stripe';
 import { ExpiryAlarm } from './alarm';
 import { ClaimState } from './claim';
 import { newId } from './ids';
@@ -11,6 +13,8 @@ import migrations from './migrations/migrations.js';
 import * as schema from './schema';
 import { account, apiKeys } from './schema';
 import { SpendCounters } from './spend';
+import { AutoTopUp, type SavedCard, type TopUpRefusal, type TopUpRule, type TopUpView } from './top-up';
+import { Usage, type ChargeFilter, type ChargePage, type CreditEntry, type DailySpendRow } from './usage';
 import type {
   AccountOp,
   AccountOpReply,
@@ -65,7 +69,7 @@ export interface AdminView {
  * burst of concurrent holds can never spend the same micro-dollar twice.
  *
  * The work is done by plain modules over this object's storage: `Ledger` (money), `Keys` (key
- * checks and changes), `SpendCounters` (per-key limits) and `ExpiryAlarm`. The hot path
+ * checks and changes), `SpendCounters` (per-key limits), `AutoTopUp` and `ExpiryAlarm`. The hot path
  * (authorize, hold, settle, release) reads the account row, the open holds and the keys it has
  * seen from memory (`AccountMemory` and the keys' cache) — this object is their only writer — and
  * writes with constant SQL (`statements.ts`). Memory changes only after the SQLite transaction has
@@ -78,6 +82,8 @@ export class AccountDurableObject extends DurableObject<Env> {
   readonly #keys: Keys;
   readonly #ledger: Ledger;
   readonly #claim: ClaimState;
+  readonly #topUp: AutoTopUp;
+  readonly #usage: Usage;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -87,12 +93,16 @@ export class AccountDurableObject extends DurableObject<Env> {
     this.#keys = new Keys(ctx.storage, this.#db, this.#memory, spend);
     this.#ledger = new Ledger(ctx.storage, this.#db, this.#memory, spend, this.#alarm);
     this.#claim = new ClaimState(ctx.storage, this.#memory);
+    this.#topUp = new AutoTopUp(this.#db, this.#memory, this.#alarm, this.#ledger, (charge) => chargeSavedCard(stripeRail(this.env), charge));
+    this.#usage = new Usage(ctx.storage);
     void ctx.blockConcurrencyWhile(async () => {
       const [table] = ctx.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE name = 'account'").toArray();
       if (!table) return;
       await migrate(this.#db, migrations);
       this.#memory.load(ctx.storage);
       await this.#alarm.load();
+      this.#topUp.load();
+      await this.#alarm.schedule();
     });
   }
 
@@ -107,6 +117,7 @@ export class AccountDurableObject extends DurableObject<Env> {
       tx.insert(apiKeys).values({ id: newId('key'), createdAt: now, ...input.key }).run();
     });
     this.#memory.load(this.ctx.storage);
+    this.#topUp.load();
     if (input.welcomeMicros > 0) {
       await this.credit({ amountMicros: input.welcomeMicros, source: 'welcome', idempotencyKey: `welcome:${input.accountId}`, note: 'welcome credit' });
     }
@@ -140,7 +151,9 @@ export class AccountDurableObject extends DurableObject<Env> {
    * expired is still charged, because the upstream did the work.
    */
   async settle(holdId: string, chargeMicros: number): Promise<SettleResult> {
-    return this.#ledger.settle(holdId, chargeMicros, Date.now());
+    const result = this.#settle(holdId, chargeMicros, Date.now());
+    await this.#alarm.schedule();
+    return result;
   }
 
   /** Frees a hold without charging (the upstream failed). Idempotent; a settled hold stays settled. */
@@ -232,6 +245,24 @@ export class AccountDurableObject extends DurableObject<Env> {
     return this.#ledger.page(limit, before);
   }
 
+  /** The dashboard's ledger: charges of one key or model (or all), newest first; null without an account. */
+  async chargePage(filter: ChargeFilter, limit: number, before?: number): Promise<ChargePage | null> {
+    if (!this.#memory.account) return null;
+    return this.#usage.charges(filter, limit, before);
+  }
+
+  /** Charges since `since` (ms) per UTC day and purpose, for the usage chart; null without an account. */
+  async dailySpend(since: number): Promise<DailySpendRow[] | null> {
+    if (!this.#memory.account) return null;
+    return this.#usage.dailySpend(since);
+  }
+
+  /** The newest credits (cards, USDC, operator, welcome); null without an account. */
+  async credits(limit: number): Promise<CreditEntry[] | null> {
+    if (!this.#memory.account) return null;
+    return this.#usage.credits(limit);
+  }
+
   /** Adds a key; null when the account does not exist. */
   async createKey(input: NewKey): Promise<KeyRecord | null> {
     if (!this.#memory.account) return null;
@@ -261,17 +292,41 @@ export class AccountDurableObject extends DurableObject<Env> {
     await this.#alarm.delete();
     await this.ctx.storage.deleteAll();
     this.#memory.clear();
+    this.#topUp.clear();
     this.#keys.forgetCached();
     return { deleted: true };
   }
 
-  /** Releases holds whose caller never settled them (a crashed Worker), then waits for the next. */
+  /**
+   * Releases holds whose caller never settled them (a crashed Worker), charges a due auto top-up,
+   * then waits for the next of either.
+   */
   override async alarm(): Promise<void> {
     const now = Date.now();
     this.#alarm.fired();
     this.#ledger.expire(now);
     this.#alarm.wakeBy(this.#memory.holds.soonestExpiry());
+    await this.#topUp.runDue(now);
     await this.#alarm.schedule();
+  }
+
+  /** Auto top-up as the dashboard shows it; null without an account. */
+  async topUpView(): Promise<TopUpView | null> {
+    return this.#memory.account ? this.#topUp.view() : null;
+  }
+
+  /** Turns auto top-up on with `rule` (or changes it); refused without a saved card. Null without an account. */
+  async enableTopUp(rule: TopUpRule): Promise<Result<{ view: TopUpView }, TopUpRefusal> | null> {
+    return this.#memory.account ? this.#topUp.enable(rule, Date.now()) : null;
+  }
+
+  async disableTopUp(): Promise<TopUpView | null> {
+    return this.#memory.account ? this.#topUp.disable(Date.now()) : null;
+  }
+
+  /** Saves the card of a completed Checkout for auto top-up. Null without an account. */
+  async saveTopUpCard(card: SavedCard): Promise<TopUpView | null> {
+    return this.#memory.account ? this.#topUp.saveCard(card, Date.now()) : null;
   }
 
   #applyOne(op: AccountOp, now: number): AccountOpReply {
@@ -279,7 +334,7 @@ export class AccountDurableObject extends DurableObject<Env> {
       case 'hold':
         return this.#hold(op.request, now);
       case 'settle':
-        return this.#ledger.settle(op.holdId, op.chargeMicros, now);
+        return this.#settle(op.holdId, op.chargeMicros, now);
       case 'release':
         return this.#ledger.release(op.holdId, now);
       case 'extend':
@@ -293,6 +348,19 @@ export class AccountDurableObject extends DurableObject<Env> {
       default:
         throw new Error(`unknown call ${(op as { op: unknown }).op}`);
     }
+  }
+
+  /** A settlement that lowered the balance may start an auto top-up (charged by the alarm). */
+  #settle(holdId: string, chargeMicros: number, now: number): SettleResult {
+    const result = this.#ledger.settle(holdId, chargeMicros, now);
+    if (!result.ok || !result.applied || result.chargedMicros <= 0) return result;
+    try {
+      this.#topUp.afterCharge(result.balanceMicros, now);
+    } catch (err) {
+      // The charge is written; a top-up that could not start must not turn it into an error.
+      console.error('auto top-up not started', err);
+    }
+    return result;
   }
 
   #hold(request: HoldRequest, now: number): Result<Hold, HoldFailure> {

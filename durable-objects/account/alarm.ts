@@ -1,7 +1,8 @@
 /**
- * The alarm that releases expired holds, set with as few storage calls as possible: it remembers
- * when it is set for, and collects the expiries of a call's new holds so the call ends with one
- * `setAlarm` at most, and none when the alarm already fires sooner.
+ * The account's one alarm, which releases expired holds and charges a due auto top-up, set with as
+ * few storage calls as possible: it remembers when it is set for, and collects the wake-up times a
+ * call asks for (its new holds' expiries, a top-up to charge) so the call ends with one `setAlarm`
+ * at most, and none when the alarm already fires sooner.
  */
 export class ExpiryAlarm {
   readonly #storage: DurableObjectStorage;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /** One row: the account this Durable Object serializes. */
 export const account = sqliteTable('account', {
@@ -86,4 +86,51 @@ export const ledger = sqliteTable(
   },
   // Holds the alarm released (their callers died): few rows, counted for the operator.
   (t) => [index('ledger_expired').on(t.holdId).where(sql`kind = 'release' AND note = 'expired'`)],
+);
+
+/**
+ * Auto top-up's settings, one row once a card has been saved or the rule set: the card saved at
+ * Checkout (a Stripe Customer and its PaymentMethod, with brand and last 4 digits to show), the
+ * threshold and amount, and whether it is on. `stopped_by` names the top-up whose failure turned
+ * it off; it stays until the human acts (turns it on again or saves another card).
+ */
+export const topUpSettings = sqliteTable('top_up_settings', {
+  /** Always 1: there is one rule per account. */
+  id: integer('id').primaryKey(),
+  enabled: integer('enabled', { mode: 'boolean' }).notNull().default(false),
+  thresholdMicros: integer('threshold_micros').notNull().default(0),
+  amountMicros: integer('amount_micros').notNull().default(0),
+  customerId: text('customer_id'),
+  paymentMethodId: text('payment_method_id'),
+  cardBrand: text('card_brand'),
+  cardLast4: text('card_last4'),
+  stoppedBy: integer('stopped_by'),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+export type TopUpStatus = 'pending' | 'succeeded' | 'failed';
+
+/**
+ * Every auto top-up, numbered: its Stripe idempotency key is `topup:<account>:<n>`, and what it
+ * charges (amount, customer, card) is fixed when it starts, so a retry sends the same request.
+ * At most one is `pending` (the partial unique index): the one being charged.
+ */
+export const topUps = sqliteTable(
+  'top_ups',
+  {
+    n: integer('n').primaryKey(),
+    status: text('status').$type<TopUpStatus>().notNull(),
+    amountMicros: integer('amount_micros').notNull(),
+    customerId: text('customer_id').notNull(),
+    paymentMethodId: text('payment_method_id').notNull(),
+    /** Calls made to Stripe for it; the next one is not before `next_attempt_at` (network trouble only). */
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: integer('next_attempt_at').notNull(),
+    paymentIntentId: text('payment_intent_id'),
+    failureCode: text('failure_code'),
+    failureMessage: text('failure_message'),
+    createdAt: integer('created_at').notNull(),
+    endedAt: integer('ended_at'),
+  },
+  (t) => [uniqueIndex('top_ups_one_pending').on(t.status).where(sql`status = 'pending'`)],
 );

@@ -4,9 +4,10 @@ import { formatUsd } from '../money';
 
 /**
  * The frame of the human pages (claim, sign-in, dashboard): our stylesheet and our own scripts
- * only, deferred and in order (the CSP allows nothing inline and nothing from elsewhere).
+ * only, deferred and in order (the CSP allows nothing inline and nothing from elsewhere). `styles`
+ * adds our own stylesheets after the common one; `wide` widens the page for tables (dashboard).
  */
-export function Shell(props: { title: string; scripts?: string[]; children: Child }) {
+export function Shell(props: { title: string; scripts?: string[]; styles?: string[]; wide?: boolean; children: Child }) {
   return (
     <>
       {/* Standards mode: without a doctype browsers lay the page out in quirks mode. */}
@@ -19,12 +20,15 @@ export function Shell(props: { title: string; scripts?: string[]; children: Chil
           {/* No icon: spares the browser a request for /favicon.ico, which is not a page's. */}
           <link rel="icon" href="data:," />
           <link rel="stylesheet" href="/assets/pages.css" />
+          {(props.styles ?? []).map((href) => (
+            <link rel="stylesheet" href={href} />
+          ))}
           {(props.scripts ?? []).map((src) => (
             <script src={src} defer />
           ))}
         </head>
         <body>
-          <main>{props.children}</main>
+          <main class={props.wide ? 'wide' : undefined}>{props.children}</main>
         </body>
       </html>
     </>

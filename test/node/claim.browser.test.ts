@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS, claimInBrowser, fitsWidth, launchBrowser, openTab as open, PHONE } from './browser';
 import { startGateway, type RunningGateway } from './gateway-process';
 
 /**
@@ -14,7 +14,6 @@ import { startGateway, type RunningGateway } from './gateway-process';
  */
 
 const ADMIN = 'claim-browser-admin-token-0123456789';
-const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
 
 let gateway: RunningGateway;
 let browser: Browser;
@@ -22,10 +21,9 @@ let browser: Browser;
 let base: string;
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   gateway = await startGateway({ ADMIN_TOKEN: ADMIN });
   base = gateway.url.replace('127.0.0.1', 'localhost');
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
@@ -53,36 +51,8 @@ function post(path: string, body: unknown): Promise<Response> {
   return fetch(`${base}${path}`, { method: 'POST', body: JSON.stringify(body) });
 }
 
-interface Tab {
-  context: BrowserContext;
-  page: Page;
-  /** Console errors, uncaught exceptions and CSP violations on any page the tab showed. */
-  problems: string[];
-}
-
-/** A tab with a passkey authenticator built in (resident keys, user verification that succeeds). */
-async function openTab(viewport = { width: 1280, height: 900 }): Promise<Tab> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()} (${message.location().url})`);
-  });
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  await page.exposeFunction('reportCspViolation', (violation: string) => problems.push(`csp: ${violation}`));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      const report = (window as unknown as { reportCspViolation: (text: string) => void }).reportCspViolation;
-      void report(`${event.violatedDirective} blocked ${event.blockedURI} on ${event.documentURI}`);
-    });
-  });
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
-  });
-  return { context, page, problems };
-}
+/** A tab with a passkey authenticator built in. */
+const openTab = (viewport?: { width: number; height: number }) => open(browser, { viewport, passkey: true });
 
 /** The code the local email sender logged for this account, waiting for the log to show it. */
 async function mailedCode(accountId: string): Promise<string> {
@@ -159,7 +129,7 @@ describe('claiming an account in a browser', () => {
   it('fits a phone: the code and the account within 390 px', { timeout: 60_000 }, async () => {
     const owner = await agent();
     const init = (await (await post('/agent/claim/init', { claim_token: owner.claimToken })).json()) as { verification_uri: string; verification_uri_complete: string };
-    const { context, page, problems } = await openTab({ width: 390, height: 844 });
+    const { context, page, problems } = await openTab(PHONE);
     try {
       await page.goto(init.verification_uri_complete);
       await fitsWidth(page, ['#user-code', 'section', 'button']);
@@ -177,7 +147,7 @@ describe('claiming an account in a browser', () => {
     const owner = await agent();
     const { context, page } = await openTab();
     try {
-      await claimInBrowser(page, owner);
+      await claimInBrowser(page, base, owner.claimToken);
       // A page of another site posts our sign-out form, as a cross-site request forgery would.
       const forged = `<form method="post" action="${base}/dashboard/signout"><input name="csrf" value="${'x'.repeat(32)}"><button>Win a prize</button></form>`;
       await page.route('http://attacker.test/', (route) => route.fulfill({ contentType: 'text/html', body: forged }));
@@ -197,23 +167,4 @@ async function expectPending(owner: Agent): Promise<void> {
   const res = await post('/agent/claim/poll', { claim_token: owner.claimToken });
   expect(res.status).toBe(400);
   expect(((await res.json()) as { error: { code: string } }).error.code).toMatch(/^(authorization_pending|slow_down)$/);
-}
-
-/** A claim without an email, done in `page` up to the dashboard. */
-async function claimInBrowser(page: Page, owner: Agent): Promise<void> {
-  const init = (await (await post('/agent/claim/init', { claim_token: owner.claimToken })).json()) as { verification_uri: string; verification_uri_complete: string };
-  await page.goto(init.verification_uri_complete);
-  await Promise.all([page.waitForURL(init.verification_uri), page.getByRole('button', { name: 'Continue' }).click()]);
-  await Promise.all([page.waitForURL(`${base}/dashboard`), page.getByRole('button', { name: 'Confirm with a passkey' }).click()]);
-}
-
-async function fitsWidth(page: Page, selectors: string[]): Promise<void> {
-  const overflow = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-  expect(overflow.scroll).toBeLessThanOrEqual(overflow.client);
-  for (const selector of selectors) {
-    const box = await page.locator(selector).first().boundingBox();
-    expect(box, selector).not.toBeNull();
-    expect(box!.x, selector).toBeGreaterThanOrEqual(0);
-    expect(box!.x + box!.width, selector).toBeLessThanOrEqual(390);
-  }
 }

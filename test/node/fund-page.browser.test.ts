@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChain, type Chain } from '../upstreams/anvil';
 import { startStripeUpstream, type StripeUpstream } from '../upstreams/stripe';
+import { ARTIFACTS, fitsWidth, launchBrowser, openTab as open, PHONE, type Tab } from './browser';
 import { freePort, startGateway, type RunningGateway } from './gateway-process';
 
 /**
@@ -15,7 +15,6 @@ import { freePort, startGateway, type RunningGateway } from './gateway-process';
 const ADMIN = 'fund-page-admin-token-0123456789';
 const STRIPE_KEY = 'sk_test_fund_page_0123456789';
 const WEBHOOK_SECRET = 'whsec_fund_page_test_secret_0123456789';
-const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
 
 let stripe: StripeUpstream;
 let chain: Chain;
@@ -24,7 +23,6 @@ let browser: Browser;
 let webhookUrl: string;
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   [stripe, chain] = await Promise.all([startStripeUpstream(STRIPE_KEY), startChain()]);
   gateway = await startGateway({
     ADMIN_TOKEN: ADMIN,
@@ -38,7 +36,7 @@ beforeAll(async () => {
   });
   webhookUrl = `${gateway.url}/webhooks/stripe`;
   stripe.setWebhook(webhookUrl, WEBHOOK_SECRET);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
@@ -57,31 +55,8 @@ async function register(): Promise<{ accountId: string; fundUrl: string }> {
   return { accountId: body.account_id, fundUrl: body.fund_url };
 }
 
-interface Watched {
-  context: BrowserContext;
-  page: Page;
-  /** Console errors, uncaught exceptions and CSP violations, on any page the tab showed. */
-  problems: string[];
-}
-
-async function openTab(viewport = { width: 1280, height: 900 }): Promise<Watched> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    // Only the gateway's pages: the Stripe simulator's page is a stand-in (it answers 401 for /favicon.ico).
-    if (message.type() === 'error' && !message.location().url.startsWith(stripe.url)) problems.push(`console: ${message.text()} (${message.location().url})`);
-  });
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  await page.exposeFunction('reportCspViolation', (violation: string) => problems.push(`csp: ${violation}`));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      const report = (window as unknown as { reportCspViolation: (text: string) => void }).reportCspViolation;
-      void report(`${event.violatedDirective} blocked ${event.blockedURI} on ${event.documentURI}`);
-    });
-  });
-  return { context, page, problems };
-}
+/** A tab that records problems of the gateway's pages only: the Stripe simulator's page is a stand-in (it answers 401 for /favicon.ico). */
+const openTab = (viewport?: { width: number; height: number }): Promise<Tab> => open(browser, { viewport, ignoreConsoleFrom: stripe.url });
 
 describe('the fund page in a browser', () => {
   it('takes a card payment, shows the credit without a reload, and gives USDC deposit details', { timeout: 120_000 }, async () => {
@@ -147,7 +122,7 @@ describe('the fund page in a browser', () => {
 
   it('fits a phone: the deposit details, address and QR code within 390 px', { timeout: 60_000 }, async () => {
     const { fundUrl } = await register();
-    const { context, page, problems } = await openTab({ width: 390, height: 844 });
+    const { context, page, problems } = await openTab(PHONE);
     try {
       await page.goto(fundUrl);
       // Keyboard only: Tab to the USDC amount, type, and submit with Enter.
@@ -160,14 +135,7 @@ describe('the fund page in a browser', () => {
       await Promise.all([page.waitForURL(`${fundUrl}/usdc`), page.keyboard.press('Enter')]);
       await checkDepositDetails(page);
 
-      const overflow = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-      expect(overflow.scroll).toBeLessThanOrEqual(overflow.client);
-      for (const selector of ['#deposit-address', '.deposit dl', '.qr svg', 'section']) {
-        const box = await page.locator(selector).first().boundingBox();
-        expect(box, selector).not.toBeNull();
-        expect(box!.x, selector).toBeGreaterThanOrEqual(0);
-        expect(box!.x + box!.width, selector).toBeLessThanOrEqual(390);
-      }
+      await fitsWidth(page, ['#deposit-address', '.deposit dl', '.qr svg', 'section']);
       await page.screenshot({ path: `${ARTIFACTS}fund-page-usdc-phone.png`, fullPage: true });
       expect(problems).toEqual([]);
     } finally {

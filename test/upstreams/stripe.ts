@@ -14,13 +14,19 @@
  *   Idempotency as https://docs.stripe.com/api/idempotent_requests says: a key reused with the
  *   same parameters replays the first answer (`Idempotent-Replayed: true`), with other
  *   parameters or on another endpoint it gets 400 `idempotency_error`; a request that failed
- *   validation saves no result.
+ *   validation saves no result, a declined card's 402 is saved like a success.
+ * - Saving the card for later (https://docs.stripe.com/payments/save-during-payment): `customer`
+ *   (an existing Customer) or `customer_creation` (`always` makes one when the session is paid;
+ *   not both), and `payment_intent_data[setup_future_usage]` (`on_session`/`off_session`, with
+ *   `[metadata]` and `[description]`): the paid session's PaymentIntent carries them, and its card
+ *   is attached to the Customer. PaymentIntents themselves are in `stripe-payments.ts`.
  * - `GET /v1/checkout/sessions/{id}`, `POST /v1/checkout/sessions/{id}/expire`.
  * - `GET /c/pay/{id}`: a minimal hosted Checkout page: the amount, an Email and a Card number
  *   field and a "Pay" button posting to `POST /c/pay/{id}/complete`, which completes the
- *   session (`complete`/`paid`, a `payment_intent`, `customer_details`, `url: null`), delivers
- *   `checkout.session.completed` to the webhook, then redirects (303) to `success_url` with
- *   `{CHECKOUT_SESSION_ID}` filled in. Paying twice redirects without a second event.
+ *   session (`complete`/`paid`, a `payment_intent` that succeeded with that card, the `customer`,
+ *   `customer_details`, `url: null`), delivers `checkout.session.completed` to the webhook, then
+ *   redirects (303) to `success_url` with `{CHECKOUT_SESSION_ID}` filled in. Paying twice
+ *   redirects without a second event.
  *
  * Webhooks are delivered as Stripe does (https://docs.stripe.com/webhooks): a POST of the Event
  * as pretty-printed JSON with a `Stripe-Signature: t=...,v1=...` header made with the `stripe`
@@ -28,10 +34,11 @@
  * Errors are Stripe's `{error: {type, message, param, code, doc_url}}`. Form-encoded request
  * bodies are recorded parsed (nested objects, list indices as keys: `body.line_items['0']`).
  */
-import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import Stripe from 'stripe';
 import { isJson, sendJson, startUpstream, type Json, type RecordedRequest, type Upstream } from './server';
+import { fail, integer, metadataOf, missing, now, onlyKnown, optionalEnum, optionalString, randomId, StripeApiFailure } from './stripe-api';
+import { startPayments, type Customer, type PaymentIntent, type PaymentMethod } from './stripe-payments';
 
 export interface CheckoutSession {
   id: string;
@@ -95,33 +102,22 @@ export interface StripeUpstream extends Upstream {
   /** Where events go and the `whsec_...` they are signed with; until set, none are sent. */
   setWebhook: (url: string, secret: string) => void;
   /** Pays an open session as the Pay button does; delivers `checkout.session.completed` unless `deliver: false`. */
-  complete: (sessionId: string, opts?: { deliver?: boolean; email?: string }) => Promise<CheckoutSession>;
+  complete: (sessionId: string, opts?: { deliver?: boolean; email?: string; card?: string }) => Promise<CheckoutSession>;
   /** (Re)sends the session's event (the completed one, or the expired one; or `type`), signed at `timestamp` (seconds, default now). */
   deliver: (sessionId: string, opts?: { type?: string; timestamp?: number }) => Promise<WebhookDelivery>;
   /** A new event around `object`, signed with the webhook secret (or `secret`) at `timestamp`; not sent. */
   signedEvent: (type: string, object: object, opts?: { timestamp?: number; secret?: string }) => SignedEvent;
   /** Expires an open session as Stripe does at `expires_at`, delivering `checkout.session.expired`. */
   expire: (sessionId: string) => Promise<CheckoutSession>;
+  /** Customers made by sessions with `customer_creation: always`, by id. */
+  customers: Map<string, Customer>;
+  /** Every card paid with, by id; `customer` is set on the ones saved for later. */
+  paymentMethods: Map<string, PaymentMethod>;
+  /** Every PaymentIntent: those of paid sessions and those created through the API. */
+  paymentIntents: Map<string, PaymentIntent>;
+  /** Makes the card's issuer decline every further charge of it (`on: false` accepts them again). */
+  setDeclining: (paymentMethodId: string, on?: boolean) => void;
 }
-
-interface ApiError {
-  status: number;
-  type: 'invalid_request_error' | 'idempotency_error';
-  message: string;
-  param?: string;
-  code?: string;
-}
-
-class StripeApiFailure extends Error {
-  constructor(readonly error: ApiError) {
-    super(error.message);
-  }
-}
-
-const fail = (message: string, param?: string, code?: string, status = 400): never => {
-  throw new StripeApiFailure({ status, type: 'invalid_request_error', message, ...(param ? { param } : {}), ...(code ? { code } : {}) });
-};
-const missing = (param: string): never => fail(`Missing required param: ${param}.`, param, 'parameter_missing');
 
 /** Top-level parameters of `POST /v1/checkout/sessions` in stripe 23.1.0's types; others get `parameter_unknown`. */
 const CREATE_PARAMS = new Set(
@@ -136,9 +132,6 @@ const CREATE_PARAMS = new Set(
 const ZERO_DECIMAL = new Set(['bif', 'clp', 'djf', 'gnf', 'jpy', 'kmf', 'krw', 'mga', 'pyg', 'rwf', 'ugx', 'vnd', 'vuv', 'xaf', 'xof', 'xpf']);
 const DAY = 86_400;
 
-const now = () => Math.floor(Date.now() / 1000);
-const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const randomId = (prefix: string, length: number) => prefix + Array.from(randomBytes(length), (byte) => BASE62[byte % 62]).join('');
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Stripe's form encoding to nested objects: `a[b][0]=v` → `{a: {b: {'0': 'v'}}}`; `a[]=v` appends. */
@@ -162,21 +155,6 @@ export function parseStripeForm(text: string): Json {
 const listOf = (value: unknown): unknown[] =>
   isJson(value) ? Object.keys(value).sort((a, b) => Number(a) - Number(b)).map((key) => value[key]) : Array.isArray(value) ? value : [];
 
-function integer(value: unknown, param: string, min: number): number {
-  if (typeof value !== 'string' || !/^-?\d+$/.test(value)) return fail(`Invalid integer: ${String(value)}`, param, 'parameter_invalid_integer');
-  const number = Number(value);
-  if (number < min) fail(`This value must be greater than or equal to ${min}.`, param, 'parameter_invalid_integer');
-  return number;
-}
-
-function optionalString(params: Json, name: string, max = 5000): string | null {
-  const value = params[name];
-  if (value === undefined || value === '') return null;
-  if (typeof value !== 'string') return fail(`Invalid string: ${JSON.stringify(value)}`, name);
-  if (value.length > max) fail(`Invalid string: ${value.slice(0, 20)}...; must be at most ${max} characters`, name, 'string_length');
-  return value;
-}
-
 function optionalUrl(params: Json, name: string): string | null {
   const value = optionalString(params, name, 5000);
   if (value !== null && !/^https?:\/\/[^\s/]+/.test(value)) fail('Not a valid URL', name, 'url_invalid');
@@ -194,6 +172,9 @@ export async function startStripeUpstream(apiKey = 'sk_test_stripe_simulator'): 
   /** The last event of each type per session, redelivered as is. */
   const events = new Map<string, StripeEvent>();
   const idempotent = new Map<string, { path: string; params: string; status: number; body: unknown; requestId: string }>();
+  const payments = startPayments();
+  /** What each session's `payment_intent_data` asked of the PaymentIntent it makes when paid. */
+  const intentDataOf = new Map<string, IntentData>();
   const deliveries: WebhookDelivery[] = [];
   let webhook: { url: string; secret: string } | undefined;
   let apiVersion: string = Stripe.API_VERSION;
@@ -255,17 +236,12 @@ export async function startStripeUpstream(apiKey = 'sk_test_stripe_simulator'): 
     }
     const email = optionalString(params, 'customer_email', 800);
     if (email !== null && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) fail(`Invalid email address: ${email}`, 'customer_email', 'email_invalid');
-    const metadata: Record<string, string> = {};
-    if (params.metadata !== undefined && params.metadata !== '') {
-      if (!isJson(params.metadata)) fail('Invalid object', 'metadata');
-      for (const [key, value] of Object.entries(params.metadata as Json)) {
-        if (key.length > 40) fail(`Metadata keys can have up to 40 characters; \`${key}\` has ${key.length}.`, `metadata[${key}]`);
-        if (typeof value !== 'string') fail('Invalid string', `metadata[${key}]`);
-        if ((value as string).length > 500) fail(`Metadata values can have up to 500 characters, but you passed in a value that is ${(value as string).length} characters.`, `metadata[${key}]`);
-        if (value !== '') metadata[key] = value as string;
-      }
-      if (Object.keys(metadata).length > 50) fail('You can have up to 50 metadata keys.', 'metadata');
-    }
+    const metadata = metadataOf(params.metadata);
+    const customer = optionalString(params, 'customer');
+    if (customer !== null) payments.customerOf(customer);
+    const customerCreation = optionalEnum(params, 'customer_creation', ['always', 'if_required'] as const);
+    if (customer !== null && customerCreation !== null) fail('You may only specify one of these parameters: customer, customer_creation.', 'customer_creation');
+    const intentData = paymentIntentData(params.payment_intent_data);
     const id = randomId('cs_test_a1', 56);
     const session: CheckoutSession = {
       id,
@@ -282,8 +258,8 @@ export async function startStripeUpstream(apiKey = 'sk_test_stripe_simulator'): 
       created,
       currency,
       custom_fields: [],
-      customer: null,
-      customer_creation: 'if_required',
+      customer,
+      customer_creation: customer === null ? (customerCreation ?? 'if_required') : null,
       customer_details: email === null ? null : { email, name: null, address: null, phone: null, tax_exempt: 'none', tax_ids: [] },
       customer_email: email,
       expires_at: expiresAt,
@@ -307,6 +283,7 @@ export async function startStripeUpstream(apiKey = 'sk_test_stripe_simulator'): 
     };
     sessions.set(id, session);
     productNames.set(id, names.join(', '));
+    intentDataOf.set(id, intentData);
     return session;
   }
 
@@ -354,14 +331,19 @@ export async function startStripeUpstream(apiKey = 'sk_test_stripe_simulator'): 
     return session;
   }
 
-  async function complete(sessionId: string, opts: { deliver?: boolean; email?: string } = {}): Promise<CheckoutSession> {
+  async function complete(sessionId: string, opts: { deliver?: boolean; email?: string; card?: string } = {}): Promise<CheckoutSession> {
     const session = sessionOf(sessionId);
     if (session.status !== 'open') throw new Error(`Checkout Session ${sessionId} is ${session.status}, not open`);
     const email = opts.email || session.customer_email;
+    // A Customer is made when asked for (`customer_creation: always`); the card is attached to it when it is to be saved.
+    const customer = typeof session.customer === 'string' ? session.customer : session.customer_creation === 'always' ? payments.createCustomer(email).id : null;
+    const intentData = intentDataOf.get(sessionId) ?? { setupFutureUsage: null, metadata: {}, description: null };
+    const intent = payments.checkoutPayment({ amount: session.amount_total, currency: session.currency, customer, cardNumber: opts.card ?? '', email, ...intentData });
     Object.assign(session, {
       status: 'complete',
       payment_status: 'paid',
-      payment_intent: randomId('pi_3', 22),
+      payment_intent: intent.id,
+      customer,
       customer_details: { email, name: null, address: null, phone: null, tax_exempt: 'none', tax_ids: [] },
       url: null,
     });
@@ -404,11 +386,15 @@ export async function startStripeUpstream(apiKey = 'sk_test_stripe_simulator'): 
       }
       let answer: unknown;
       const sessionPath = /^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/.exec(path);
+      const intentPath = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
+      const query = parseStripeForm(request.path.split('?')[1] ?? '');
       if (request.method === 'POST' && path === '/v1/checkout/sessions') {
         apiVersion = version;
         answer = createSession(params);
       } else if (request.method === 'GET' && sessionPath && !sessionPath[2]) answer = sessionOf(decodeURIComponent(sessionPath[1]!));
       else if (request.method === 'POST' && sessionPath?.[2]) answer = await expire(decodeURIComponent(sessionPath[1]!));
+      else if (request.method === 'POST' && path === '/v1/payment_intents') answer = payments.createIntent(params);
+      else if (request.method === 'GET' && intentPath) answer = payments.retrieveIntent(decodeURIComponent(intentPath[1]!), query);
       else {
         fail(`Unrecognized request URL (${request.method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`, undefined, undefined, 404);
       }
@@ -418,7 +404,10 @@ export async function startStripeUpstream(apiKey = 'sk_test_stripe_simulator'): 
       if (!(err instanceof StripeApiFailure)) throw err;
       const { status, ...error } = err.error;
       const docs = error.code ? { doc_url: `https://stripe.com/docs/error-codes/${error.code.replace(/_/g, '-')}` } : {};
-      sendJson(res, status, { error: { ...error, ...docs, request_log_url: `https://dashboard.stripe.com/test/logs/${requestId}` } }, headers);
+      const body = { error: { ...error, ...docs, request_log_url: `https://dashboard.stripe.com/test/logs/${requestId}` } };
+      // A declined card is a request Stripe executed: its answer is saved under the key like a success.
+      if (error.type === 'card_error' && key) idempotent.set(key, { path, params: JSON.stringify(typeof request.body === 'object' ? request.body : {}), status, body, requestId });
+      sendJson(res, status, body, headers);
     }
   });
   url = upstream.url;
@@ -433,7 +422,7 @@ export async function startStripeUpstream(apiKey = 'sk_test_stripe_simulator'): 
       if (session.status === 'expired') return sendHtml(res, 409, 'Session expired', '<p>This Checkout Session is no longer active.</p>');
       if (session.status === 'open') {
         const form = new URLSearchParams(typeof request.body === 'string' ? request.body : '');
-        await complete(session.id, { email: form.get('email') ?? '' });
+        await complete(session.id, { email: form.get('email') ?? '', card: form.get('card') ?? '' });
       }
       if (!session.success_url) return sendHtml(res, 200, 'Payment complete', `<p>Thanks for your payment of ${escapeHtml(amount)}.</p>`);
       res.writeHead(303, { Location: session.success_url.replaceAll('{CHECKOUT_SESSION_ID}', session.id) });
@@ -479,13 +468,38 @@ export async function startStripeUpstream(apiKey = 'sk_test_stripe_simulator'): 
       return { event, payload, header: sign(payload, opts) };
     },
     expire,
+    customers: payments.customers,
+    paymentMethods: payments.paymentMethods,
+    paymentIntents: payments.paymentIntents,
+    setDeclining: payments.setDeclining,
+  };
+}
+
+interface IntentData {
+  setupFutureUsage: PaymentIntent['setup_future_usage'];
+  metadata: Record<string, string>;
+  description: string | null;
+}
+
+/** `payment_intent_data` of a payment-mode session, checked as Stripe does. */
+const INTENT_DATA_PARAMS = new Set(
+  'application_fee_amount capture_method description metadata on_behalf_of receipt_email setup_future_usage shipping statement_descriptor statement_descriptor_suffix transfer_data transfer_group'.split(' '),
+);
+function paymentIntentData(value: unknown): IntentData {
+  if (value === undefined || value === '') return { setupFutureUsage: null, metadata: {}, description: null };
+  if (!isJson(value)) return fail('Invalid object', 'payment_intent_data');
+  onlyKnown(value, INTENT_DATA_PARAMS, 'payment_intent_data');
+  return {
+    setupFutureUsage: optionalEnum(value, 'setup_future_usage', ['on_session', 'off_session'] as const, 'payment_intent_data[setup_future_usage]'),
+    metadata: metadataOf(value.metadata, 'payment_intent_data[metadata]'),
+    description: optionalString(value, 'description', 1000, 'payment_intent_data[description]'),
   };
 }
 
 function sendHtml(res: ServerResponse, status: number, title: string, body: string): void {
   res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8' });
   res.end(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} · Stripe Checkout (simulator)</title></head>
+<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>${escapeHtml(title)} · Stripe Checkout (simulator)</title></head>
 <body><main>
 ${body}
 </main></body></html>

@@ -44,7 +44,11 @@ export class Visitor {
   readonly setCookies: string[] = [];
   csrf = '';
 
-  constructor(readonly ip = freshIp()) {}
+  /** `send` is how requests reach the gateway: the Worker's `fetch` export unless a test runs the app with its own env. */
+  constructor(
+    readonly ip = freshIp(),
+    readonly send: typeof call = call,
+  ) {}
 
   headers(extra: Record<string, string> = {}): Record<string, string> {
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
@@ -52,14 +56,14 @@ export class Visitor {
   }
 
   async get(path: string): Promise<{ res: Response; html: string }> {
-    const res = await call(path, { headers: this.headers(), redirect: 'manual' });
+    const res = await this.send(path, { headers: this.headers(), redirect: 'manual' });
     return this.#read(res);
   }
 
   /** A form post, as the page's own form sends it (its CSRF token included unless `fields.csrf` says otherwise). */
   async post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<{ res: Response; html: string }> {
     const body = new URLSearchParams({ csrf: this.csrf, ...fields });
-    const res = await call(path, {
+    const res = await this.send(path, {
       method: 'POST',
       headers: this.headers({ 'Content-Type': 'application/x-www-form-urlencoded', ...headers }),
       body,
@@ -70,7 +74,7 @@ export class Visitor {
 
   /** A JSON post as `/assets/claim.js` sends it: the CSRF token in `X-CSRF-Token`. */
   async postJson(path: string, body: unknown, headers: Record<string, string> = { 'X-CSRF-Token': this.csrf }): Promise<Response> {
-    const res = await call(path, { method: 'POST', headers: this.headers({ 'Content-Type': 'application/json', ...headers }), body: JSON.stringify(body) });
+    const res = await this.send(path, { method: 'POST', headers: this.headers({ 'Content-Type': 'application/json', ...headers }), body: JSON.stringify(body) });
     this.#keep(res);
     return res;
   }

@@ -3,6 +3,7 @@ import m0000 from './0000_init.sql';
 import m0001 from './0001_open_holds_only.sql';
 import m0002 from './0002_hold_leases.sql';
 import m0003 from './0003_fund_link.sql';
+import m0004 from './0004_auto_top_up.sql';
 
   export default {
     journal,
@@ -10,7 +11,8 @@ import m0003 from './0003_fund_link.sql';
       m0000,
 m0001,
 m0002,
-m0003
+m0003,
+m0004
     }
   }
   

@@ -1,11 +1,15 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
+import { database } from '../../db';
+import { cardPaymentsOf, depositsOf } from '../../db/funding';
 import { accountStub } from '../../human/claims';
 import { currentSession, endSession, type HumanSession } from '../../human/sessions';
 import type { AccountSnapshot } from '../../../durable-objects/account/types';
 import { checkCsrf, csrfToken, pageHeaders } from '../security';
-import { displayUsd, isoDay } from '../shell';
+import { isoDay } from '../shell';
+import { fundingRows } from './funding';
 import { DashboardPage } from './page';
+import { spendByDayAndModel, windowStart } from './usage';
 
 export interface SignedIn {
   session: HumanSession;
@@ -29,13 +33,36 @@ export async function signedIn(c: Context<AppEnv>, now: number): Promise<SignedI
   return { session, account };
 }
 
-/** `GET /dashboard`. */
+/** The CSRF token of every dashboard form (one cookie for the whole `/dashboard` path). */
+export function dashboardCsrf(c: Context<AppEnv>): string {
+  return csrfToken(c, '/dashboard');
+}
+
+/** `GET /dashboard`: the balance, spend per day by model over 30 days, and the funding history. */
 export async function dashboardPage(c: Context<AppEnv>): Promise<Response> {
-  const human = await signedIn(c, Date.now());
+  const now = Date.now();
+  const human = await signedIn(c, now);
   if (human instanceof Response) return human;
   const { account } = human;
+  const stub = accountStub(c.env, account.accountId);
+  const db = database(c.env);
+  const [daily, credits, cards, deposits] = await Promise.all([
+    stub.dailySpend(windowStart(now)),
+    stub.credits(50),
+    cardPaymentsOf(db, account.accountId, 50),
+    depositsOf(db, account.accountId, 50),
+  ]);
   return c.html(
-    <DashboardPage shortId={account.accountId.slice(0, 8)} balanceUsd={displayUsd(account.balanceMicros)} createdAt={isoDay(account.createdAt)} csrf={csrfToken(c, '/dashboard')} />,
+    <DashboardPage
+      shortId={account.accountId.slice(0, 8)}
+      csrf={dashboardCsrf(c)}
+      createdAt={isoDay(account.createdAt)}
+      balanceMicros={account.balanceMicros}
+      heldMicros={account.heldMicros}
+      fundPath={account.fundToken ? `/fund/${account.fundToken}` : null}
+      usage={spendByDayAndModel(daily ?? [], now)}
+      funding={fundingRows(cards, deposits, credits ?? [])}
+    />,
     200,
     pageHeaders(),
   );

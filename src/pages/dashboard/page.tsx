@@ -1,24 +1,85 @@
-import { Shell } from '../shell';
+import { displayUsd } from '../shell';
+import type { FundingRow } from './funding';
+import { DashboardLayout, utcTime } from './layout';
+import { UsageChart } from './usage-chart';
+import type { UsageSeries } from './usage';
 
-/** The signed-in human's page. Minimal for now: which account, its balance, and signing out. */
-export function DashboardPage(props: { shortId: string; balanceUsd: string; createdAt: string; csrf: string }) {
+export interface OverviewProps {
+  shortId: string;
+  csrf: string;
+  createdAt: string;
+  balanceMicros: number;
+  heldMicros: number;
+  /** The account's fund page (`/fund/<token>`), when it has one. */
+  fundPath: string | null;
+  usage: UsageSeries;
+  funding: FundingRow[];
+}
+
+/** `/dashboard`: the balance, spend per day by model, and the funding history. */
+export function DashboardPage(props: OverviewProps) {
   return (
-    <Shell title={`Account ${props.shortId}`}>
-      <header class="bar">
-        <h1>
-          Account <code id="account-id">{props.shortId}</code>
-        </h1>
-        <form method="post" action="/dashboard/signout">
-          <input type="hidden" name="csrf" value={props.csrf} />
-          <button type="submit" class="secondary">
-            Sign out
-          </button>
-        </form>
-      </header>
-      <p class="muted">Created {props.createdAt}.</p>
-      <p class="balance">
-        Balance <strong id="balance">{props.balanceUsd}</strong>
-      </p>
-    </Shell>
+    <DashboardLayout title="Overview" shortId={props.shortId} csrf={props.csrf} tab="overview">
+      <section aria-labelledby="balance-title">
+        <h2 id="balance-title">
+          Money <span class="muted">account created {props.createdAt}</span>
+        </h2>
+        <dl class="figures">
+          <div>
+            <dt>Balance</dt>
+            <dd id="balance">{displayUsd(props.balanceMicros)}</dd>
+          </div>
+          <div>
+            <dt>Held by requests in flight</dt>
+            <dd id="held">{displayUsd(props.heldMicros)}</dd>
+          </div>
+        </dl>
+        {props.fundPath ? (
+          <p>
+            <a href={props.fundPath}>Add funds by card or USDC</a>
+          </p>
+        ) : null}
+      </section>
+      <section aria-labelledby="usage-title">
+        <h2 id="usage-title">Usage</h2>
+        <UsageChart usage={props.usage} />
+      </section>
+      <section aria-labelledby="funding-title">
+        <h2 id="funding-title">Funding history</h2>
+        <FundingTable rows={props.funding} />
+      </section>
+    </DashboardLayout>
+  );
+}
+
+function FundingTable(props: { rows: FundingRow[] }) {
+  if (props.rows.length === 0) return <p class="empty">No payments yet.</p>;
+  return (
+    <table class="rows" id="funding">
+      <thead>
+        <tr>
+          <th scope="col">Time</th>
+          <th scope="col">Method</th>
+          <th scope="col" class="num">
+            Amount
+          </th>
+          <th scope="col">Status</th>
+          <th scope="col">Reference</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((row) => (
+          <tr>
+            <td data-label="Time">{utcTime(row.at)}</td>
+            <td data-label="Method">{row.method}</td>
+            <td data-label="Amount" class="num">
+              {displayUsd(row.amountMicros)}
+            </td>
+            <td data-label="Status">{row.status}</td>
+            <td data-label="Reference">{row.reference ? <code>{row.reference}</code> : '—'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -4,7 +4,7 @@ import { AccountClient } from '../../accounts/account-client';
 import { FUND_TOKEN_PATTERN, randomBase62, sha256Hex } from '../../accounts/credentials';
 import { database } from '../../db';
 import { accountOfFundToken } from '../../db/accounts';
-import { closeCardPayment, committedCardMicros, openCardPayment, setCardSession } from '../../db/funding';
+import { committedCardMicros, openCardPayment } from '../../db/funding';
 import { countFundingSession } from '../../db/ip-counters';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
@@ -15,6 +15,7 @@ import { formatUsd, MICROS_PER_USD } from '../../money';
 import { clientIp, publicBaseUrl } from '../../urls';
 import { spendPeriods } from '../../../durable-objects/account/periods';
 import type { AccountSnapshot } from '../../../durable-objects/account/types';
+import { redirectToCheckout } from '../checkout-redirect';
 import { checkCsrf, csrfToken, pageHeaders } from '../security';
 import { displayUsd } from '../shell';
 import { FundPage, NotFoundPage, type CardSection, type UsdcSection } from './page';
@@ -131,27 +132,25 @@ export async function fundCard(c: Context<AppEnv>): Promise<Response> {
     return render(c, target, { card: { amount, error, remainingUsd: left } }, 400);
   }
   const pageUrl = `${publicBaseUrl(c)}/fund/${target.token}`;
-  try {
-    const session = await rail.client.checkout.sessions.create(
-      {
-        mode: 'payment',
-        line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: cents, product_data: { name: `Gateway credit for account ${target.accountId.slice(0, 8)}` } } }],
-        client_reference_id: target.accountId,
-        metadata: { account_id: target.accountId, card_payment_id: payment.id },
-        success_url: `${pageUrl}?paid=1`,
-        cancel_url: pageUrl,
-        expires_at: Math.floor(payment.expiresAt / 1000),
-      },
-      { idempotencyKey: payment.id },
-    );
-    if (!session.url) throw new Error(`Checkout Session ${session.id} has no URL`);
-    await setCardSession(db, payment.id, session.id);
-    return c.redirect(session.url, 303);
-  } catch (err) {
-    console.error('Checkout Session not created', err);
-    await closeCardPayment(db, payment.id);
-    return refuse('The card processor did not answer; nothing was charged. Try again in a minute.', 502);
-  }
+  return redirectToCheckout(
+    c,
+    db,
+    payment.id,
+    () =>
+      rail.client.checkout.sessions.create(
+        {
+          mode: 'payment',
+          line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: cents, product_data: { name: `Gateway credit for account ${target.accountId.slice(0, 8)}` } } }],
+          client_reference_id: target.accountId,
+          metadata: { account_id: target.accountId, card_payment_id: payment.id },
+          success_url: `${pageUrl}?paid=1`,
+          cancel_url: pageUrl,
+          expires_at: Math.floor(payment.expiresAt / 1000),
+        },
+        { idempotencyKey: payment.id },
+      ),
+    refuse,
+  );
 }
 
 /** `POST /fund/<token>/usdc`: a USDC intent for this account, shown with its QR code. */

@@ -4,7 +4,8 @@ import { closeCardPayment, markCardPaid } from '../../db/funding';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { creditFunding } from '../../funding/credit';
-import { stripeRail, verifiedEvent, type Stripe } from '../../funding/stripe';
+import { saveCheckoutCard } from '../../funding/saved-card';
+import { stripeRail, verifiedEvent, type Stripe, type StripeRail } from '../../funding/stripe';
 import { formatUsd } from '../../money';
 
 /** Stripe amounts are in cents; one cent is 10,000 micro-dollars. */
@@ -15,7 +16,8 @@ const MAX_BODY_BYTES = 256 * 1024;
 /**
  * `POST /webhooks/stripe`: verifies the signature against the raw body, then credits a paid
  * Checkout Session once (`stripe:<session id>` is the ledger's idempotency key, so Stripe's
- * retries, and deliveries that race, credit once). A session that will not be paid frees its
+ * retries, and deliveries that race, credit once) and, for a session made to save its card,
+ * stores the card for auto top-up. A session that will not be paid frees its
  * place under the unclaimed caps. Any other event is acknowledged and ignored. A missing, bad or
  * stale signature is 400 and changes nothing.
  */
@@ -31,7 +33,7 @@ export async function stripeWebhook(c: Context<AppEnv>): Promise<Response> {
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded':
       // A completed session with a delayed method (a bank debit) is paid later: its own event credits it.
-      if (event.data.object.payment_status === 'paid') return c.json({ received: true, credited: await creditSession(c.env, event.data.object) });
+      if (event.data.object.payment_status === 'paid') return c.json({ received: true, credited: await creditSession(c.env, rail, event.data.object) });
       break;
     case 'checkout.session.expired':
     case 'checkout.session.async_payment_failed': {
@@ -43,7 +45,7 @@ export async function stripeWebhook(c: Context<AppEnv>): Promise<Response> {
   return c.json({ received: true });
 }
 
-async function creditSession(env: Env, session: Stripe.Checkout.Session): Promise<boolean> {
+async function creditSession(env: Env, rail: StripeRail, session: Stripe.Checkout.Session): Promise<boolean> {
   const accountId = session.metadata?.account_id ?? session.client_reference_id;
   const cents = session.amount_total;
   if (!accountId || cents === null || cents <= 0 || (session.currency ?? 'usd').toLowerCase() !== 'usd') {
@@ -66,5 +68,7 @@ async function creditSession(env: Env, session: Stripe.Checkout.Session): Promis
   }
   const paymentId = session.metadata?.card_payment_id;
   if (paymentId) await markCardPaid(database(env), paymentId, session.id, Date.now());
+  // A payment from the auto top-up page also saves its card; a repeated delivery saves the same card.
+  await saveCheckoutCard(env, rail, accountId, session);
   return credited.applied;
 }

@@ -1,0 +1,56 @@
+import type { Child } from 'hono/jsx';
+import { Shell } from '../shell';
+
+/** The dashboard's sections, in the order of its navigation. */
+export const DASHBOARD_TABS = [
+  { id: 'overview', href: '/dashboard', label: 'Overview' },
+  { id: 'keys', href: '/dashboard/keys', label: 'API keys' },
+  { id: 'ledger', href: '/dashboard/ledger', label: 'Ledger' },
+  { id: 'top-up', href: '/dashboard/top-up', label: 'Auto top-up' },
+] as const;
+
+export type DashboardTab = (typeof DASHBOARD_TABS)[number]['id'];
+
+/**
+ * The frame of every dashboard page: the account's short id, sign-out (a CSRF-checked post) and
+ * the navigation, the current section marked for assistive technology (`aria-current`).
+ */
+export function DashboardLayout(props: { title: string; shortId: string; csrf: string; tab: DashboardTab; children: Child }) {
+  return (
+    <Shell title={`${props.title} · Account ${props.shortId}`} styles={['/assets/dashboard.css']} wide>
+      <header class="dash-head">
+        <h1>
+          Account <code id="account-id">{props.shortId}</code>
+        </h1>
+        <form method="post" action="/dashboard/signout">
+          <input type="hidden" name="csrf" value={props.csrf} />
+          <button type="submit" class="secondary">
+            Sign out
+          </button>
+        </form>
+      </header>
+      <nav class="tabs" aria-label="Dashboard">
+        <ul>
+          {DASHBOARD_TABS.map((tab) => (
+            <li>
+              <a href={tab.href} aria-current={tab.id === props.tab ? 'page' : undefined}>
+                {tab.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {props.children}
+    </Shell>
+  );
+}
+
+/** The hidden CSRF field of a dashboard form. */
+export function Csrf(props: { token: string }) {
+  return <input type="hidden" name="csrf" value={props.token} />;
+}
+
+/** A time as people read it in a table: `2026-11-25 14:03:12 UTC`. */
+export function utcTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}

@@ -1,0 +1,166 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOpenAIUpstream } from '../upstreams/openai';
+import type { Upstream } from '../upstreams/server';
+import { ARTIFACTS, claimInBrowser, DESKTOP, fitsWidth, launchBrowser, openTab, PHONE } from './browser';
+import { startGateway, type RunningGateway } from './gateway-process';
+
+/**
+ * The dashboard as its human uses it, in Debian's Chromium with a virtual passkey authenticator:
+ * an agent registers, is funded by the operator and starts a claim; the person claims it with a
+ * passkey, signs out and back in with the same passkey, and makes a key limited to one model and a
+ * tiny daily limit. The API (a local OpenAI upstream behind the gateway) then refuses that key for
+ * another model (403) and past its limit (429); the person revokes it and the next call is 401.
+ * The usage chart shows the spend. Screenshots at desktop and phone width go to test/artifacts/.
+ */
+
+const ADMIN = 'dashboard-browser-admin-token-0123456789';
+const MODEL = 'openai/gpt-4o-mini';
+
+let upstream: Upstream;
+let gateway: RunningGateway;
+let browser: Browser;
+/** `http://localhost:<port>`: WebAuthn needs a domain for its RP ID, and `127.0.0.1` is none. */
+let base: string;
+
+beforeAll(async () => {
+  upstream = await startOpenAIUpstream();
+  gateway = await startGateway({ ADMIN_TOKEN: ADMIN, OPENAI_API_KEY: 'sk-dashboard-browser', OPENAI_BASE_URL: `${upstream.url}/v1` });
+  base = gateway.url.replace('127.0.0.1', 'localhost');
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await gateway?.stop();
+  await upstream?.stop();
+});
+
+function chat(apiKey: string, model: string): Promise<Response> {
+  return fetch(`${base}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${apiKey}` },
+    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'Say hello' }] }),
+  });
+}
+
+/** An agent registered and credited by the operator API, with the claim token it would hand to its human. */
+async function fundedAgentWithClaimToken(usd: string): Promise<{ accountId: string; apiKey: string; claimToken: string }> {
+  const res = await fetch(`${base}/agent/register`, { method: 'POST', headers: { 'CF-Connecting-IP': '198.51.100.77' }, body: JSON.stringify({ type: 'anonymous' }) });
+  expect(res.status).toBe(201);
+  const body = (await res.json()) as { account_id: string; api_key: string; claim_token: string };
+  const credited = await fetch(`${base}/admin/accounts/${body.account_id}/credits`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${ADMIN}` },
+    body: JSON.stringify({ amount_usd: usd, reason: 'dashboard test' }),
+  });
+  expect(credited.status).toBe(200);
+  return { accountId: body.account_id, apiKey: body.api_key, claimToken: body.claim_token };
+}
+
+async function errorCode(res: Response): Promise<string> {
+  return ((await res.json()) as { error: { code: string } }).error.code;
+}
+
+async function go(page: Page, path: string): Promise<void> {
+  await page.goto(`${base}${path}`);
+  expect(page.url()).toBe(`${base}${path}`);
+}
+
+describe('the dashboard in a browser', () => {
+  it('makes a limited key that the API obeys, revokes it, and charts the spend', { timeout: 180_000 }, async () => {
+    const agent = await fundedAgentWithClaimToken('5.00');
+    const { context, page, problems } = await openTab(browser, { passkey: true });
+    try {
+      // The agent's own key spends a little first.
+      expect((await chat(agent.apiKey, MODEL)).status).toBe(200);
+      await claimInBrowser(page, base, agent.claimToken);
+      await expect(page.locator('h1').innerText()).resolves.toBe(`Account ${agent.accountId.slice(0, 8)}`);
+
+      // Out, and back in with the same passkey.
+      await Promise.all([page.waitForURL(`${base}/signin?signed_out=1`), page.getByRole('button', { name: 'Sign out' }).click()]);
+      await Promise.all([page.waitForURL(`${base}/dashboard`), page.getByRole('button', { name: 'Sign in with a passkey' }).click()]);
+
+      // A key for one model, with a daily limit of ten micro-dollars.
+      await page.getByRole('link', { name: 'API keys' }).click();
+      await page.waitForURL(`${base}/dashboard/keys`);
+      const create = page.locator('form[action="/dashboard/keys"]');
+      await create.getByLabel('Name').fill('research bot');
+      await create.getByLabel('Daily limit (USD)').fill('0.000010');
+      await create.locator(`input[name=allowed_models][value="${MODEL}"]`).check();
+      await page.screenshot({ path: `${ARTIFACTS}dashboard-keys-desktop.png`, fullPage: true });
+      await Promise.all([page.waitForURL(`${base}/dashboard/keys`), create.getByRole('button', { name: 'Create key' }).click()]);
+      const apiKey = (await page.locator('#new-key').innerText()).trim();
+      expect(apiKey).toMatch(/^ak-[0-9A-Za-z]{45}$/);
+      await expect(page.locator('#guardrails').innerText()).resolves.toBe(`daily $0.00001 · models: ${MODEL}`);
+      await page.screenshot({ path: `${ARTIFACTS}dashboard-key-created-desktop.png`, fullPage: true });
+
+      // The API: another model is refused, the allowed one works until the daily limit.
+      const other = await chat(apiKey, 'openai/gpt-4o');
+      expect(other.status).toBe(403);
+      expect(await errorCode(other)).toBe('model_not_allowed');
+      const statuses: number[] = [];
+      let refused: Response | undefined;
+      for (let i = 0; i < 10 && !refused; i++) {
+        const res = await chat(apiKey, MODEL);
+        statuses.push(res.status);
+        if (res.status === 200) await res.arrayBuffer();
+        else refused = res;
+      }
+      expect(statuses[0]).toBe(200);
+      expect(refused?.status).toBe(429);
+      expect(await errorCode(refused!)).toBe('daily_spend_limit_exceeded');
+      expect(Number(refused!.headers.get('Retry-After'))).toBeGreaterThan(0);
+
+      // Revoked in the dashboard: refused at once.
+      await go(page, '/dashboard/keys');
+      await Promise.all([page.waitForURL(/\/dashboard\/keys\/key_/), page.getByRole('link', { name: 'research bot' }).click()]);
+      const keyPath = new URL(page.url()).pathname;
+      await page.screenshot({ path: `${ARTIFACTS}dashboard-key-desktop.png`, fullPage: true });
+      await Promise.all([page.waitForURL(/\?revoked$/), page.getByRole('button', { name: 'Revoke key' }).click()]);
+      await expect(page.locator('#notice').innerText()).resolves.toContain('Key revoked');
+      const revoked = await chat(apiKey, MODEL);
+      expect(revoked.status).toBe(401);
+      expect(await errorCode(revoked)).toBe('api_key_revoked');
+
+      // The chart has today's bar for the model, and the ledger the key's requests.
+      await go(page, '/dashboard');
+      const today = new Date().toISOString().slice(0, 10);
+      await expect(page.locator(`#usage-chart rect.bar[data-model="${MODEL}"][data-day="${today}"]`).count()).resolves.toBe(1);
+      await expect(page.getByRole('img', { name: 'Spend per day by model, last 30 days (UTC)' }).count()).resolves.toBe(1);
+      await page.screenshot({ path: `${ARTIFACTS}dashboard-overview-desktop.png`, fullPage: true });
+      await go(page, '/dashboard/ledger');
+      await page.getByLabel('Key').selectOption({ label: await keyOption(page, 'research bot') });
+      await Promise.all([page.waitForURL(/\/dashboard\/ledger\?key=key_/), page.getByRole('button', { name: 'Filter' }).click()]);
+      const rows = await page.locator('#ledger tbody tr').count();
+      expect(rows).toBe(statuses.filter((status) => status === 200).length);
+      await page.screenshot({ path: `${ARTIFACTS}dashboard-ledger-desktop.png`, fullPage: true });
+
+      // The same pages at phone width.
+      await page.setViewportSize(PHONE);
+      for (const [path, name, selectors] of [
+        ['/dashboard', 'overview', ['#usage-chart', 'nav.tabs', 'section', '#funding']],
+        ['/dashboard/ledger', 'ledger', ['#ledger', 'form.filters']],
+        ['/dashboard/keys', 'keys', ['#keys', 'form[action="/dashboard/keys"] button', '.models']],
+      ] as const) {
+        await go(page, path);
+        await fitsWidth(page, [...selectors]);
+        await page.screenshot({ path: `${ARTIFACTS}dashboard-${name}-phone.png`, fullPage: true });
+      }
+      // A live key's page (the agent's own key), with its guardrails form.
+      await Promise.all([page.waitForURL(/\/dashboard\/keys\/key_/), page.getByRole('link', { name: 'default' }).click()]);
+      expect(new URL(page.url()).pathname).not.toBe(keyPath);
+      await fitsWidth(page, ['#guardrails', '.models', 'form[action$="/revoke"] button']);
+      await page.screenshot({ path: `${ARTIFACTS}dashboard-key-phone.png`, fullPage: true });
+      await page.setViewportSize(DESKTOP);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+/** The label of the ledger's key option that starts with `name`. */
+async function keyOption(page: Page, name: string): Promise<string> {
+  const labels = await page.locator('#filter-key option').allInnerTexts();
+  return labels.find((label) => label.startsWith(name))!;
+}
