@@ -10,6 +10,7 @@ import { sweepHumanRecords } from './jobs/human-records';
 export { AccountDurableObject } from '../durable-objects/account/account';
 export { WebJobDurableObject } from '../durable-objects/web-job/web-job';
 export { FundingWatcherDurableObject } from '../durable-objects/funding-watcher/watcher';
+export { SettlementJournalDurableObject } from '../durable-objects/settlement-journal/journal';
 
 const app = createApp();
 

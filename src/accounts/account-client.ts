@@ -15,6 +15,8 @@ const IDEMPOTENT_ATTEMPTS = 3;
 const MAX_CHANNELS = 1024;
 /** Keys per account whose last granted hold is remembered (D21's evidence). */
 const MAX_EVIDENCE = 256;
+/** Round trips remembered per account: their minimum is the distance, whatever the load. */
+const RTT_SAMPLES = 8;
 
 type OpName = AccountOp['op'];
 type OpOf<K extends OpName> = Extract<AccountOp, { op: K }>;
@@ -70,6 +72,8 @@ class AccountChannel {
   readonly evidence = new Map<string, Evidence>();
   /** Requests of this account sent upstream before their hold was confirmed, now. */
   earlyInFlight = 0;
+  /** The last round trips to the Durable Object (ms), newest last. */
+  #roundTrips: number[] = [];
 
   get idle(): boolean {
     return !this.#inFlight && this.#queue.length === 0;
@@ -78,6 +82,16 @@ class AccountChannel {
   /** The balance once every charge this isolate has queued is applied. */
   get balanceAfterPendingMicros(): number {
     return this.#balanceMicros - this.#pendingChargeMicros;
+  }
+
+  /** A charge sent through the settlement journal: counted in this isolate's view of the balance until the next answer. */
+  noteJournaledCharge(micros: number): void {
+    this.#balanceMicros -= micros;
+  }
+
+  /** The shortest of the recent round trips (ms): how far away the Durable Object is; undefined before the first. */
+  get roundTripMs(): number | undefined {
+    return this.#roundTrips.length ? Math.min(...this.#roundTrips) : undefined;
   }
 
   async call<K extends OpName>(sender: Sender, op: OpOf<K>, lazy = false): Promise<AccountOpResults[K]> {
@@ -115,10 +129,13 @@ class AccountChannel {
     const batch = this.#queue.splice(0);
     const charges = batch.reduce((sum, entry) => sum + chargeOf(entry), 0);
     try {
+      const sentAt = Date.now();
       const call = sender.stub.apply(batch.map((entry) => entry.op));
       // The batch carries other requests' calls: it must finish even if this one's client leaves.
       sender.waitUntil?.(call.catch(() => {}));
       const reply = await call;
+      this.#roundTrips.push(Date.now() - sentAt);
+      if (this.#roundTrips.length > RTT_SAMPLES) this.#roundTrips.shift();
       this.#balanceMicros = reply.balanceMicros;
       this.#pendingChargeMicros -= charges;
       batch.forEach((entry, i) => entry.done.resolve(i < reply.results.length ? reply.results[i]! : { error: 'no answer' }));
@@ -238,6 +255,16 @@ export class AccountClient {
   /** The balance once this isolate's queued charges are applied (exact when nothing else runs). */
   get balanceAfterPendingMicros(): number {
     return this.#channel.balanceAfterPendingMicros;
+  }
+
+  /** Counts a charge settled through the settlement journal in this isolate's view of the balance (`src/accounts/settlement.ts`). */
+  noteJournaledCharge(micros: number): void {
+    this.#channel.noteJournaledCharge(micros);
+  }
+
+  /** How far away the account's Durable Object is: the shortest recent round trip (ms), undefined before the first. */
+  get roundTripMs(): number | undefined {
+    return this.#channel.roundTripMs;
   }
 
   /** The stub for calls outside the batch, once everything this isolate queued before is applied. */

@@ -1,5 +1,6 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { journalName, journalPays, settleDurably } from '../../accounts/settlement';
 import { tokenCostMicros } from '../../billing/cost';
 import { COST_HEADER, CREDITS_HEADER, UNSUPPORTED_HEADER } from '../../billing/headers';
 import { checkContent } from '../../chat/content';
@@ -43,11 +44,16 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
   const context: ResponseContext = { model: model.id, requestId: c.get('requestId'), created: Math.floor(Date.now() / 1000) };
   // The charge is durable before the answer that states it leaves (README, "Money"): a crash
   // can lose an answer in flight, never a charge a client was told about.
-  const settle = async (usage: Usage) => {
+  const settle = (usage: Usage) => {
     stopLease();
-    const result = await caller.account.settle(hold.holdId, tokenCostMicros(usage, dispatched.route.price));
-    if (!result.ok) throw new Error(`settlement of ${hold.holdId} failed: ${result.reason}`);
-    return { costMicros: result.chargedMicros, balanceMicros: result.balanceMicros };
+    return settleDurably({
+      account: caller.account,
+      accountId: caller.accountId,
+      holdId: hold.holdId,
+      chargeMicros: tokenCostMicros(usage, dispatched.route.price),
+      far: journalPays(caller.account.roundTripMs),
+      journal: () => c.env.SETTLEMENT_JOURNAL.get(c.env.SETTLEMENT_JOURNAL.idFromName(journalName(c.req.raw.cf?.colo, caller.accountId))),
+    });
   };
   const headers: Record<string, string> = dispatched.unsupported.length ? { [UNSUPPORTED_HEADER]: dispatched.unsupported.join(', ') } : {};
 

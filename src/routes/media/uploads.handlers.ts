@@ -8,6 +8,7 @@ import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { accountPrefix } from '../../media/keys';
 import { fileUrl } from '../../media/outputs';
+import { streamIntoR2 } from '../../media/stream-copy';
 import {
   dailyUploadAllowance,
   formatMegabytes,
@@ -78,8 +79,8 @@ export const createUploadHandler: RouteHandler<typeof createUpload, AppEnv> = as
 
 /**
  * `PUT /uploads/<token>`: the one PUT of a reservation. The body streams into R2 through a
- * `FixedLengthStream` of the declared size, so no upload is held in memory and a body of another
- * length stores nothing.
+ * `FixedLengthStream` of the declared size (`streamIntoR2`), so no upload is held in memory and
+ * a body of another length stores nothing.
  */
 export async function putUpload(c: Context<AppEnv>): Promise<Response> {
   const token = c.req.param('token') ?? '';
@@ -98,11 +99,8 @@ export async function putUpload(c: Context<AppEnv>): Promise<Response> {
   if (!body) throw new GatewayError('invalid_request', 'The upload has no body.');
   if (!(await claimUpload(db, tokenHash, now))) throw new GatewayError('invalid_request', 'This upload URL has been used or has expired.');
 
-  const sized = new FixedLengthStream(reservation.bytes);
-  const piped = body.pipeTo(sized.writable).catch(() => {});
   try {
-    await c.env.MEDIA.put(reservation.key, sized.readable, { httpMetadata: { contentType: reservation.contentType } });
-    await piped;
+    await streamIntoR2(c.env.MEDIA, reservation.key, body, { contentType: reservation.contentType, length: reservation.bytes });
   } catch {
     await c.env.MEDIA.delete(reservation.key);
     throw new GatewayError('invalid_request', `The body was not exactly ${reservation.bytes} bytes; nothing was stored.`);

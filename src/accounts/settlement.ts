@@ -1,0 +1,60 @@
+import type { JournalEntry } from '../../durable-objects/settlement-journal/journal';
+import type { AccountClient } from './account-client';
+
+/**
+ * From this distance (the account Durable Object's shortest recent round trip, ms) a settlement is
+ * also written to a journal near the Worker, and the answer leaves when either is durable. A
+ * Durable Object in the same place answers in about a millisecond; one on another continent, 100
+ * to 250.
+ */
+export const JOURNAL_FROM_RTT_MS = 5;
+/** Journals per location, so that one busy location spreads its writes. */
+export const JOURNAL_SHARDS = 8;
+
+export interface Settled {
+  costMicros: number;
+  balanceMicros: number;
+}
+
+/** The journal near this Worker for an account: one per location (`request.cf.colo`) and shard. */
+export function journalName(colo: unknown, accountId: string): string {
+  let hash = 0x811c9dc5; // FNV-1a
+  for (let i = 0; i < accountId.length; i++) hash = Math.imul(hash ^ accountId.charCodeAt(i), 0x01000193);
+  return `${typeof colo === 'string' ? colo : 'local'}:${(hash >>> 0) % JOURNAL_SHARDS}`;
+}
+
+/** Whether a settlement should also be journaled: the account's Durable Object is known to be far. */
+export function journalPays(roundTripMs: number | undefined): boolean {
+  return roundTripMs !== undefined && roundTripMs >= JOURNAL_FROM_RTT_MS;
+}
+
+/**
+ * Charges a hold, durably, before its cost is stated (README, "Money"). Near its account, the
+ * settlement is one call to the account's Durable Object, and the balance stated is the one it
+ * answers. Far from it (`far`, see `journalPays`), the settlement is written to the journal near
+ * the Worker, which sends it on to the account at once and again until the account has answered;
+ * the answer leaves once the journal has stored it. Nothing of it waits in this isolate's channel
+ * to the account, so the next request is never queued behind a distant settlement. The balance
+ * stated with a journaled charge is this isolate's view: the last balance the account reported
+ * minus the charges this isolate has settled since.
+ */
+export async function settleDurably(options: {
+  account: AccountClient;
+  accountId: string;
+  holdId: string;
+  chargeMicros: number;
+  /** Whether to journal it: `journalPays(account.roundTripMs)`. */
+  far: boolean;
+  journal: () => { record(entry: JournalEntry): Promise<void> };
+}): Promise<Settled> {
+  const { account, holdId } = options;
+  const chargeMicros = Math.max(0, Math.round(options.chargeMicros));
+  if (!options.far) {
+    const result = await account.settle(holdId, chargeMicros);
+    if (!result.ok) throw new Error(`settlement of ${holdId} failed: ${result.reason}`);
+    return { costMicros: result.chargedMicros, balanceMicros: result.balanceMicros };
+  }
+  await options.journal().record({ accountId: options.accountId, holdId, chargeMicros });
+  account.noteJournaledCharge(chargeMicros);
+  return { costMicros: chargeMicros, balanceMicros: account.balanceAfterPendingMicros };
+}

@@ -1,0 +1,145 @@
+import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { FORWARD_AFTER_MS, type JournalEntry } from '../../durable-objects/settlement-journal/journal';
+import { AccountClient } from '../../src/accounts/account-client';
+import { sha256Hex } from '../../src/accounts/credentials';
+import { JOURNAL_FROM_RTT_MS, JOURNAL_SHARDS, journalName, journalPays, settleDurably } from '../../src/accounts/settlement';
+import { accountStub, adminCredit, register } from './helpers';
+
+/**
+ * Issue #14 with issue #10's rule: far from its account, a charge is durable in a journal near
+ * the Worker before its answer leaves, and the journal charges it once, whether or not the
+ * Worker's own settlement arrived.
+ */
+
+async function fundedAccount(usd: string) {
+  const account = await register();
+  expect((await adminCredit(account.account_id, usd)).status).toBe(200);
+  return { accountId: account.account_id, stub: accountStub(account.account_id), keyHash: await sha256Hex(account.api_key) };
+}
+
+async function openHold(stub: ReturnType<typeof accountStub>, keyHash: string, micros: number) {
+  const granted = await stub.authorizeHold({ keyHash, minMicros: micros, maxMicros: micros, purpose: 'chat:test/model', requestId: `req_${crypto.randomUUID()}` });
+  if (!granted.ok) throw new Error(granted.reason);
+  return granted.holdId;
+}
+
+/** A journal of its own per test, so that alarms of other tests never meet these entries. */
+const journalOf = () => env.SETTLEMENT_JOURNAL.get(env.SETTLEMENT_JOURNAL.idFromName(`test:${crypto.randomUUID()}`));
+type Journal = ReturnType<typeof journalOf>;
+
+/**
+ * An entry stored `ageMs` ago whose first forward never ran: what a journal evicted right after
+ * its write holds (an injected clock: the alarm sends entries FORWARD_AFTER_MS old).
+ */
+async function strand(journal: Journal, entry: JournalEntry, ageMs = FORWARD_AFTER_MS) {
+  await runInDurableObject(journal, (_, state) => state.storage.put(`settle:${entry.holdId}`, { ...entry, at: Date.now() - ageMs, attempts: 0 }));
+}
+
+/** Waits until the journal has forwarded everything (its forward runs after `record` returns). */
+async function drained(journal: Journal) {
+  for (let i = 0; i < 100 && (await journal.pending()).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(await journal.pending()).toEqual([]);
+}
+
+async function charges(stub: ReturnType<typeof accountStub>, holdId: string) {
+  return (await stub.ledgerEntries(50)).filter((row) => row.kind === 'charge' && row.holdId === holdId);
+}
+
+describe('settlement journal', () => {
+  it('sends a recorded settlement to its account at once, and charges it once however often it is recorded', async () => {
+    const { accountId, stub, keyHash } = await fundedAccount('1');
+    const holdId = await openHold(stub, keyHash, 50_000);
+    const journal = journalOf();
+    await journal.record({ accountId, holdId, chargeMicros: 1_234 });
+    await journal.record({ accountId, holdId, chargeMicros: 1_234 }); // a retried call
+    await drained(journal);
+    expect(await charges(stub, holdId)).toMatchObject([{ amountMicros: -1_234 }]);
+    expect(await stub.snapshot()).toMatchObject({ balanceMicros: 1_000_000 - 1_234, heldMicros: 0 });
+  });
+
+  it('charges from its alarm a settlement whose first forward was lost, once, even if the Worker settled too', async () => {
+    const { accountId, stub, keyHash } = await fundedAccount('1');
+    const lost = await openHold(stub, keyHash, 50_000);
+    const alsoDirect = await openHold(stub, keyHash, 50_000);
+    const journal = journalOf();
+    await strand(journal, { accountId, holdId: lost, chargeMicros: 700 });
+    await strand(journal, { accountId, holdId: alsoDirect, chargeMicros: 800 });
+    await stub.apply([{ op: 'settle', holdId: alsoDirect, chargeMicros: 800 }]);
+    await runInDurableObject(journal, (_, state) => state.storage.setAlarm(Date.now()));
+    expect(await runDurableObjectAlarm(journal)).toBe(true);
+    expect(await journal.pending()).toEqual([]);
+    // The alarm again (a retried delivery) charges nothing more.
+    await strand(journal, { accountId, holdId: lost, chargeMicros: 700 });
+    await runInDurableObject(journal, (_, state) => state.storage.setAlarm(Date.now()));
+    await runDurableObjectAlarm(journal);
+    expect(await charges(stub, lost)).toMatchObject([{ amountMicros: -700 }]);
+    expect(await charges(stub, alsoDirect)).toHaveLength(1);
+    expect(await stub.snapshot()).toMatchObject({ balanceMicros: 1_000_000 - 1_500, heldMicros: 0 });
+  });
+
+  it('keeps an entry that is not yet due, with an alarm set for it', async () => {
+    const { accountId, stub, keyHash } = await fundedAccount('1');
+    const holdId = await openHold(stub, keyHash, 50_000);
+    const journal = journalOf();
+    await strand(journal, { accountId, holdId, chargeMicros: 300 }, 1_000);
+    await runInDurableObject(journal, (_, state) => state.storage.setAlarm(Date.now()));
+    await runDurableObjectAlarm(journal);
+    expect(await journal.pending()).toHaveLength(1);
+    expect(await charges(stub, holdId)).toEqual([]);
+    const alarm = await runInDurableObject(journal, (_, state) => state.storage.getAlarm());
+    expect(alarm).toBeGreaterThan(Date.now() + FORWARD_AFTER_MS - 2_000);
+  });
+
+  it('drops a settlement its account refuses (an unknown hold) instead of retrying it forever', async () => {
+    const { accountId, stub } = await fundedAccount('1');
+    const journal = journalOf();
+    await journal.record({ accountId, holdId: 'hold_unknown', chargeMicros: 500 });
+    await drained(journal);
+    expect((await stub.snapshot()).balanceMicros).toBe(1_000_000);
+  });
+});
+
+describe('settleDurably', () => {
+  it('far from the account: answers once the journal has it, and the charge lands once', async () => {
+    const { accountId, stub, keyHash } = await fundedAccount('1');
+    const holdId = await openHold(stub, keyHash, 50_000);
+    const account = new AccountClient(env, accountId);
+    await account.authenticate(keyHash); // this isolate has seen the balance
+    const journal = journalOf();
+    const settled = await settleDurably({ account, accountId, holdId, chargeMicros: 2_000.4, far: true, journal: () => journal });
+    // The isolate's view: what the account last said, minus this charge.
+    expect(settled).toEqual({ costMicros: 2_000, balanceMicros: 998_000 });
+    await drained(journal);
+    expect(await charges(stub, holdId)).toMatchObject([{ amountMicros: -2_000 }]);
+    expect(await stub.snapshot()).toMatchObject({ balanceMicros: 998_000, heldMicros: 0 });
+  });
+
+  it('near the account: one call to it, nothing journaled, the exact balance stated', async () => {
+    const { accountId, stub, keyHash } = await fundedAccount('1');
+    const holdId = await openHold(stub, keyHash, 50_000);
+    const account = new AccountClient(env, accountId);
+    const journal = journalOf();
+    const settled = await settleDurably({ account, accountId, holdId, chargeMicros: 900, far: false, journal: () => journal });
+    expect(settled).toEqual({ costMicros: 900, balanceMicros: 999_100 });
+    expect(await journal.pending()).toEqual([]);
+    expect(account.roundTripMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('journals from JOURNAL_FROM_RTT_MS on, never before the first round trip', () => {
+    expect(journalPays(undefined)).toBe(false);
+    expect(journalPays(JOURNAL_FROM_RTT_MS - 1)).toBe(false);
+    expect(journalPays(JOURNAL_FROM_RTT_MS)).toBe(true);
+    expect(journalPays(230)).toBe(true);
+  });
+
+  it('names one journal per location and shard, the same for an account every time', () => {
+    const id = crypto.randomUUID();
+    expect(journalName('SYD', id)).toBe(journalName('SYD', id));
+    expect(journalName('SYD', id)).toMatch(new RegExp(`^SYD:[0-${JOURNAL_SHARDS - 1}]$`));
+    expect(journalName(undefined, id)).toMatch(/^local:\d$/);
+    const shards = new Set(Array.from({ length: 200 }, () => journalName('IAD', crypto.randomUUID())));
+    expect(shards.size).toBe(JOURNAL_SHARDS);
+  });
+});
