@@ -41,7 +41,8 @@ function patch(src, dst, edits) {
   const main = mainModule(dst);
   let js = readFileSync(path.join(dst, main), 'utf8');
   for (const [from, to] of edits) {
-    if (!js.includes(from)) throw new Error(`patch anchor not found: ${from.slice(0, 80)}`);
+    const found = typeof from === 'string' ? js.includes(from) : from.test(js);
+    if (!found) throw new Error(`patch anchor not found: ${String(from).slice(0, 80)}`);
     js = js.replace(from, to);
   }
   writeFileSync(path.join(dst, main), js);
@@ -51,7 +52,8 @@ function patch(src, dst, edits) {
 // In the account client, so both orders of src/chat/hold-dispatch.ts (strict and speculative) get it.
 const HOLD_CALL = 'const result = await this.#channel.call(this.#sender, { op: "hold", request }).catch(spendCheckUnavailable);';
 const FAKE_HOLD = 'const result = { ok: true, accountId: "a", keyId: "k", holdId: "h", amountMicros: request.maxMicros, availableMicros: 1e12 };';
-const SETTLE_CALL = 'const result = await caller.account.settle(hold.holdId, tokenCostMicros(usage, dispatched.route.price));';
+// In settleDurably (src/accounts/settlement.ts), the settlement near the account (esbuild may rename `account`).
+const SETTLE_CALL = /const result = await account\d*\.settle\(holdId, chargeMicros\);/;
 // The account client's own machinery (queue, deferreds, lazy timer, waitUntil) with the RPC answered locally.
 // The expression only: esbuild may rename the variable it is assigned to (`call6`).
 const RPC_CALL = 'sender.stub.apply(batch.map((entry) => entry.op));';
@@ -59,7 +61,7 @@ const FAKE_RPC = 'Promise.resolve({ balanceMicros: 1e12, results: batch.map(({ o
 // The Durable Object's work without its SQL (open holds and keys live in memory anyway).
 const SQL_CALL = 'return storage.sql.exec(statement, ...bindings).toArray();';
 const NO_SQL = 'if (/^(INSERT INTO (holds|ledger|key_spend)|DELETE FROM holds|UPDATE account SET balance_micros = \\?$)/.test(statement)) return []; ' + SQL_CALL;
-const FAKE_SETTLE = 'const result = { ok: true, chargedMicros: tokenCostMicros(usage, dispatched.route.price), balanceMicros: 1e12 };';
+const FAKE_SETTLE = 'const result = { ok: true, chargedMicros: chargeMicros, balanceMicros: 1e12 };';
 
 // Unsettled holds stay open: lift the in-flight cap so the no-settle variant is not refused.
 const OPEN_HOLDS_CAP = 'var MAX_OPEN_HOLDS = 128;';

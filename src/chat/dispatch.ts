@@ -23,7 +23,7 @@ export interface Dispatched {
 export async function dispatchChat(
   request: ChatRequest,
   routes: ChatRoute[],
-  options: { env: Env; signal: AbortSignal; maxTokens: number | null; guard: GuardOptions },
+  options: { env: Env; signal: AbortSignal; maxTokens: number | null; guard: () => GuardOptions },
 ): Promise<Dispatched> {
   let lastError: GatewayError | undefined;
   for (const [attempt, route] of routes.slice(0, 2).entries()) {

@@ -8,12 +8,13 @@ const IMAGE_TIMEOUT_MS = 15_000;
 /**
  * Fetches an https image for upstreams that only take inline base64 (Gemini), through the same
  * private-address guard as scraping: a client cannot make the gateway read its internal network.
+ * The guard's settings are worked out only when an image is fetched (most requests carry none).
  */
-export function imageFetcher(guard: GuardOptions): ImageFetcher {
+export function imageFetcher(guard: () => GuardOptions): ImageFetcher {
   return async (url) => {
     const refused = (why: string) => new GatewayError('invalid_request', `The image at ${url} ${why}.`, { param: 'messages' });
     if (!url.startsWith('https://')) throw refused('is not an https URL');
-    const outcome = await guardedFetch(url, { headers: { Accept: 'image/*' }, timeoutMs: IMAGE_TIMEOUT_MS }, guard);
+    const outcome = await guardedFetch(url, { headers: { Accept: 'image/*' }, timeoutMs: IMAGE_TIMEOUT_MS }, guard());
     if (!outcome.ok) throw refused(`could not be fetched: ${outcome.reason}`);
     const { response } = outcome.result;
     const mimeType = response.headers.get('content-type')?.split(';')[0]?.trim() ?? '';

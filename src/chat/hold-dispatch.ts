@@ -54,7 +54,7 @@ export async function holdAndDispatch(c: Context<AppEnv>, ask: Ask): Promise<Hel
   const refusal = (hold: Extract<Awaited<ReturnType<typeof account.authorizeHold>>, { ok: false }>) =>
     holdFailureError(hold, (available) => shortfallMessage(plan, available, price, model));
   const send = (heldMicros: number, signal: AbortSignal) =>
-    dispatchChat(request, routes, { env: c.env, signal, maxTokens: loweredMaxTokens(plan, heldMicros, price, request.n ?? 1), guard: requestGuard(c) });
+    dispatchChat(request, routes, { env: c.env, signal, maxTokens: loweredMaxTokens(plan, heldMicros, price, request.n ?? 1), guard: () => requestGuard(c) });
 
   const speculate = maySpeculate({
     enabled: c.env.SPECULATIVE_DISPATCH !== 'off',

@@ -81,15 +81,19 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
   const completed = finishCompletion(dispatched, context, plan.promptTokens, settle, release);
   // Keeps the Worker alive until the answer is read and its charge written, even if the client leaves.
   waitUntil(c, completed);
-  const { completion, costMicros, balanceMicros } = await completed;
-  return c.json(completion, 200, {
+  const { body, costMicros, balanceMicros } = await completed;
+  return c.body(body, 200, {
     ...headers,
+    'Content-Type': 'application/json',
     [COST_HEADER]: formatUsd(costMicros),
     [CREDITS_HEADER]: formatUsd(balanceMicros),
   });
 };
 
-/** Reads a non-streamed answer and settles it; runs to the end even if the client disconnects. */
+/**
+ * Reads a non-streamed answer and settles it; runs to the end even if the client disconnects.
+ * The answer is serialized while the settlement is on its way, so only the round trip waits.
+ */
 async function finishCompletion(
   dispatched: Dispatched,
   context: ResponseContext,
@@ -107,8 +111,10 @@ async function finishCompletion(
   }
   const text = parsed.completion.choices.map((choice) => (choice.message.content ?? '') + JSON.stringify(choice.message.tool_calls ?? '')).join('');
   const usage = billableUsage(parsed.usage, promptEstimate, text, true);
-  const { costMicros, balanceMicros } = await settle(usage);
-  return { completion: { ...parsed.completion, usage: usageWire(usage) }, costMicros, balanceMicros };
+  const settled = settle(usage);
+  const body = JSON.stringify({ ...parsed.completion, usage: usageWire(usage) });
+  const { costMicros, balanceMicros } = await settled;
+  return { body, costMicros, balanceMicros };
 }
 
 /** Keeps the Worker alive for `promise` after the response; in unit tests it is awaited anyway. */
