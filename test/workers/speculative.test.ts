@@ -125,7 +125,7 @@ describe('speculative dispatch (D21) with a distant account', () => {
     expect(await recorded(content)).toEqual([]);
   });
 
-  it('serves exactly the requests the balance covers when many arrive at once, and charges exactly', async () => {
+  it('serves every request the balance covers when many arrive at once, and charges exactly', async () => {
     const { apiKey, stub } = await agent('0.05');
     expect((await chat(apiKey, unique('Hi'))).res.status).toBe(200); // the evidence
     const before = await stub.snapshot();
@@ -134,16 +134,27 @@ describe('speculative dispatch (D21) with a distant account', () => {
     const refused = results.filter((r) => r.res.status === 402);
     expect(served.length + refused.length).toBe(60);
 
+    // The settlements of a distant account go through the journal near the Worker, which carries
+    // them to the account after the answers (README, "Money"): wait for the last one to land.
+    let after = await stub.snapshot();
+    for (let i = 0; i < 100 && after.heldMicros > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      after = await stub.snapshot();
+    }
+    expect(after.heldMicros).toBe(0);
     const ledger = await stub.ledgerEntries(500);
     // Every request of the burst holds the same worst case (max_tokens 2000), the largest hold of all.
     const worstCase = Math.max(...ledger.filter((row) => row.kind === 'hold').map((row) => Math.abs(row.amountMicros)));
-    // Holds are all-or-nothing here (max_tokens given): exactly what the balance covered was served.
-    expect(served.length).toBe(Math.floor(before.balanceMicros / worstCase));
+    // Holds are all-or-nothing here (max_tokens given): at least what the balance covered at once
+    // was served, more when early settlements (journaled, so undelayed) freed money for late holds,
+    // and never more than the balance could hold at any moment (no charge without its hold).
+    expect(served.length).toBeGreaterThanOrEqual(Math.floor(before.balanceMicros / worstCase));
+    expect(ledger.filter((row) => row.kind === 'hold' && Math.abs(row.amountMicros) === worstCase)).toHaveLength(served.length);
     const told = served.reduce((sum, r) => sum + Math.round(Number(r.res.headers.get('x-service-cost')) * 1e6), 0);
-    const after = await stub.snapshot();
-    expect(after.heldMicros).toBe(0);
     expect(before.balanceMicros - after.balanceMicros).toBe(told);
+    expect(after.balanceMicros).toBeGreaterThanOrEqual(0);
     const charges = ledger.filter((row) => row.kind === 'charge');
+    expect(charges).toHaveLength(served.length + 1); // and the first request's, the evidence
     expect(new Set(charges.map((row) => row.holdId)).size).toBe(charges.length);
   });
 
