@@ -74,8 +74,8 @@ const timedEdits = [
   ['  const release = () => {\n    stopLease();', '  const __t1 = Date.now();\n  const release = () => {\n    stopLease();'],
   ['  const context = { model: model.id, requestId: c.get("requestId")', '  const __t2 = Date.now();\n  const context = { model: model.id, requestId: c.get("requestId")'],
   [
-    '  const { completion, costMicros, balanceMicros } = await completed;\n  return c.json(completion, 200, {',
-    '  const { completion, costMicros, balanceMicros } = await completed;\n  const __t3 = Date.now();\n  return c.json(completion, 200, {\n    "x-bench-timing": `${__t1 - __t0},${__t2 - __t1},${__t3 - __t2}`,',
+    '  const { body, costMicros, balanceMicros } = await completed;\n  return c.body(body, 200, {',
+    '  const { body, costMicros, balanceMicros } = await completed;\n  const __t3 = Date.now();\n  return c.body(body, 200, {\n    "x-bench-timing": `${__t1 - __t0},${__t2 - __t1},${__t3 - __t2}`,',
   ],
 ];
 
