@@ -49,6 +49,11 @@ export class Ledger {
    * it, else the most they allow down to `minMicros`, else a failure naming the binding constraint.
    */
   hold(key: KeyRow, request: HoldRequest, now: number): Result<Hold, HoldFailure> {
+    // The Worker never asks otherwise; a negative or inverted hold would add to what can be spent.
+    const { minMicros, maxMicros } = request;
+    if (!Number.isSafeInteger(minMicros) || !Number.isSafeInteger(maxMicros) || minMicros < 0 || maxMicros < minMicros) {
+      throw new Error(`invalid hold: min ${minMicros}, max ${maxMicros} micro-dollars`);
+    }
     const holds = this.#memory.holds;
     if (holds.size >= MAX_OPEN_HOLDS) return { ok: false, reason: 'too_many_holds', openHolds: holds.size };
 

@@ -22,6 +22,18 @@ describe('the ledger module', () => {
     }));
 
   it.each([
+    [-1, 10],
+    [10, 5],
+    [1.5, 10],
+    [0, Number.NaN],
+  ])('refuses a hold of min %d and max %d micro-dollars, writing nothing', (minMicros, maxMicros) =>
+    withAccountModules({ balanceMicros: 1_000_000 }, (modules) => {
+      expect(() => modules.ledger.hold(checkedKey(modules, NOW), { keyHash: modules.keyHash, minMicros, maxMicros, purpose: 'chat:test' }, NOW)).toThrow(/invalid hold/);
+      expect(rows(modules.storage, 'SELECT id FROM holds')).toEqual([]);
+      expect(modules.memory.holds.heldMicros).toBe(0);
+    }));
+
+  it.each([
     [123_456.4, 123_456],
     [123_456.5, 123_457],
     [-5, 0],
