@@ -1,16 +1,19 @@
 // Shared pieces of the benchmark (bench/run.mjs) and the profiling runs (bench/profile.mjs).
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { convertV4MiniflareOptions, Log, LogLevel, Miniflare } from 'miniflare';
+import { unstable_readConfig } from 'wrangler';
 
 export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 /** The checkout whose gateway is measured (wrangler.toml, migrations, sources). */
 export const ROOT = path.resolve(process.env.BENCH_PROJECT_ROOT ?? path.join(BENCH_DIR, '..'));
 export const HOST = '127.0.0.1';
+/** Beside a built bundle: the compatibility date and flags of the wrangler.toml it was built from. */
+const COMPATIBILITY_FILE = 'compatibility.json';
 
 export const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
 export const LAT_N = num('BENCH_LAT_N', 2000);
@@ -271,6 +274,9 @@ export function buildGateway(outDir, entry) {
   renameSync(staging, outDir);
   // wrangler's own size line ("Total Upload: … KiB / gzip: … KiB"), for bench/edge.mjs
   writeFileSync(path.join(outDir, 'wrangler-size.txt'), /Total Upload:.*/.exec(result.stdout)?.[0] ?? '');
+  // The compatibility settings it was built with, so a bundle of another commit runs with its own.
+  const config = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml') });
+  writeFileSync(path.join(outDir, COMPATIBILITY_FILE), JSON.stringify({ date: config.compatibility_date, flags: config.compatibility_flags }));
   return outDir;
 }
 
@@ -365,11 +371,13 @@ export function gatewayWorkerOptions(bundleDir, config, upstreamUrl) {
     .map((file) => ({ type: file === main ? 'ESModule' : moduleType(file, config), path: path.join(bundleDir, file) }))
     // the entry module first
     .sort((a, b) => (path.basename(a.path) === main ? -1 : path.basename(b.path) === main ? 1 : 0));
+  const built = path.join(bundleDir, COMPATIBILITY_FILE);
+  const compatibility = existsSync(built) ? JSON.parse(readFileSync(built, 'utf8')) : { date: config.compatibility_date, flags: config.compatibility_flags };
   return {
     modules,
     modulesRoot: bundleDir,
-    compatibilityDate: config.compatibility_date,
-    compatibilityFlags: config.compatibility_flags,
+    compatibilityDate: compatibility.date,
+    compatibilityFlags: compatibility.flags,
     bindings: {
       ...Object.fromEntries(Object.entries(config.vars ?? {})),
       OPENAI_API_KEY: UPSTREAM_KEY,

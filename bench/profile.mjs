@@ -60,7 +60,9 @@ const RPC_CALL = 'sender.stub.apply(batch.map((entry) => entry.op));';
 const FAKE_RPC = 'Promise.resolve({ balanceMicros: 1e12, results: batch.map(({ op }) => op.op === "hold" ? { ok: true, accountId: "a", keyId: "k", holdId: "h", amountMicros: op.request.maxMicros, availableMicros: 1e12 } : { ok: true, holdId: op.holdId, chargedMicros: op.chargeMicros, balanceMicros: 1e12, applied: true }) });';
 // The Durable Object's work without its SQL (open holds and keys live in memory anyway).
 const SQL_CALL = 'return storage.sql.exec(statement, ...bindings).toArray();';
-const NO_SQL = 'if (/^(INSERT INTO (holds|ledger|key_spend)|DELETE FROM holds|UPDATE account SET balance_micros = \\?$)/.test(statement)) return []; ' + SQL_CALL;
+// PROFILE_NO_SQL (a regular expression) picks which statements to skip.
+const NO_SQL_RE = process.env.PROFILE_NO_SQL ?? '^(INSERT INTO (holds|ledger|key_spend)|DELETE FROM holds|UPDATE account SET balance_micros = \\?$)';
+const NO_SQL = `if (/${NO_SQL_RE}/.test(statement)) return []; ` + SQL_CALL;
 const FAKE_SETTLE = 'const result = { ok: true, chargedMicros: chargeMicros, balanceMicros: 1e12 };';
 
 // Unsettled holds stay open: lift the in-flight cap so the no-settle variant is not refused.
@@ -114,12 +116,12 @@ async function main() {
         modulesRoot: BENCH_DIR,
         compatibilityDate: config.compatibility_date,
         compatibilityFlags: config.compatibility_flags,
-        bindings: { UPSTREAM_BASE_URL: upstream.url },
+        bindings: { UPSTREAM_BASE_URL: upstream.url, PROBE_SKIP: process.env.PROBE_SKIP ?? '' },
         durableObjects: { PROBE: { className: 'Probe', useSQLite: true } },
       }, probeState);
-      for (const route of ['none', 'noop', 'sql', 'sql2']) {
+      for (const route of (process.env.PROBE_ROUTES ?? 'none,noop,sql,sql2').split(',')) {
         const t = { name: route, url: `${mf.url}/${route}`, headers: { 'x-upstream': '1' }, body: CHAT_BODY };
-        rows.push({ variant: `${variant}: upstream + ${{ none: 'no RPC', noop: '1 no-op RPC', sql: '1 raw-SQL hold RPC', sql2: '2 raw-SQL RPCs' }[route]}`, ...(await measure(client, t, mf.pids)) });
+        rows.push({ variant: `${variant}: upstream + ${{ none: 'no RPC', noop: '1 no-op RPC', sql: '1 raw-SQL hold RPC', sql2: '2 raw-SQL RPCs' }[route] ?? route}`, ...(await measure(client, t, mf.pids)) });
       }
       await mf.mf.dispose();
       continue;

@@ -209,6 +209,8 @@ async function measureChat({ client, targets, upstream, passthrough, gateway, on
   const foreignShare = Math.max(0, (cpuEnd.machine - cpuStart.machine) - (cpuEnd.ours - cpuStart.ours)) / (wallSeconds * cores);
   const upstreamPeakKb = upstreamSampler.peakKb();
   upstreamSampler.stop();
+  log('memory floor: a Worker that answers a constant, under the same number of requests');
+  const floor = await measureMemoryFloor(client, memoryDir);
 
   // -------------------------------------------------------------------------------------------
   const d = results.direct;
@@ -268,6 +270,8 @@ async function measureChat({ client, targets, upstream, passthrough, gateway, on
       return `| ${what}, gateway vs Portkey | ${fmt(ours, oursIdle)} | ${higherIsBetter ? 'above' : 'below'} ${fmt(theirs, theirsIdle)} | ${(higherIsBetter ? ours > theirs : ours < theirs) ? 'yes' : '**no**'} |`;
     })
     : [];
+  // Not a target: what any Worker's workerd reaches under the same load, so the row above is read against it.
+  const floorRow = `| peak RSS of a Worker that answers a constant (no upstream, no state), same load: workerd's own floor | ${f1(floor.peakKb / 1024)} MB (idle ${f1(floor.idleKb / 1024)}) | — | — |`;
   const targetsTable = [
     '| target | measured | limit | met |',
     '|:--|--:|--:|:--|',
@@ -277,6 +281,7 @@ async function measureChat({ client, targets, upstream, passthrough, gateway, on
         : `| ${c.what} | ${(c.value * 100).toFixed(0)} % | ${c.limit === null ? 'retired (#14)' : `≥ ${c.limit * 100} %`} | ${c.ok === null ? '—' : c.ok ? 'yes' : '**no**'} |`,
     ),
     ...vsPortkey,
+    floorRow,
   ].join('\n');
 
   const cpus = os.cpus();
@@ -303,6 +308,10 @@ async function measureChat({ client, targets, upstream, passthrough, gateway, on
         `routed to the same upstream by \`x-portkey-provider: openai\` and \`x-portkey-custom-host\`; \`@hono/node-server\` held at ${readVersion('@hono/node-server')} through package.json \`overrides\` (newer ones break its streams with \`TypeError: immutable\`). ` +
         `It gets the upstream's own request body (as the direct row and the pass-through do) and stores nothing: no keys, balances or ledger, so its row is a lower bound for what a billing gateway can do; its peak RSS is its Node process's, while the gateway's workerd also holds its Durable Objects and Miniflare's local D1, R2 and Queues.`]
       : []),
+    `Memory floor: \`bench/constant-worker.mjs\` (reads the body, answers a constant completion) in a workerd of its own, given as many requests as each target gets ` +
+      `(${floor.sequential} sequential, then c=${CONCURRENCY} for ${RPS_WARMUP_SECONDS + RPS_SECONDS} s: ${floor.loaded} requests): its peak RSS ${f1(floor.peakKb / 1024)} MB from ${f1(floor.idleKb / 1024)} at idle. ` +
+      `workerd keeps memory for the requests it has served (about 6 to 15 KB each here, growing with the count, for a Worker that holds nothing), so no Worker on this runtime stays under a Node process's peak; ` +
+      `the gateway's own share is its row minus the pass-through's (${signed((g.peakKb - p.peakKb) / 1024)} MB, of which ${signed((idle.gateway - idle.passthrough) / 1024)} MB at idle: Miniflare's local D1, R2, Queues and the Durable Object runtime).`,
     `The load generator, the upstream and workerd share the machine's ${cores} cores, so absolute numbers are this machine's; compare rows. ` +
       `Other processes used ${(foreignShare * 100).toFixed(0)} % of the machine's CPU during the measurements` +
       (foreignShare > 0.1 ? ' (a busy machine: expect noise; run again when it is idle).' : '.'),
@@ -318,6 +327,28 @@ async function measureChat({ client, targets, upstream, passthrough, gateway, on
     '',
     ...notes.map((n) => `- ${n}`),
   ].join('\n');
+}
+
+/** Peak RSS of bench/constant-worker.mjs in its own workerd, under as many requests as a chat target gets. */
+async function measureMemoryFloor(client, stateRoot) {
+  const config = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml') });
+  const worker = await startMiniflare('constant', {
+    modules: [{ type: 'ESModule', path: path.join(BENCH_DIR, 'constant-worker.mjs') }],
+    modulesRoot: BENCH_DIR,
+    compatibilityDate: config.compatibility_date,
+    compatibilityFlags: config.compatibility_flags,
+  }, path.join(stateRoot, 'constant'));
+  const idleKb = worker.pids.reduce((sum, pid) => sum + memKb(pid, 'VmRSS'), 0);
+  const sampler = rssSampler(worker.pids);
+  const target = { name: 'constant', url: `${worker.url}/v1/chat/completions`, headers: {} };
+  const sequentialN = LAT_WARMUP + LAT_N + STREAM_WARMUP + STREAM_N;
+  await sequential(client, target, CHAT_BODY, sequentialN);
+  const warm = await cannon(target, CHAT_BODY, RPS_WARMUP_SECONDS);
+  const loaded = await cannon(target, CHAT_BODY, RPS_SECONDS);
+  const peakKb = sampler.peakKb();
+  sampler.stop();
+  await worker.stop();
+  return { idleKb, peakKb, sequential: sequentialN, loaded: warm.requests.total + loaded.requests.total };
 }
 
 function readVersion(pkg) {

@@ -12,10 +12,14 @@ export function requestId(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const id = newRequestId();
     c.set('requestId', id);
-    c.header(REQUEST_ID_HEADER, id);
     await next();
-    if (c.res.headers.get(REQUEST_ID_HEADER) !== id) {
-      // A Response built elsewhere (a proxied upstream) may have immutable headers: copy it.
+    // Set on the final response rather than prepared before (a hot route that names it itself pays nothing more).
+    const headers = c.res.headers;
+    if (headers.get(REQUEST_ID_HEADER) === id) return;
+    try {
+      headers.set(REQUEST_ID_HEADER, id);
+    } catch {
+      // A Response built elsewhere (a proxied upstream) has immutable headers: copy it.
       c.res = new Response(c.res.body, c.res);
       c.res.headers.set(REQUEST_ID_HEADER, id);
     }

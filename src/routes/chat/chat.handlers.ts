@@ -16,6 +16,7 @@ import { paramGroup } from '../../catalog';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { executionContext } from '../../execution-context';
+import { REQUEST_ID_HEADER } from '../../middleware/request-id';
 import { formatUsd } from '../../money';
 import type { ResponseContext, Usage } from '../../providers/chat/types';
 import type { chatCompletions } from './chat.routes';
@@ -74,7 +75,7 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
     // Keeps the Worker alive until the stream is settled, even after the client leaves.
     waitUntil(c, settled);
     return new Response(body, {
-      headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', ...headers },
+      headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', ...headers, [REQUEST_ID_HEADER]: context.requestId },
     });
   }
 
@@ -82,11 +83,15 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
   // Keeps the Worker alive until the answer is read and its charge written, even if the client leaves.
   waitUntil(c, completed);
   const { body, costMicros, balanceMicros } = await completed;
-  return c.body(body, 200, {
-    ...headers,
-    'Content-Type': 'application/json',
-    [COST_HEADER]: formatUsd(costMicros),
-    [CREDITS_HEADER]: formatUsd(balanceMicros),
+  // A plain Response, its request id included: Hono's `c.body` would copy these headers twice.
+  return new Response(body, {
+    headers: {
+      ...headers,
+      'Content-Type': 'application/json',
+      [COST_HEADER]: formatUsd(costMicros),
+      [CREDITS_HEADER]: formatUsd(balanceMicros),
+      [REQUEST_ID_HEADER]: context.requestId,
+    },
   });
 };
 
