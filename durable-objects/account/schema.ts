@@ -48,6 +48,8 @@ export const keySpend = sqliteTable(
  * The open holds only: a row lives from the hold to its settlement, release or expiry, so the
  * table stays as small as the account's work in flight. What became of a closed hold is in the
  * ledger (`hold:`, `charge:` and `release:` rows under its id).
+ * Stored WITHOUT ROWID (migration 0005, hand-written: drizzle cannot declare it): a hold and its
+ * settlement each write one B-tree.
  */
 export const holds = sqliteTable('holds', {
   id: text('id').primaryKey(),

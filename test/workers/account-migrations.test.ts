@@ -6,7 +6,7 @@ import migrations from '../../durable-objects/account/migrations/migrations.js';
 import { accountStub } from './helpers';
 
 describe('account storage migrations', () => {
-  it('0001 keeps the open holds and leaves the closed ones to the ledger; 0002 gives holds and ledger rows a request id', async () => {
+  it('0001 keeps the open holds and leaves the closed ones to the ledger; 0002 gives holds and ledger rows a request id; 0005 keeps the open holds in a table without rowid', async () => {
     // A Durable Object with no account has empty storage: bring it to the first schema with
     // drizzle's own migrator, write holds the old way, then apply everything as the object does.
     const stub = accountStub(crypto.randomUUID());
@@ -24,11 +24,14 @@ describe('account storage migrations', () => {
         holds: state.storage.sql.exec('SELECT * FROM holds').toArray(),
         ledger: state.storage.sql.exec('SELECT hold_id, note, request_id FROM ledger').toArray(),
         expiredIndex: state.storage.sql.exec("SELECT sql FROM sqlite_master WHERE name = 'ledger_expired'").toArray(),
-        indexes: state.storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'holds' AND sql IS NOT NULL").toArray(),
+        indexes: state.storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'holds'").toArray(),
+        holdsTable: state.storage.sql.exec("SELECT sql FROM sqlite_master WHERE name = 'holds'").one().sql,
       };
     });
     expect(rows.holds).toEqual([{ id: 'hold_open', key_id: 'key_1', amount_micros: 100, purpose: 'chat', created_at: 1, expires_at: 2, request_id: null }]);
+    // 0005: keyed by id alone, without a rowid, so no separate primary-key index to write.
     expect(rows.indexes).toEqual([]);
+    expect(rows.holdsTable).toMatch(/\) WITHOUT ROWID$/);
     expect(rows.ledger).toEqual([{ hold_id: 'hold_expired', note: 'expired', request_id: null }]);
     expect(rows.expiredIndex).toEqual([{ sql: expect.stringContaining("WHERE kind = 'release' AND note = 'expired'") }]);
   });

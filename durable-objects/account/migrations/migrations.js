@@ -4,6 +4,7 @@ import m0001 from './0001_open_holds_only.sql';
 import m0002 from './0002_hold_leases.sql';
 import m0003 from './0003_fund_link.sql';
 import m0004 from './0004_auto_top_up.sql';
+import m0005 from './0005_holds_without_rowid.sql';
 
   export default {
     journal,
@@ -12,7 +13,8 @@ import m0004 from './0004_auto_top_up.sql';
 m0001,
 m0002,
 m0003,
-m0004
+m0004,
+m0005
     }
   }
   
