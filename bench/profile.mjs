@@ -27,7 +27,7 @@ import {
   ADMIN_TOKEN, BENCH_DIR, CHAT_BODY, ROOT, applyMigrations, buildGateway, cannon, cleanups, cpuSeconds, passthroughWorkerOptions,
   gatewayWorkerOptions, log, percentile, sequential, sorted, makeClient, runMain, setupGateway, startMiniflare,
   startUpstream,
-  mainModule,
+  mainModule, CLIENT_ONLY_EDITS,
 } from './lib.mjs';
 
 const N = Number(process.env.PROFILE_N ?? 1000);
@@ -54,10 +54,7 @@ const HOLD_CALL = 'const result = await this.#channel.call(this.#sender, { op: "
 const FAKE_HOLD = 'const result = { ok: true, accountId: "a", keyId: "k", holdId: "h", amountMicros: request.maxMicros, availableMicros: 1e12 };';
 // In settleDurably (src/accounts/settlement.ts), the settlement near the account (esbuild may rename `account`).
 const SETTLE_CALL = /const result = await account\d*\.settle\(holdId, chargeMicros\);/;
-// The account client's own machinery (queue, deferreds, lazy timer, waitUntil) with the RPC answered locally.
-// The expression only: esbuild may rename the variable it is assigned to (`call6`).
-const RPC_CALL = 'sender.stub.apply(batch.map((entry) => entry.op));';
-const FAKE_RPC = 'Promise.resolve({ balanceMicros: 1e12, results: batch.map(({ op }) => op.op === "hold" ? { ok: true, accountId: "a", keyId: "k", holdId: "h", amountMicros: op.request.maxMicros, availableMicros: 1e12 } : { ok: true, holdId: op.holdId, chargedMicros: op.chargeMicros, balanceMicros: 1e12, applied: true }) });';
+// client-only: CLIENT_ONLY_EDITS (bench/lib.mjs).
 // The Durable Object's work without its SQL (open holds and keys live in memory anyway).
 const SQL_CALL = 'return storage.sql.exec(statement, ...bindings).toArray();';
 // PROFILE_NO_SQL (a regular expression) picks which statements to skip.
@@ -134,7 +131,7 @@ async function main() {
         'var chatCompletionsHandler = async (c) => {',
         'var chatCompletionsHandler = async (c) => {\n  { const r = await fetch(c.env.OPENAI_BASE_URL + "/v1/chat/completions", { method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer x" }, body: JSON.stringify(c.req.valid("json")) }); return new Response(r.body, { headers: { "Content-Type": "application/json" } }); }',
       ]])
-      : variant === 'client-only' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-client-only'), [[RPC_CALL, FAKE_RPC]])
+      : variant === 'client-only' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-client-only'), CLIENT_ONLY_EDITS)
       : variant === 'no-sql' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-no-sql'), [[SQL_CALL, NO_SQL]])
       : variant === 'no-do' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-no-do'), [[HOLD_CALL, FAKE_HOLD], [SETTLE_CALL, FAKE_SETTLE]])
       : bundle;

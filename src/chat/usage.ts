@@ -8,8 +8,10 @@ export { usageWire } from '../providers/chat/usage';
  * the answer was cut short (the client left, the upstream broke off: D6), the prompt estimate
  * stands in for missing input, and output is never less than the text that was delivered.
  */
-export function billableUsage(reported: Usage | null, promptEstimate: number, deliveredText: string, complete: boolean): Usage {
-  const delivered = textTokens(deliveredText);
+export function billableUsage(reported: Usage | null, promptEstimate: number, deliveredText: string | (() => string), complete: boolean): Usage {
+  if (reported && complete) return reported;
+  // Only now is the delivered text counted: a complete, reported answer (the usual case) never is.
+  const delivered = textTokens(typeof deliveredText === 'string' ? deliveredText : deliveredText());
   if (!reported) return { inputTokens: promptEstimate, outputTokens: delivered, cacheReadTokens: 0, cacheWriteTokens: 0 };
-  return complete ? reported : { ...reported, outputTokens: Math.max(reported.outputTokens, delivered) };
+  return { ...reported, outputTokens: Math.max(reported.outputTokens, delivered) };
 }

@@ -16,23 +16,30 @@ export function apiKey(): MiddlewareHandler<AppEnv> {
     if (!header) throw new GatewayError('missing_api_key', 'Send your API key as "Authorization: Bearer ak-...".');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match?.[1]) throw new GatewayError('missing_api_key', 'The Authorization header must be "Bearer <API key>".');
-    const key = match[1];
-    const accountId = accountIdOfApiKey(key);
-    if (!accountId) throw new GatewayError('invalid_api_key', 'The API key is not valid.');
-    c.set('caller', { accountId, keyHash: await keyHash(key), account: new AccountClient(c.env, accountId, executionContext(c)) });
+    const identity = await identify(match[1]);
+    if (!identity) throw new GatewayError('invalid_api_key', 'The API key is not valid.');
+    c.set('caller', { ...identity, account: new AccountClient(c.env, identity.accountId, executionContext(c)) });
     await next();
   };
 }
 
-/** Hashes of keys seen lately: a busy key is hashed once per isolate, not once per request. */
-const hashes = new Map<string, string>();
-const MAX_HASHES = 1024;
+interface KeyIdentity {
+  accountId: string;
+  keyHash: string;
+}
 
-async function keyHash(key: string): Promise<string> {
-  const known = hashes.get(key);
+/** Keys seen lately, with their account and hash: a busy key is decoded and hashed once per isolate, not once per request. */
+const identities = new Map<string, KeyIdentity>();
+const MAX_IDENTITIES = 1024;
+
+/** The account a key names and the key's hash; null when the key names no account. */
+async function identify(key: string): Promise<KeyIdentity | null> {
+  const known = identities.get(key);
   if (known) return known;
-  const hash = await sha256Hex(key);
-  if (hashes.size >= MAX_HASHES) hashes.delete(hashes.keys().next().value!);
-  hashes.set(key, hash);
-  return hash;
+  const accountId = accountIdOfApiKey(key);
+  if (!accountId) return null;
+  const identity = { accountId, keyHash: await sha256Hex(key) };
+  if (identities.size >= MAX_IDENTITIES) identities.delete(identities.keys().next().value!);
+  identities.set(key, identity);
+  return identity;
 }

@@ -114,7 +114,7 @@ async function finishCompletion(
     await release();
     throw err instanceof GatewayError ? err : new GatewayError('provider_error', 'The provider answered with an unreadable body.');
   }
-  const text = parsed.completion.choices.map((choice) => (choice.message.content ?? '') + JSON.stringify(choice.message.tool_calls ?? '')).join('');
+  const text = () => parsed.completion.choices.map((choice) => (choice.message.content ?? '') + JSON.stringify(choice.message.tool_calls ?? '')).join('');
   const usage = billableUsage(parsed.usage, promptEstimate, text, true);
   const settled = settle(usage);
   const body = JSON.stringify({ ...parsed.completion, usage: usageWire(usage) });

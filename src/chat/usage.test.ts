@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { textTokens } from './estimate';
+import { billableUsage } from './usage';
+
+const reported = { inputTokens: 12, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 0 };
+const delivered = 'A long answer that the upstream said was only three tokens long, which it was not.';
+
+describe('billableUsage', () => {
+  it("bills a complete answer by the upstream's report, without counting the text", () => {
+    let counted = 0;
+    const usage = billableUsage(reported, 40, () => (counted++, delivered), true);
+    expect(usage).toEqual(reported);
+    expect(counted).toBe(0);
+  });
+
+  it('bills an answer without a report by the prompt estimate and the delivered text', () => {
+    expect(billableUsage(null, 40, () => delivered, true)).toEqual({ inputTokens: 40, outputTokens: textTokens(delivered), cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(billableUsage(null, 40, delivered, false).outputTokens).toBe(textTokens(delivered));
+  });
+
+  it('never bills a cut-short answer for less output than it delivered', () => {
+    expect(textTokens(delivered)).toBeGreaterThan(3);
+    expect(billableUsage(reported, 40, delivered, false)).toEqual({ ...reported, outputTokens: textTokens(delivered) });
+    expect(billableUsage({ ...reported, outputTokens: 500 }, 40, delivered, false).outputTokens).toBe(500);
+  });
+});
