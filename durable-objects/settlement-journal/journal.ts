@@ -8,6 +8,11 @@ const RETRY_MS = 30_000;
 const MAX_ATTEMPTS = 50;
 /** Settlements sent to one account in one call. */
 const BATCH = 64;
+/**
+ * How long a recorded settlement waits before it is sent on: the answer that states it leaves
+ * first, and one call carries every settlement an account got meanwhile.
+ */
+export const GATHER_MS = 20;
 
 /** A settlement the Worker is about to state to its client (README, "Money"). */
 export interface JournalEntry {
@@ -26,19 +31,29 @@ const keyOf = (holdId: string) => `settle:${holdId}`;
 /**
  * A settlement journal near the Worker (one per location and shard, `src/accounts/settlement.ts`):
  * where a charge becomes durable before its answer leaves when the account's Durable Object is
- * far away, and which then carries it there. An entry is sent to its account as soon as it is
- * stored, and forgotten once the account has answered; the alarm sends again whatever is still
- * here `FORWARD_AFTER_MS` later (the account did not answer, or this object was evicted). A
- * settlement is idempotent per hold, so a repeat charges nothing.
+ * far away, and which then carries it there. An entry is sent to its account `GATHER_MS` after it
+ * is stored, with every other entry of that account stored meanwhile, and forgotten once the
+ * account has answered; the alarm sends again whatever is still here `FORWARD_AFTER_MS` later
+ * (the account did not answer, or this object was evicted). A settlement is idempotent per hold,
+ * so a repeat charges nothing.
  */
 export class SettlementJournalDurableObject extends DurableObject<Env> {
-  /** Durable when it returns (the output gate holds the answer until the write is stored); sent on at once. */
+  /** Per account, the entries stored since its next send was scheduled. */
+  readonly #gathering = new Map<string, Stored[]>();
+
+  /** Durable when it returns (the output gate holds the answer until the write is stored); sent on shortly after. */
   async record(entry: JournalEntry): Promise<void> {
     const storage = this.ctx.storage;
     const stored: Stored = { accountId: entry.accountId, holdId: entry.holdId, chargeMicros: entry.chargeMicros, at: Date.now(), attempts: 0 };
     await storage.put(keyOf(entry.holdId), stored);
     if ((await storage.getAlarm()) === null) await storage.setAlarm(stored.at + FORWARD_AFTER_MS);
-    this.ctx.waitUntil(this.#forward(entry.accountId, [stored]));
+    const gathered = this.#gathering.get(entry.accountId);
+    if (gathered) {
+      gathered.push(stored);
+      return;
+    }
+    this.#gathering.set(entry.accountId, [stored]);
+    this.ctx.waitUntil(this.#sendGathered(entry.accountId));
   }
 
   /** Entries not yet forwarded, oldest first: for tests and the operator. */
@@ -60,6 +75,13 @@ export class SettlementJournalDurableObject extends DurableObject<Env> {
     if (left.length === 0) return;
     const next = failed ? now + RETRY_MS : Math.max(now + 1_000, left[0]!.at + FORWARD_AFTER_MS);
     await this.ctx.storage.setAlarm(next);
+  }
+
+  async #sendGathered(accountId: string): Promise<void> {
+    await scheduler.wait(GATHER_MS);
+    const entries = this.#gathering.get(accountId) ?? [];
+    this.#gathering.delete(accountId);
+    for (let i = 0; i < entries.length; i += BATCH) await this.#forward(accountId, entries.slice(i, i + BATCH));
   }
 
   /** Sends settlements to their account; forgets each that the account answered. False when the call failed. */

@@ -48,7 +48,7 @@ async function charges(stub: ReturnType<typeof accountStub>, holdId: string) {
 }
 
 describe('settlement journal', () => {
-  it('sends a recorded settlement to its account at once, and charges it once however often it is recorded', async () => {
+  it('sends a recorded settlement to its account, and charges it once however often it is recorded', async () => {
     const { accountId, stub, keyHash } = await fundedAccount('1');
     const holdId = await openHold(stub, keyHash, 50_000);
     const journal = journalOf();
@@ -57,6 +57,24 @@ describe('settlement journal', () => {
     await drained(journal);
     expect(await charges(stub, holdId)).toMatchObject([{ amountMicros: -1_234 }]);
     expect(await stub.snapshot()).toMatchObject({ balanceMicros: 1_000_000 - 1_234, heldMicros: 0 });
+  });
+
+  it("lets the answer leave first, then sends each account's settlements on together", async () => {
+    const a = await fundedAccount('1');
+    const b = await fundedAccount('1');
+    const holds = [await openHold(a.stub, a.keyHash, 50_000), await openHold(a.stub, a.keyHash, 50_000), await openHold(b.stub, b.keyHash, 50_000)];
+    const journal = journalOf();
+    await Promise.all([
+      journal.record({ accountId: a.accountId, holdId: holds[0]!, chargeMicros: 100 }),
+      journal.record({ accountId: a.accountId, holdId: holds[1]!, chargeMicros: 200 }),
+      journal.record({ accountId: b.accountId, holdId: holds[2]!, chargeMicros: 300 }),
+    ]);
+    // Stored, answered, not yet sent: GATHER_MS has not passed.
+    expect(await journal.pending()).toHaveLength(3);
+    expect(await charges(a.stub, holds[0]!)).toEqual([]);
+    await drained(journal);
+    expect(await a.stub.snapshot()).toMatchObject({ balanceMicros: 1_000_000 - 300, heldMicros: 0 });
+    expect(await b.stub.snapshot()).toMatchObject({ balanceMicros: 1_000_000 - 300, heldMicros: 0 });
   });
 
   it('charges from its alarm a settlement whose first forward was lost, once, even if the Worker settled too', async () => {

@@ -76,6 +76,20 @@ async function agent(usd: string) {
 
 const unique = (words: string) => `${words} ${crypto.randomUUID()}`;
 
+/**
+ * The account once every settlement has landed: a distant account's go through the journal near
+ * the Worker, which carries them there shortly after the answers (README, "Money").
+ */
+async function settled(stub: ReturnType<typeof accountStub>) {
+  let snapshot = await stub.snapshot();
+  for (let i = 0; i < 100 && snapshot.heldMicros > 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    snapshot = await stub.snapshot();
+  }
+  expect(snapshot.heldMicros).toBe(0);
+  return snapshot;
+}
+
 describe('speculative dispatch (D21) with a distant account', () => {
   it('keeps the strict order on a cold isolate, then calls the upstream at the same time as the hold', async () => {
     const { apiKey } = await agent('5');
@@ -96,7 +110,7 @@ describe('speculative dispatch (D21) with a distant account', () => {
   it('refuses a key revoked a moment ago, aborting its upstream request, with no content', async () => {
     const { apiKey, stub } = await agent('5');
     expect((await chat(apiKey, unique('Hi'))).res.status).toBe(200);
-    const balance = (await stub.snapshot()).balanceMicros;
+    const balance = (await settled(stub)).balanceMicros;
     const [key] = await stub.keys();
     await stub.updateKey(key!.id, { revoked: true });
 
@@ -128,20 +142,13 @@ describe('speculative dispatch (D21) with a distant account', () => {
   it('serves every request the balance covers when many arrive at once, and charges exactly', async () => {
     const { apiKey, stub } = await agent('0.05');
     expect((await chat(apiKey, unique('Hi'))).res.status).toBe(200); // the evidence
-    const before = await stub.snapshot();
+    const before = await settled(stub);
     const results = await Promise.all(Array.from({ length: 60 }, () => chat(apiKey, unique('Hi'), { max_tokens: 2000 })));
     const served = results.filter((r) => r.res.status === 200);
     const refused = results.filter((r) => r.res.status === 402);
     expect(served.length + refused.length).toBe(60);
 
-    // The settlements of a distant account go through the journal near the Worker, which carries
-    // them to the account after the answers (README, "Money"): wait for the last one to land.
-    let after = await stub.snapshot();
-    for (let i = 0; i < 100 && after.heldMicros > 0; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      after = await stub.snapshot();
-    }
-    expect(after.heldMicros).toBe(0);
+    const after = await settled(stub);
     const ledger = await stub.ledgerEntries(500);
     // Every request of the burst holds the same worst case (max_tokens 2000), the largest hold of all.
     const worstCase = Math.max(...ledger.filter((row) => row.kind === 'hold').map((row) => Math.abs(row.amountMicros)));
@@ -167,6 +174,7 @@ describe('speculative dispatch (D21) with a distant account', () => {
     // The answer came back within a few ms; the hold took DISTANT_MS.
     expect((await recorded(content))[0]!.receivedAt - started).toBeLessThan(DISTANT_MS / 2);
     const requestId = res.headers.get('x-service-request-id');
+    await settled(stub);
     const rows = (await stub.ledgerEntries(50)).filter((row) => row.requestId === requestId);
     expect(rows.map((row) => row.kind).sort()).toEqual(['charge', 'hold', 'release']);
     expect(-rows.find((row) => row.kind === 'charge')!.amountMicros).toBe(Math.round(Number(res.headers.get('x-service-cost')) * 1e6));
