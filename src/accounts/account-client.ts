@@ -17,6 +17,11 @@ const MAX_CHANNELS = 1024;
 const MAX_EVIDENCE = 256;
 /** Round trips remembered per account: their minimum is the distance, whatever the load. */
 const RTT_SAMPLES = 8;
+/**
+ * Round trips before the distance is told: a cold isolate's first calls also wait for the Durable
+ * Object to start (and a loaded machine's), which would make a near account look far.
+ */
+export const RTT_SAMPLES_NEEDED = 4;
 
 type OpName = AccountOp['op'];
 type OpOf<K extends OpName> = Extract<AccountOp, { op: K }>;
@@ -89,9 +94,9 @@ class AccountChannel {
     this.#balanceMicros -= micros;
   }
 
-  /** The shortest of the recent round trips (ms): how far away the Durable Object is; undefined before the first. */
+  /** The shortest of the recent round trips (ms): how far away the Durable Object is; undefined before RTT_SAMPLES_NEEDED. */
   get roundTripMs(): number | undefined {
-    return this.#roundTrips.length ? Math.min(...this.#roundTrips) : undefined;
+    return this.#roundTrips.length >= RTT_SAMPLES_NEEDED ? Math.min(...this.#roundTrips) : undefined;
   }
 
   async call<K extends OpName>(sender: Sender, op: OpOf<K>, lazy = false): Promise<AccountOpResults[K]> {
@@ -262,7 +267,7 @@ export class AccountClient {
     this.#channel.noteJournaledCharge(micros);
   }
 
-  /** How far away the account's Durable Object is: the shortest recent round trip (ms), undefined before the first. */
+  /** How far away the account's Durable Object is: the shortest recent round trip (ms), undefined before RTT_SAMPLES_NEEDED of them. */
   get roundTripMs(): number | undefined {
     return this.#channel.roundTripMs;
   }

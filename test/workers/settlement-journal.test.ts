@@ -2,7 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { FORWARD_AFTER_MS, type JournalEntry } from '../../durable-objects/settlement-journal/journal';
-import { AccountClient } from '../../src/accounts/account-client';
+import { AccountClient, RTT_SAMPLES_NEEDED } from '../../src/accounts/account-client';
 import { sha256Hex } from '../../src/accounts/credentials';
 import { JOURNAL_FROM_RTT_MS, JOURNAL_SHARDS, journalName, journalPays, settleDurably } from '../../src/accounts/settlement';
 import { accountStub, adminCredit, register } from './helpers';
@@ -142,6 +142,16 @@ describe('settleDurably', () => {
     const settled = await settleDurably({ account, accountId, holdId, chargeMicros: 900, far: false, journal: () => journal });
     expect(settled).toEqual({ costMicros: 900, balanceMicros: 999_100 });
     expect(await journal.pending()).toEqual([]);
+  });
+
+  it('tells no distance before RTT_SAMPLES_NEEDED round trips, so a cold isolate settles with the account itself', async () => {
+    const { accountId, keyHash } = await fundedAccount('1');
+    const account = new AccountClient(env, accountId);
+    for (let i = 1; i < RTT_SAMPLES_NEEDED; i++) {
+      await account.authenticate(keyHash);
+      expect(account.roundTripMs, `after ${i}`).toBeUndefined();
+    }
+    await account.authenticate(keyHash);
     expect(account.roundTripMs).toBeGreaterThanOrEqual(0);
   });
 
