@@ -9,10 +9,13 @@
 //   client-only        the account client runs, but its RPC is answered locally (what the client costs)
 //   no-sql             the hot path's SQL writes are skipped (what they cost)
 //   lazy-N             LAZY_MS (how long a lazy release or lease renewal waits for company) set to N ms
+//   no-logic           the Durable Object's batch call answers constants at once (the RPC alone)
+//   strict             speculative dispatch off: the hold, then the upstream
 //   route-only         the chat handler replaced by a plain forward after validation (Hono,
 //                      middleware and zod only)
 //   do-probe           bench/do-probe-worker.mjs: upstream call plus 0, 1 or 2 minimal DO RPCs
 // plus GET /health (routing only) and GET /agent/account (one read-only DO RPC).
+// PROFILE_BODY_KB=100 sends a conversation of about 100 KB instead of one short message.
 // PROFILE_TMPFS=1 keeps every variant's state on /dev/shm, as `npm run bench` does for the gateway row.
 // PROFILE_VARIANTS=gateway,timed limits the set; PROFILE_CPU=gateway,no-do (or 1 = gateway) also
 // writes a V8 CPU profile of those variants under c=32 load (bench/.out/<variant>.cpuprofile) and
@@ -31,6 +34,16 @@ import {
 } from './lib.mjs';
 
 const N = Number(process.env.PROFILE_N ?? 1000);
+/** PROFILE_BODY_KB: chat requests carry a conversation of about this size instead of one short message. */
+const BODY = bigBody(Number(process.env.PROFILE_BODY_KB ?? 0));
+
+function bigBody(kb) {
+  if (!kb) return CHAT_BODY;
+  const turn = 'The quick brown fox jumps over the lazy dog while the agent reads its long context window. '.repeat(20);
+  const messages = [{ role: 'system', content: 'You are a helpful assistant.' }];
+  while (JSON.stringify(messages).length < kb * 1024) messages.push({ role: messages.length % 2 ? 'user' : 'assistant', content: turn });
+  return { ...CHAT_BODY, messages };
+}
 const RPS_S = Number(process.env.PROFILE_RPS_SECONDS ?? 4);
 const VARIANTS = (process.env.PROFILE_VARIANTS ?? 'passthrough,gateway,gateway-tmpfs,timed,no-settle,no-do').split(',');
 
@@ -101,7 +114,7 @@ async function main() {
   for (const [index, variant] of VARIANTS.entries()) {
     if (variant === 'passthrough') {
       const mf = await startMiniflare('passthrough', passthroughWorkerOptions(config, upstream.url), path.join(persist, `${variant}-${index}`));
-      rows.push({ variant, ...(await measure(client, { name: variant, url: `${mf.url}/v1/chat/completions`, headers: {}, body: CHAT_BODY }, mf.pids)) });
+      rows.push({ variant, ...(await measure(client, { name: variant, url: `${mf.url}/v1/chat/completions`, headers: {}, body: BODY }, mf.pids)) });
       await mf.mf.dispose();
       continue;
     }
@@ -117,7 +130,7 @@ async function main() {
         durableObjects: { PROBE: { className: 'Probe', useSQLite: true } },
       }, probeState);
       for (const route of (process.env.PROBE_ROUTES ?? 'none,noop,sql,sql2').split(',')) {
-        const t = { name: route, url: `${mf.url}/${route}`, headers: { 'x-upstream': '1' }, body: CHAT_BODY };
+        const t = { name: route, url: `${mf.url}/${route}`, headers: { 'x-upstream': '1' }, body: BODY };
         rows.push({ variant: `${variant}: upstream + ${{ none: 'no RPC', noop: '1 no-op RPC', sql: '1 raw-SQL hold RPC', sql2: '2 raw-SQL RPCs' }[route] ?? route}`, ...(await measure(client, t, mf.pids)) });
       }
       await mf.mf.dispose();
@@ -133,6 +146,11 @@ async function main() {
       ]])
       : variant === 'client-only' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-client-only'), CLIENT_ONLY_EDITS)
       : variant === 'no-sql' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-no-sql'), [[SQL_CALL, NO_SQL]])
+      : variant === 'no-logic' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-no-logic'), [[
+        'async apply(ops) {\n    const now = Date.now();',
+        'async apply(ops) {\n    return { balanceMicros: 1e12, results: ops.map((op) => op.op === "hold" ? { ok: true, accountId: "a", keyId: "k", holdId: "h", amountMicros: op.request.maxMicros, availableMicros: 1e12 } : { ok: true, holdId: op.holdId, chargedMicros: op.chargeMicros, balanceMicros: 1e12, applied: true }) };\n    const now = Date.now();',
+      ]])
+      : variant === 'strict' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-strict'), [['enabled: c.env.SPECULATIVE_DISPATCH !== "off",', 'enabled: false,']])
       : variant === 'no-do' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-no-do'), [[HOLD_CALL, FAKE_HOLD], [SETTLE_CALL, FAKE_SETTLE]])
       : bundle;
     const opts = gatewayWorkerOptions(dir, config, upstream.url);
@@ -143,7 +161,7 @@ async function main() {
     const gw = await startMiniflare(variant, opts, state, cpu ? { inspectorPort: 0 } : {});
     await applyMigrations(gw.mf, config);
     const { apiKey } = await setupGateway(client, gw.url);
-    const target = { name: variant, url: `${gw.url}/v1/chat/completions`, headers: { Authorization: `Bearer ${apiKey}` }, body: CHAT_BODY };
+    const target = { name: variant, url: `${gw.url}/v1/chat/completions`, headers: { Authorization: `Bearer ${apiKey}` }, body: BODY };
     rows.push({ variant, ...(await measure(client, target, gw.pids)) });
 
     if (variant === 'gateway') {
@@ -166,7 +184,7 @@ async function main() {
           connections: 32,
           duration: seconds,
           headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify(CHAT_BODY),
+          body: JSON.stringify(BODY),
           requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, Authorization: `Bearer ${keys[next++ % keys.length]}` } }) }],
         });
       await spread(1);

@@ -11,7 +11,8 @@ export const MAX_JSON_DEPTH = 128;
  * `application/x-www-form-urlencoded`, `fetch` with a string body `text/plain`, some clients
  * none). The body is parsed once here and handed to the route's validator; a body that is not
  * a JSON object, or is nested deeper than `MAX_JSON_DEPTH`, is 400 `invalid_request`. No body at
- * all is validated as `{}`, so the answer names the first required field.
+ * all is validated as `{}`, so the answer names the first required field. The body is parsed
+ * once: `c.req.json()` answers the parsed object from then on.
  */
 export function parseJsonBody(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -25,7 +26,11 @@ export function parseJsonBody(): MiddlewareHandler<AppEnv> {
       headers.set('Content-Type', 'application/json');
       c.req.raw = new Request(c.req.url, { method: c.req.method, headers, signal: c.req.raw.signal });
     }
-    c.req.bodyCache.json = Promise.resolve(value);
+    const parsed = Promise.resolve(value);
+    c.req.bodyCache.json = parsed;
+    // Hono's `json()` parses the cached text again on every call, and the route's validator
+    // calls it: the object parsed above is the answer (a 100 KB prompt was parsed twice).
+    c.req.json = <T>() => parsed as Promise<T>;
     await next();
   };
 }
