@@ -18,6 +18,7 @@ function manualUpstream() {
 
 function pipeline(upstream: ReadableStream<Uint8Array>) {
   const settle = vi.fn(async (usage: Usage) => ({ costMicros: usage.inputTokens + usage.outputTokens, balanceMicros: 1_000 }));
+  const release = vi.fn(async () => {});
   const abortUpstream = vi.fn();
   const { body, settled } = chatEventStream({
     upstream,
@@ -25,10 +26,11 @@ function pipeline(upstream: ReadableStream<Uint8Array>) {
     context,
     promptEstimate: 50,
     settle,
+    release,
     abortUpstream,
     xService: ({ costMicros }) => ({ request_id: 'req_test', cost_usd: String(costMicros) }),
   });
-  return { reader: body.getReader(), settle, abortUpstream, settled };
+  return { reader: body.getReader(), settle, release, abortUpstream, settled };
 }
 
 async function readAll(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string[]> {
@@ -77,6 +79,26 @@ describe('chatEventStream', () => {
     expect(JSON.parse(frames.at(-2)!.slice(6))).toMatchObject({ error: { code: 'provider_error', type: 'api_error' } });
     // Nothing reported: the prompt estimate plus the delivered text (D6).
     expect(settle).toHaveBeenCalledWith({ inputTokens: 50, outputTokens: 4, cacheReadTokens: 0, cacheWriteTokens: 0 });
+  });
+
+  it('charges nothing and frees the hold when the provider fails before delivering anything', async () => {
+    for (const failure of ['error event', 'end', 'broken connection']) {
+      const upstream = manualUpstream();
+      const { reader, settle, release, settled } = pipeline(upstream.stream);
+      // The role chunk carries no content: the client has received nothing yet.
+      upstream.send(chunk(''));
+      if (failure === 'error event') upstream.send(`data: ${JSON.stringify({ error: { message: 'overloaded', type: 'server_error' } })}\n\n`);
+      if (failure === 'broken connection') upstream.fail(new TypeError('Network connection lost.'));
+      else upstream.end();
+      const frames = await readAll(reader);
+      expect(frames.at(-1), failure).toBe('data: [DONE]');
+      const error = JSON.parse(frames.at(-2)!.slice(6));
+      expect(error, failure).toMatchObject({ error: { code: 'provider_error' } });
+      expect(error.x_service, failure).toBeUndefined();
+      expect(settle, failure).not.toHaveBeenCalled();
+      expect(release, failure).toHaveBeenCalledTimes(1);
+      expect(await settled, failure).toBeNull();
+    }
   });
 
   it('turns an upstream error event into an error frame', async () => {

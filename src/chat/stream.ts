@@ -13,8 +13,10 @@ export interface ChatStreamOptions {
   translator: StreamTranslator;
   context: ResponseContext;
   promptEstimate: number;
-  /** Charges the account for `usage`; called exactly once, whatever ends the stream. */
+  /** Charges the account for `usage`; called at most once, whatever ends the stream. */
   settle: (usage: Usage) => Promise<{ costMicros: number; balanceMicros: number }>;
+  /** Frees the hold without a charge, instead of `settle`: the provider failed before it delivered anything. */
+  release: () => Promise<unknown>;
   /** Cancels the upstream request (the client went away). */
   abortUpstream: () => void;
   /** Builds the final frame's `x_service` member (D15). */
@@ -28,8 +30,9 @@ const DONE = encoder.encode('data: [DONE]\n\n');
 /**
  * Translates an upstream event stream into chat chunks as each read arrives (no buffering),
  * then sends the usage frame with the cost and `data: [DONE]`. An upstream error, or an upstream
- * that stops before finishing, ends with an error frame, never a clean-looking end. A client that
- * disconnects cancels the upstream and pays for what was generated (D6).
+ * that stops before finishing, ends with an error frame, never a clean-looking end, and charges
+ * what was delivered; nothing when nothing was. A client that disconnects cancels the upstream
+ * and pays for what was generated (D6).
  */
 export function chatEventStream(options: ChatStreamOptions): { body: ReadableStream<Uint8Array>; settled: Promise<Settled | null> } {
   const { translator, context } = options;
@@ -43,11 +46,19 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
   let settleStarted = false;
   let resolveSettled: (value: Settled | null) => void = () => {};
   const settled = new Promise<Settled | null>((resolve) => (resolveSettled = resolve));
-  const settleOnce = async (complete: boolean): Promise<Settled | null> => {
+  /** How the stream ended: its answer complete, the provider failed, or the client left (D6). */
+  const settleOnce = async (ending: 'complete' | 'failed' | 'left'): Promise<Settled | null> => {
     if (settleStarted) return null;
     settleStarted = true;
     try {
-      const usage = billableUsage(translator.usage(), options.promptEstimate, streamedText, complete);
+      const reported = translator.usage();
+      if (ending === 'failed' && reported === null && streamedText === '') {
+        // The client got an error frame and no answer: there is nothing to charge for.
+        await options.release();
+        resolveSettled(null);
+        return null;
+      }
+      const usage = billableUsage(reported, options.promptEstimate, streamedText, ending === 'complete');
       const result = { usage, ...(await options.settle(usage)) };
       resolveSettled(result);
       return result;
@@ -79,7 +90,7 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
           for (const chunk of chunks) controller.enqueue(frame(chunk));
           if (done) {
             if (!finished) throw new Error('The provider ended the stream before the answer was complete.');
-            const result = await settleOnce(true);
+            const result = await settleOnce('complete');
             if (result) {
               controller.enqueue(
                 frame({
@@ -101,7 +112,7 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
         }
       } catch (err) {
         options.abortUpstream();
-        const result = await settleOnce(false).catch(() => null);
+        const result = await settleOnce('failed').catch(() => null);
         const message = err instanceof Error ? err.message : String(err);
         controller.enqueue(
           frame({
@@ -116,7 +127,7 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
     async cancel() {
       options.abortUpstream();
       await reader.cancel().catch(() => {});
-      await settleOnce(false).catch(() => null);
+      await settleOnce('left').catch(() => null);
     },
   });
   return { body, settled };

@@ -65,6 +65,7 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
       context,
       promptEstimate: plan.promptTokens,
       settle,
+      release,
       abortUpstream,
       xService: ({ costMicros, balanceMicros }) => ({
         request_id: context.requestId,
