@@ -82,7 +82,8 @@ export class Ledger {
     });
     holds.add(hold);
     this.#alarm.wakeBy(hold.expires_at);
-    return { ok: true, accountId: account.id, keyId: key.id, holdId: hold.id, amountMicros: hold.amount_micros, availableMicros: available - hold.amount_micros };
+    const room = Math.min(available, limit?.remainingMicros ?? Infinity) - hold.amount_micros;
+    return { ok: true, accountId: account.id, keyId: key.id, holdId: hold.id, amountMicros: hold.amount_micros, availableMicros: room };
   }
 
   /**

@@ -56,7 +56,7 @@ export interface HoldRequest {
 export interface Hold extends AuthorizedKey {
   holdId: string;
   amountMicros: number;
-  /** Balance minus every open hold, after this one. */
+  /** What this key may still hold after this one: the balance minus every open hold, or its spend limit's headroom when lower. */
   availableMicros: number;
 }
 

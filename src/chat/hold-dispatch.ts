@@ -10,6 +10,9 @@ import { dispatchChat, type Dispatched } from './dispatch';
 import { loweredMaxTokens, shortfallMessage, type HoldPlan } from './hold-plan';
 import { maySpeculate } from './speculation';
 
+/** Refusals of a hold for the full worst case that a smaller hold may still pass. */
+const SHORTFALLS: ReadonlySet<string> = new Set(['insufficient_credits', 'daily_limit', 'monthly_limit', 'total_limit']);
+
 export interface HeldDispatch {
   hold: Hold;
   dispatched: Dispatched;
@@ -81,8 +84,9 @@ export async function holdAndDispatch(c: Context<AppEnv>, ask: Ask): Promise<Hel
     }
     if (hold.ok) return afterHold(c, hold, early, abort, true);
     abort.abort();
-    if (hold.reason !== 'insufficient_credits') throw refusal(hold);
-    // Less than the worst case is available after all: the strict order decides (D5).
+    if (!SHORTFALLS.has(hold.reason)) throw refusal(hold);
+    // Less than the worst case is available after all (the balance or a key limit): the strict
+    // order decides, where D5 may lower the upstream's cap to what is left.
   }
   const hold = await account.authorizeHold(holdRequest);
   if (!hold.ok) throw refusal(hold);

@@ -18,7 +18,7 @@ export const MAX_IN_FLIGHT = 16;
 export interface Evidence {
   /** When the Durable Object answered (ms). */
   at: number;
-  /** Balance minus open holds after that hold, micro-dollars. */
+  /** What the key could still hold after that hold (the balance minus open holds, or its limit's headroom when lower), micro-dollars. */
   availableMicros: number;
 }
 

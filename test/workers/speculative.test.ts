@@ -131,6 +131,31 @@ describe('speculative dispatch (D21) with a distant account', () => {
     expect((await stub.snapshot()).balanceMicros).toBe(balance);
   });
 
+  it('lets a key limit below the worst case lower the cap as the strict order would, then stops speculating for that key', async () => {
+    const { apiKey, stub } = await agent('5');
+    const open = { max_tokens: undefined }; // the worst case is the model's whole output cap, about $0.01
+    expect((await chat(apiKey, unique('Hi'), open)).res.status).toBe(200); // the evidence: $5 available
+    await settled(stub);
+    const [key] = await stub.keys();
+    await stub.updateKey(key!.id, { dailyLimitMicros: 5_000 });
+
+    // Sent early on the evidence; the full worst case is over the limit, a smaller hold is not.
+    const limited = unique('Hi');
+    const served = await chat(apiKey, limited, open);
+    expect(served.res.status, served.text).toBe(200);
+    // The early request (its answer discarded), then the strict order's, capped to what the limit holds.
+    const sent = (await recorded(limited)) as (Recorded & { body: { max_completion_tokens?: number } })[];
+    expect(sent.map((request) => request.body.max_completion_tokens)).toEqual([undefined, expect.any(Number)]);
+    expect(sent[1]!.body.max_completion_tokens!).toBeLessThan(16_384);
+
+    // The key's headroom is now the evidence: far below four times the worst case, so strict order.
+    const next = unique('Hi');
+    const strict = await chat(apiKey, next, open);
+    expect(strict.res.status).toBe(200);
+    expect((await recorded(next))[0]!.receivedAt - strict.started).toBeGreaterThanOrEqual(DISTANT_MS - 50);
+    expect((await settled(stub)).balanceMicros).toBeGreaterThan(0);
+  });
+
   it('sends nothing upstream for an account without money', async () => {
     const { apiKey } = await agent('0');
     const content = unique('Hi');
