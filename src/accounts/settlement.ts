@@ -36,7 +36,9 @@ export function journalPays(roundTripMs: number | undefined): boolean {
  * the answer leaves once the journal has stored it. Nothing of it waits in this isolate's channel
  * to the account, so the next request is never queued behind a distant settlement. The balance
  * stated with a journaled charge is this isolate's view: the last balance the account reported
- * minus the charges this isolate has settled since.
+ * minus the charges this isolate has settled since. When the chosen place cannot be reached, the
+ * other one takes the settlement (both are idempotent per hold, so one that landed unacknowledged
+ * is not charged twice); only when neither can does this throw.
  */
 export async function settleDurably(options: {
   account: AccountClient;
@@ -47,14 +49,30 @@ export async function settleDurably(options: {
   far: boolean;
   journal: () => { record(entry: JournalEntry): Promise<void> };
 }): Promise<Settled> {
-  const { account, holdId } = options;
   const chargeMicros = Math.max(0, Math.round(options.chargeMicros));
-  if (!options.far) {
-    const result = await account.settle(holdId, chargeMicros);
-    if (!result.ok) throw new Error(`settlement of ${holdId} failed: ${result.reason}`);
-    return { costMicros: result.chargedMicros, balanceMicros: result.balanceMicros };
+  const [first, second] = options.far ? [journaled, withAccount] : [withAccount, journaled];
+  try {
+    return await first(options, chargeMicros);
+  } catch (err) {
+    if (err instanceof SettlementRefused) throw err;
+    console.error(`settlement of ${options.holdId} not acknowledged; trying the ${options.far ? 'account' : 'journal'}`, err);
+    return second(options, chargeMicros);
   }
-  await options.journal().record({ accountId: options.accountId, holdId, chargeMicros });
+}
+
+type Place = (options: Parameters<typeof settleDurably>[0], chargeMicros: number) => Promise<Settled>;
+
+/** The account answered, and refused: a definite answer, which the other place would only repeat. */
+class SettlementRefused extends Error {}
+
+const withAccount: Place = async ({ account, holdId }, chargeMicros) => {
+  const result = await account.settle(holdId, chargeMicros);
+  if (!result.ok) throw new SettlementRefused(`settlement of ${holdId} failed: ${result.reason}`);
+  return { costMicros: result.chargedMicros, balanceMicros: result.balanceMicros };
+};
+
+const journaled: Place = async ({ account, accountId, holdId, journal }, chargeMicros) => {
+  await journal().record({ accountId, holdId, chargeMicros });
   account.noteJournaledCharge(chargeMicros);
   return { costMicros: chargeMicros, balanceMicros: account.balanceAfterPendingMicros };
-}
+};

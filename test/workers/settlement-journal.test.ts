@@ -1,6 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import type { AccountOp } from '../../durable-objects/account/types';
 import { FORWARD_AFTER_MS, type JournalEntry } from '../../durable-objects/settlement-journal/journal';
 import { AccountClient, RTT_SAMPLES_NEEDED } from '../../src/accounts/account-client';
 import { sha256Hex } from '../../src/accounts/credentials';
@@ -141,6 +142,48 @@ describe('settleDurably', () => {
     const journal = journalOf();
     const settled = await settleDurably({ account, accountId, holdId, chargeMicros: 900, far: false, journal: () => journal });
     expect(settled).toEqual({ costMicros: 900, balanceMicros: 999_100 });
+    expect(await journal.pending()).toEqual([]);
+  });
+
+  it('near the account but unable to reach it: the journal takes the settlement, and it lands once', async () => {
+    const { accountId, stub, keyHash } = await fundedAccount('1');
+    const holdId = await openHold(stub, keyHash, 50_000);
+    // The account's Durable Object answers every call but settlements (an overloaded or unreachable object).
+    const unreachable = {
+      ...env,
+      ACCOUNT: {
+        idFromName: (name: string) => env.ACCOUNT.idFromName(name),
+        get: (id: DurableObjectId) => ({
+          apply: (ops: AccountOp[]) => (ops.some((op) => op.op === 'settle') ? Promise.reject(new Error('overloaded')) : env.ACCOUNT.get(id).apply(ops)),
+        }),
+      },
+    } as unknown as Env;
+    const account = new AccountClient(unreachable, accountId);
+    await account.authenticate(keyHash);
+    const journal = journalOf();
+    const settled = await settleDurably({ account, accountId, holdId, chargeMicros: 700, far: false, journal: () => journal });
+    expect(settled).toEqual({ costMicros: 700, balanceMicros: 999_300 });
+    await drained(journal);
+    expect(await charges(stub, holdId)).toMatchObject([{ amountMicros: -700 }]);
+  });
+
+  it('far from the account but unable to reach the journal: the account itself takes the settlement', async () => {
+    const { accountId, stub, keyHash } = await fundedAccount('1');
+    const holdId = await openHold(stub, keyHash, 50_000);
+    const account = new AccountClient(env, accountId);
+    const down = { record: () => Promise.reject(new Error('journal unreachable')) };
+    const settled = await settleDurably({ account, accountId, holdId, chargeMicros: 800, far: true, journal: () => down });
+    expect(settled).toEqual({ costMicros: 800, balanceMicros: 999_200 });
+    expect(await charges(stub, holdId)).toMatchObject([{ amountMicros: -800 }]);
+  });
+
+  it('passes on a refusal from the account without journaling it', async () => {
+    const { accountId, stub, keyHash } = await fundedAccount('1');
+    const holdId = await openHold(stub, keyHash, 50_000);
+    expect((await stub.release(holdId)).released).toBe(true);
+    const journal = journalOf();
+    const account = new AccountClient(env, accountId);
+    await expect(settleDurably({ account, accountId, holdId, chargeMicros: 800, far: false, journal: () => journal })).rejects.toThrow(/hold_released/);
     expect(await journal.pending()).toEqual([]);
   });
 

@@ -83,14 +83,13 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
   const completed = finishCompletion(dispatched, context, plan.promptTokens, settle, release);
   // Keeps the Worker alive until the answer is read and its charge written, even if the client leaves.
   waitUntil(c, completed);
-  const { body, costMicros, balanceMicros } = await completed;
+  const { body, settled } = await completed;
   // A plain Response, its request id included: Hono's `c.body` would copy these headers twice.
   return new Response(body, {
     headers: {
       ...headers,
       'Content-Type': 'application/json',
-      [COST_HEADER]: formatUsd(costMicros),
-      [CREDITS_HEADER]: formatUsd(balanceMicros),
+      ...(settled && { [COST_HEADER]: formatUsd(settled.costMicros), [CREDITS_HEADER]: formatUsd(settled.balanceMicros) }),
       [REQUEST_ID_HEADER]: context.requestId,
     },
   });
@@ -98,7 +97,10 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
 
 /**
  * Reads a non-streamed answer and settles it; runs to the end even if the client disconnects.
- * The answer is serialized while the settlement is on its way, so only the round trip waits.
+ * The answer is serialized while the settlement is on its way, so only the round trip waits. If
+ * neither the account nor the journal acknowledges the charge, the answer still leaves, without a
+ * stated cost (`settled` null): its hold then expires uncharged, unless the settlement landed
+ * unacknowledged, and either way the client was charged only for an answer it got.
  */
 async function finishCompletion(
   dispatched: Dispatched,
@@ -117,10 +119,12 @@ async function finishCompletion(
   }
   const text = () => parsed.completion.choices.map((choice) => (choice.message.content ?? '') + JSON.stringify(choice.message.tool_calls ?? '')).join('');
   const usage = billableUsage(parsed.usage, promptEstimate, text, true);
-  const settled = settle(usage);
+  const settling = settle(usage).catch((err: unknown) => {
+    console.error('settlement acknowledged nowhere; the answer leaves without a cost', err);
+    return null;
+  });
   const body = JSON.stringify({ ...parsed.completion, usage: usageWire(usage) });
-  const { costMicros, balanceMicros } = await settled;
-  return { body, costMicros, balanceMicros };
+  return { body, settled: await settling };
 }
 
 /** Keeps the Worker alive for `promise` after the response; in unit tests it is awaited anyway. */

@@ -1,0 +1,58 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, inject, it } from 'vitest';
+import type { AccountOp } from '../../durable-objects/account/types';
+import { createApp } from '../../src/app';
+import { accountStub, adminCredit, register } from './helpers';
+
+/**
+ * Issue #10's rule when the charge cannot be made durable anywhere: the account's Durable Object
+ * takes every call but settlements, and the settlement journal cannot be reached. The answer the
+ * upstream produced still reaches the client, without a stated cost, and nothing is charged.
+ */
+const chatUrl = inject('chatUpstreamUrl');
+const app = createApp();
+
+const failingEnv = {
+  ...env,
+  OPENAI_API_KEY: 'sk-unacknowledged',
+  OPENAI_BASE_URL: `${chatUrl}/v1`,
+  ACCOUNT: {
+    idFromName: (name: string) => env.ACCOUNT.idFromName(name),
+    get: (id: DurableObjectId) => ({
+      apply: (ops: AccountOp[]) => (ops.some((op) => op.op === 'settle') ? Promise.reject(new Error('overloaded')) : env.ACCOUNT.get(id).apply(ops)),
+    }),
+  },
+  SETTLEMENT_JOURNAL: {
+    idFromName: (name: string) => env.SETTLEMENT_JOURNAL.idFromName(name),
+    get: () => ({ record: () => Promise.reject(new Error('journal unreachable')) }),
+  },
+} as unknown as Env;
+
+describe('a settlement that neither the account nor the journal acknowledges', () => {
+  it('delivers the answer without a cost and charges nothing', async () => {
+    const agent = await register();
+    expect((await adminCredit(agent.account_id, '1')).status).toBe(200);
+    const ctx = createExecutionContext();
+    const res = await app.fetch(
+      new Request('https://gateway.test/v1/chat/completions', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${agent.api_key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ model: 'openai/gpt-4o-mini', max_tokens: 20, messages: [{ role: 'user', content: 'Hi' }] }),
+      }),
+      failingEnv,
+      ctx,
+    );
+    const body = (await res.json()) as { choices: unknown[] };
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(200);
+    expect(body.choices).toHaveLength(1);
+    expect(res.headers.get('x-service-cost')).toBeNull();
+    expect(res.headers.get('x-service-credits-remaining')).toBeNull();
+    expect(res.headers.get('x-service-request-id')).toMatch(/^req_/);
+    // The hold stays until its lease runs out; nothing was charged.
+    const stub = accountStub(agent.account_id);
+    expect(await stub.snapshot()).toMatchObject({ balanceMicros: 1_000_000 });
+    expect((await stub.ledgerEntries(10)).filter((row) => row.kind === 'charge')).toEqual([]);
+  });
+});
