@@ -52,6 +52,8 @@ interface Entry {
   /** May be sent now; a lazy entry becomes due after LAZY_MS. */
   due: boolean;
   done: Deferred<AccountOpReply>;
+  /** Resolved when this entry's caller should send the queue itself. */
+  turn: Deferred<void>;
 }
 
 /**
@@ -60,12 +62,8 @@ interface Entry {
  * commit. A lone request is sent at once, so it waits for nobody; under load, batches grow with
  * the load, and the account's Durable Object does a fraction of the calls.
  *
- * A batch is sent from the I/O context of a request that is alive at that moment (a Worker may
- * not do I/O for another request): the first by a request that finds the channel idle, the next
- * by the sender of the one before, as soon as it is answered (its call is kept alive by
- * `waitUntil`). Never by a waiting request that is woken for it: a request whose client has gone
- * is cancelled, its wake-up is never delivered, and the calls queued behind it would wait for the
- * next request to reach this account.
+ * Each batch is sent by one of the requests it carries, from its own I/O context (a Worker may
+ * not do I/O for another request), and the next batch by whichever waiting request is woken.
  */
 class AccountChannel {
   /** The Durable Object's id, derived from the account id once per isolate. */
@@ -102,27 +100,35 @@ class AccountChannel {
   }
 
   async call<K extends OpName>(sender: Sender, op: OpOf<K>, lazy = false): Promise<AccountOpResults[K]> {
-    const entry: Entry = { op, sender, due: !lazy, done: deferred() };
+    const entry: Entry = { op, sender, due: !lazy, done: deferred(), turn: deferred() };
     this.#pendingChargeMicros += chargeOf(entry);
     this.#queue.push(entry);
+    const reply = await this.#await(entry, lazy);
+    if (reply !== null && 'error' in reply) throw new Error(`account call failed: ${reply.error}`);
+    return reply as AccountOpResults[K];
+  }
+
+  async #await(entry: Entry, lazy: boolean): Promise<AccountOpReply> {
     const timer = lazy
       ? setTimeout(() => {
           entry.due = true;
-          // Unless it already rode with another call; if a batch is in flight, its sender sends this one next.
-          if (!this.#inFlight && this.#queue.includes(entry)) void this.#send(entry.sender);
+          if (!this.#inFlight) entry.turn.resolve();
         }, LAZY_MS)
       : undefined;
-    if (!lazy && !this.#inFlight) void this.#send(sender);
     try {
-      const reply = await entry.done.promise;
-      if (reply !== null && 'error' in reply) throw new Error(`account call failed: ${reply.error}`);
-      return reply as AccountOpResults[K];
+      if (!lazy && !this.#inFlight) await this.#send(entry.sender);
+      for (;;) {
+        const woken = await Promise.race([entry.done.promise.then(() => false, () => false), entry.turn.promise.then(() => true)]);
+        if (!woken) return await entry.done.promise;
+        entry.turn = deferred();
+        // Another caller may have sent the queue (this entry with it) between the wake-up and now.
+        if (!this.#inFlight && this.#queue.includes(entry)) await this.#send(entry.sender);
+      }
     } finally {
       clearTimeout(timer);
     }
   }
 
-  /** Sends everything queued as one call; once answered, the same sender sends what became due meanwhile. */
   async #send(sender: Sender): Promise<void> {
     this.#inFlight = true;
     const batch = this.#queue.splice(0);
@@ -143,7 +149,7 @@ class AccountChannel {
       for (const entry of batch) entry.done.reject(err);
     } finally {
       this.#inFlight = false;
-      if (this.#queue.some((entry) => entry.due)) void this.#send(sender);
+      this.#queue.find((entry) => entry.due)?.turn.resolve();
     }
   }
 }

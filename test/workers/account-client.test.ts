@@ -12,24 +12,19 @@ import { accountStub, adminCredit, register } from './helpers';
  */
 function recordingEnv() {
   const batches: string[][] = [];
-  /** Per batch, which stub sent it: stubs are numbered in the order the clients made them. */
-  const senders: number[] = [];
-  let stubs = 0;
   const namespace = {
     idFromName: (name: string) => env.ACCOUNT.idFromName(name),
     get: (id: DurableObjectId) => {
       const stub = env.ACCOUNT.get(id);
-      const number = stubs++;
       return {
         apply: (ops: AccountOp[]) => {
           batches.push(ops.map((op) => op.op));
-          senders.push(number);
           return stub.apply(ops);
         },
       };
     },
   };
-  return { env: { ...env, ACCOUNT: namespace } as unknown as Env, batches, senders };
+  return { env: { ...env, ACCOUNT: namespace } as unknown as Env, batches };
 }
 
 async function fundedAccount(usd: string) {
@@ -52,19 +47,6 @@ describe('the account client (group commit per account)', () => {
     expect(results.map((r) => r.ok)).toEqual([...Array(10).fill(true), ...Array(10).fill(false)]);
     expect(results.slice(10).every((r) => !r.ok && r.reason === 'insufficient_credits')).toBe(true);
     expect((await accountStub(accountId).snapshot()).heldMicros).toBe(1_000_000);
-  });
-
-  it('sends the calls queued behind a batch from the sender of that batch, never from a waiting request it must wake', async () => {
-    // A waiting request may be one whose client has gone: the runtime cancels it and never
-    // delivers its wake-up, so the calls queued with it would wait for the next request.
-    const { accountId, keyHash } = await fundedAccount('1');
-    const recording = recordingEnv();
-    const clients = Array.from({ length: 3 }, () => new AccountClient(recording.env, accountId));
-    const first = clients[0]!.authorizeHold(hold(keyHash, 100_000));
-    const queued = clients.slice(1).map((client) => client.authorizeHold(hold(keyHash, 100_000)));
-    expect((await Promise.all([first, ...queued])).map((r) => r.ok)).toEqual([true, true, true]);
-    expect(recording.batches).toEqual([['hold'], ['hold', 'hold']]);
-    expect(recording.senders).toEqual([0, 0]);
   });
 
   it('lets a lazy settlement ride with the next call, which then sees it', async () => {
