@@ -28,12 +28,20 @@ async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
   return body.result as T;
 }
 
-/** The payer sends `micros` of the token to the deposit address; anvil mines it at once. */
+/**
+ * The payer sends `micros` of the token to the deposit address. Anvil automines, but it answers
+ * `eth_sendTransaction` before the block is sealed, so the receipt is polled for (as viem's
+ * `waitForTransactionReceipt` does); reading it once failed in CI with a null receipt.
+ */
 async function transfer(micros: number): Promise<{ hash: string; block: number }> {
   const data = encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [config.depositAddress, BigInt(micros)] });
   const hash = await rpc<string>('eth_sendTransaction', [{ from: payer, to: token, data }]);
-  const receipt = await rpc<{ blockNumber: string }>('eth_getTransactionReceipt', [hash]);
-  return { hash, block: Number(receipt.blockNumber) };
+  for (let attempt = 0; attempt < 250; attempt++) {
+    const receipt = await rpc<{ blockNumber: string } | null>('eth_getTransactionReceipt', [hash]);
+    if (receipt) return { hash, block: Number(receipt.blockNumber) };
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`no receipt for ${hash} after 5 s`);
 }
 
 const mine = (blocks: number) => rpc('anvil_mine', [`0x${blocks.toString(16)}`]);
