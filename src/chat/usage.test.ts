@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { textTokens } from './estimate';
+import { tokenCostMicros } from '../billing/cost';
 import { billableUsage } from './usage';
 
 const reported = { inputTokens: 12, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 0 };
@@ -22,5 +23,14 @@ describe('billableUsage', () => {
     expect(textTokens(delivered)).toBeGreaterThan(3);
     expect(billableUsage(reported, 40, delivered, false)).toEqual({ ...reported, outputTokens: textTokens(delivered) });
     expect(billableUsage({ ...reported, outputTokens: 500 }, 40, delivered, false).outputTokens).toBe(500);
+  });
+
+  it('bills a report of odd counts as whole, non-negative tokens, which price exactly', () => {
+    const odd = { inputTokens: 12.6, outputTokens: -3, cacheReadTokens: Number.NaN, cacheWriteTokens: 2.4 };
+    const usage = billableUsage(odd, 40, delivered, true);
+    expect(usage).toEqual({ inputTokens: 13, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 2 });
+    expect(tokenCostMicros(usage, { inputPerMTok: 1, outputPerMTok: 2 })).toBe(15);
+    // Cut short: the delivered text still stands in for output the report leaves out.
+    expect(billableUsage(odd, 40, delivered, false).outputTokens).toBe(textTokens(delivered));
   });
 });

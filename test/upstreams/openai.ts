@@ -97,7 +97,8 @@ export async function startOpenAIUpstream(options: OpenAIUpstreamOptions = {}): 
       created: Math.floor(Date.now() / 1000),
       model: typeof body.model === 'string' ? body.model : 'unknown',
       n,
-      promptTokens: promptTokensOf(request.body),
+      // `[fractional-usage]`: a compatible server that reports a count that is not whole.
+      promptTokens: promptTokensOf(request.body) + (lastUserText(body).includes('[fractional-usage]') ? 0.5 : 0),
       groqId: `req_${name}${served}`,
     };
     // After a tool result the model answers in words, as the other simulators do.
