@@ -16,8 +16,8 @@ function manualUpstream() {
   return { stream, send: (text: string) => controller.enqueue(encoder.encode(text)), end: () => controller.close(), fail: (err: Error) => controller.error(err) };
 }
 
-function pipeline(upstream: ReadableStream<Uint8Array>) {
-  const settle = vi.fn(async (usage: Usage) => ({ costMicros: usage.inputTokens + usage.outputTokens, balanceMicros: 1_000 }));
+function pipeline(upstream: ReadableStream<Uint8Array>, charge = async (usage: Usage) => ({ costMicros: usage.inputTokens + usage.outputTokens, balanceMicros: 1_000 })) {
+  const settle = vi.fn(charge);
   const release = vi.fn(async () => {});
   const abortUpstream = vi.fn();
   const { body, settled } = chatEventStream({
@@ -67,6 +67,23 @@ describe('chatEventStream', () => {
     expect(final).toMatchObject({ choices: [], usage: { prompt_tokens: 11, completion_tokens: 2 }, x_service: { cost_usd: '13' } });
     expect(settle).toHaveBeenCalledTimes(1);
     expect(settle).toHaveBeenCalledWith({ inputTokens: 11, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 });
+  });
+
+  it('ends a complete answer whose settlement is acknowledged nowhere cleanly, with its usage and no stated cost', async () => {
+    const upstream = manualUpstream();
+    const { reader, settle, settled } = pipeline(upstream.stream, async () => {
+      throw new Error('journal unreachable');
+    });
+    upstream.send(chunk('Hi', null) + chunk('', 'stop') + usageFrame + 'data: [DONE]\n\n');
+    upstream.end();
+    const frames = await readAll(reader);
+    expect(frames.at(-1)).toBe('data: [DONE]');
+    const final = JSON.parse(frames.at(-2)!.slice(6));
+    expect(final).toMatchObject({ choices: [], usage: { prompt_tokens: 11, completion_tokens: 2 } });
+    expect(final.x_service).toBeUndefined();
+    expect(frames.some((f) => f.includes('"error"'))).toBe(false);
+    expect(settle).toHaveBeenCalledTimes(1);
+    expect(await settled).toBeNull();
   });
 
   it('ends with an error frame, never a clean end, when the upstream stops before finishing', async () => {

@@ -44,6 +44,8 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
   let chunkId: string | undefined;
 
   let settleStarted = false;
+  /** What the stream bills, known before its settlement is acknowledged (or not). */
+  let billed: Usage | undefined;
   let resolveSettled: (value: Settled | null) => void = () => {};
   const settled = new Promise<Settled | null>((resolve) => (resolveSettled = resolve));
   /** How the stream ended: its answer complete, the provider failed, or the client left (D6). */
@@ -58,7 +60,7 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
         resolveSettled(null);
         return null;
       }
-      const usage = billableUsage(reported, options.promptEstimate, streamedText, ending === 'complete');
+      const usage = (billed = billableUsage(reported, options.promptEstimate, streamedText, ending === 'complete'));
       const result = { usage, ...(await options.settle(usage)) };
       resolveSettled(result);
       return result;
@@ -90,8 +92,13 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
           for (const chunk of chunks) controller.enqueue(frame(chunk));
           if (done) {
             if (!finished) throw new Error('The provider ended the stream before the answer was complete.');
-            const result = await settleOnce('complete');
-            if (result) {
+            // A settlement acknowledged nowhere (README, "Money"): the answer is whole, so it ends
+            // as one, like a non-streamed answer, without a stated cost; not as a provider failure.
+            const result = await settleOnce('complete').catch((err: unknown) => {
+              console.error('settlement acknowledged nowhere; the stream ends without a cost', err);
+              return null;
+            });
+            if (billed) {
               controller.enqueue(
                 frame({
                   id: chunkId ?? `chatcmpl-${context.requestId}`,
@@ -99,8 +106,8 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
                   created: context.created,
                   model: context.model,
                   choices: [],
-                  usage: usageWire(result.usage),
-                  x_service: options.xService(result),
+                  usage: usageWire(billed),
+                  ...(result && { x_service: options.xService(result) }),
                 }),
               );
             }

@@ -8,7 +8,8 @@ import { accountStub, adminCredit, register } from './helpers';
 /**
  * Issue #10's rule when the charge cannot be made durable anywhere: the account's Durable Object
  * takes every call but settlements, and the settlement journal cannot be reached. The answer the
- * upstream produced still reaches the client, without a stated cost, and nothing is charged.
+ * upstream produced still reaches the client, whole (a stream ends cleanly), without a stated
+ * cost, and nothing is charged.
  */
 const chatUrl = inject('chatUpstreamUrl');
 const app = createApp();
@@ -51,6 +52,32 @@ describe('a settlement that neither the account nor the journal acknowledges', (
     expect(res.headers.get('x-service-credits-remaining')).toBeNull();
     expect(res.headers.get('x-service-request-id')).toMatch(/^req_/);
     // The hold stays until its lease runs out; nothing was charged.
+    const stub = accountStub(agent.account_id);
+    expect(await stub.snapshot()).toMatchObject({ balanceMicros: 1_000_000 });
+    expect((await stub.ledgerEntries(10)).filter((row) => row.kind === 'charge')).toEqual([]);
+  });
+
+  it('ends a stream whole, with its usage and without a cost, and charges nothing', async () => {
+    const agent = await register();
+    expect((await adminCredit(agent.account_id, '1')).status).toBe(200);
+    const ctx = createExecutionContext();
+    const res = await app.fetch(
+      new Request('https://gateway.test/v1/chat/completions', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${agent.api_key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ model: 'openai/gpt-4o-mini', max_tokens: 20, stream: true, messages: [{ role: 'user', content: 'Hi' }] }),
+      }),
+      failingEnv,
+      ctx,
+    );
+    const frames = (await res.text()).split('\n\n').filter(Boolean);
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(200);
+    expect(frames.at(-1)).toBe('data: [DONE]');
+    const final = JSON.parse(frames.at(-2)!.slice(6));
+    expect(final).toMatchObject({ choices: [], usage: { completion_tokens: expect.any(Number) } });
+    expect(final.x_service).toBeUndefined();
+    expect(frames.some((frame) => frame.includes('"error"'))).toBe(false);
     const stub = accountStub(agent.account_id);
     expect(await stub.snapshot()).toMatchObject({ balanceMicros: 1_000_000 });
     expect((await stub.ledgerEntries(10)).filter((row) => row.kind === 'charge')).toEqual([]);
