@@ -92,6 +92,8 @@ export class Ledger {
    */
   settle(holdId: string, chargeMicros: number, now: number): SettleResult {
     const charge = Math.max(0, Math.round(chargeMicros));
+    // Like a hold's amounts: a NaN or infinite charge would make the balance unrecoverable.
+    if (!Number.isSafeInteger(charge)) throw new Error(`invalid charge: ${chargeMicros} micro-dollars`);
     const open = this.#memory.holds.get(holdId);
     if (!open) return this.#settleClosed(holdId, charge, now);
     const account = this.#memory.account!;
@@ -157,6 +159,7 @@ export class Ledger {
 
   /** Adds (or, for a negative operator correction, removes) money. Idempotent by key. */
   credit(request: CreditRequest, now: number): { applied: boolean; balanceMicros: number } {
+    if (!Number.isSafeInteger(request.amountMicros)) throw new Error(`invalid credit: ${request.amountMicros} micro-dollars`);
     const row = this.#memory.account!;
     if (run(this.#storage, SQL.ledgerKeyExists, request.idempotencyKey).length > 0) return { applied: false, balanceMicros: row.balance_micros };
     const funding = request.source !== 'welcome' && request.amountMicros > 0;

@@ -6,6 +6,14 @@ export const MAX_PDF_BYTES = 2 * 1024 * 1024;
 export const MAX_FILE_PARTS = 4;
 const PDF_PREFIX = 'data:application/pdf;base64,';
 
+/** Base64 as `atob` decodes it without whitespace: the alphabet, then at most two `=`, never a lone last character. */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Whether `text` is base64 that decodes (the hold's page count decodes it). */
+export function isBase64(text: string): boolean {
+  return text.length % 4 !== 1 && BASE64.test(text);
+}
+
 /** Decoded size of base64 text without decoding it. */
 export function base64Bytes(base64: string): number {
   const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
@@ -31,9 +39,11 @@ export function checkContent(request: ChatRequest, model: ChatModel): void {
       } else if (part.type === 'file') {
         if (!model.pdf) throw new GatewayError('unsupported_content', `${model.id} does not read PDF files.`, { param });
         if (++files > MAX_FILE_PARTS) throw new GatewayError('invalid_request', `At most ${MAX_FILE_PARTS} file parts per request.`, { param });
-        if (base64Bytes(part.file.file_data.slice(PDF_PREFIX.length)) > MAX_PDF_BYTES) {
+        const data = part.file.file_data.slice(PDF_PREFIX.length);
+        if (base64Bytes(data) > MAX_PDF_BYTES) {
           throw new GatewayError('invalid_request', 'A PDF may be at most 2 MB decoded.', { param: `${param}.file.file_data` });
         }
+        if (!isBase64(data)) throw new GatewayError('invalid_request', 'file_data is not valid base64.', { param: `${param}.file.file_data` });
       }
     });
   });

@@ -22,6 +22,16 @@ describe('planHold (D5)', () => {
     expect(planHold(request(), model, price, 1000)).toMatchObject({ outputCap: 16_384, minMicros: 2510, maxMicros: 2500 + 163_840, fixedCap: false });
   });
 
+  it("refuses a cap above the model's own as a 400 naming the member, and takes the model's own", () => {
+    for (const [extra, param] of [
+      [{ max_tokens: 16_385 }, 'max_tokens'],
+      [{ max_completion_tokens: Number.MAX_SAFE_INTEGER }, 'max_completion_tokens'],
+    ] as const) {
+      expect(() => planHold(request(extra), model, price, 10)).toThrow(expect.objectContaining({ code: 'invalid_request', options: { param } }));
+    }
+    expect(planHold(request({ max_tokens: 16_384, n: 8 }), model, price, 0)).toMatchObject({ outputCap: 8 * 16_384, maxMicros: 8 * 163_840 });
+  });
+
   it('multiplies the output by n', () => {
     expect(planHold(request({ max_tokens: 10, n: 3 }), model, price, 0)).toMatchObject({ outputCap: 30, maxMicros: 300 });
   });

@@ -1,5 +1,6 @@
 import { affordableOutputTokens, tokenCostMicros } from '../billing/cost';
 import type { ChatModel, TokenPrice } from '../catalog/types';
+import { GatewayError } from '../errors';
 import { formatUsd } from '../money';
 import type { ChatRequest } from '../providers/chat/types';
 
@@ -15,9 +16,17 @@ export interface HoldPlan {
 
 const zeroUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
-/** The worst case of a chat request (D5): prompt estimate at the input price plus the output cap. */
+/**
+ * The worst case of a chat request (D5): prompt estimate at the input price plus the output cap.
+ * A cap above the model's own is a 400, as OpenAI answers it: the hold could not cover what the
+ * upstream is allowed to produce, and a cap near 2^53 would not be a whole number of micro-dollars.
+ */
 export function planHold(request: ChatRequest, model: ChatModel, price: TokenPrice, promptTokens: number): HoldPlan {
   const requested = request.max_tokens ?? request.max_completion_tokens;
+  if (requested !== undefined && requested > model.maxOutputTokens) {
+    const param = request.max_tokens !== undefined ? 'max_tokens' : 'max_completion_tokens';
+    throw new GatewayError('invalid_request', `${param} is too large: ${requested}. ${model.id} produces at most ${model.maxOutputTokens} output tokens.`, { param });
+  }
   const choices = request.n ?? 1;
   const outputCap = (requested ?? model.maxOutputTokens) * choices;
   const cost = (outputTokens: number) => tokenCostMicros({ ...zeroUsage, inputTokens: promptTokens, outputTokens }, price);

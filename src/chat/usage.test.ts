@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { textTokens } from './estimate';
 import { tokenCostMicros } from '../billing/cost';
-import { billableUsage } from './usage';
+import { billableUsage, MAX_REPORTED_TOKENS } from './usage';
 
 const reported = { inputTokens: 12, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 0 };
 const delivered = 'A long answer that the upstream said was only three tokens long, which it was not.';
@@ -32,5 +32,14 @@ describe('billableUsage', () => {
     expect(tokenCostMicros(usage, { inputPerMTok: 1, outputPerMTok: 2 })).toBe(15);
     // Cut short: the delivered text still stands in for output the report leaves out.
     expect(billableUsage(odd, 40, delivered, false).outputTokens).toBe(textTokens(delivered));
+  });
+
+  it('believes no count above MAX_REPORTED_TOKENS, so an absurd report is a finite, exact charge', () => {
+    const absurd = { inputTokens: 1e308, outputTokens: Number.MAX_SAFE_INTEGER, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    const usage = billableUsage(absurd, 40, delivered, true);
+    expect(usage).toMatchObject({ inputTokens: MAX_REPORTED_TOKENS, outputTokens: MAX_REPORTED_TOKENS });
+    const micros = tokenCostMicros(usage, { inputPerMTok: 600, outputPerMTok: 600 });
+    expect(Number.isSafeInteger(micros)).toBe(true);
+    expect(micros).toBe(2 * 600 * MAX_REPORTED_TOKENS);
   });
 });

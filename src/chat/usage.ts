@@ -18,12 +18,19 @@ export function billableUsage(report: Usage | null, promptEstimate: number, deli
 }
 
 /**
- * A report as whole, non-negative token counts. Adapters pass on any finite number a provider
- * sends; a fractional or negative count would otherwise stop the exact integer pricing (D16) with
- * an error after the work was done, and leave the hold to its lease.
+ * The most tokens of one kind a report is believed for: above every model's context window, so
+ * no real answer reaches it, while a count like 1e308 stays a finite, exact charge.
+ */
+export const MAX_REPORTED_TOKENS = 10_000_000;
+
+/**
+ * A report as whole, non-negative token counts, at most MAX_REPORTED_TOKENS each. Adapters pass
+ * on any finite number a provider sends; a fractional or negative count would otherwise stop the
+ * exact integer pricing (D16) with an error after the work was done, and leave the hold to its
+ * lease, and an absurd one would charge an amount no balance could ever repay.
  */
 function wholeCounts(usage: Usage): Usage {
-  const whole = (count: number) => (Number.isFinite(count) && count > 0 ? Math.round(count) : 0);
+  const whole = (count: number) => (Number.isFinite(count) && count > 0 ? Math.min(Math.round(count), MAX_REPORTED_TOKENS) : 0);
   return {
     inputTokens: whole(usage.inputTokens),
     outputTokens: whole(usage.outputTokens),

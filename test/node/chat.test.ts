@@ -208,10 +208,25 @@ describe('chat billing and limits', () => {
   it('names the output tokens the balance covers when max_tokens is too high', async () => {
     const { openai } = await client('0.001');
     const error = await openai.chat.completions
-      .create({ model: 'openai/gpt-4o-mini', max_tokens: 100_000, messages: [{ role: 'user', content: 'hi' }] })
+      .create({ model: 'openai/gpt-4o-mini', max_tokens: 16_000, messages: [{ role: 'user', content: 'hi' }] })
       .catch((err) => err);
     expect(error.status).toBe(402);
     expect(error.message).toMatch(/covers about \d+ output tokens/);
+  });
+
+  it("refuses a max_tokens above the model's own cap with a 400 naming it, before any money moves", async () => {
+    const { openai, balance } = await client('1');
+    for (const max of [16_385, Number.MAX_SAFE_INTEGER]) {
+      const error = await openai.chat.completions
+        .create({ model: 'openai/gpt-4o-mini', max_tokens: max, messages: [{ role: 'user', content: 'hi' }] })
+        .catch((err) => err);
+      expect(error.status, String(max)).toBe(400);
+      expect(error.error, String(max)).toMatchObject({ code: 'invalid_request', param: 'max_tokens' });
+      expect(error.message).toContain('at most 16384 output tokens');
+    }
+    const sent = await openai.chat.completions.create({ model: 'openai/gpt-4o-mini', max_completion_tokens: 16_384, messages: [{ role: 'user', content: 'hi' }] });
+    expect(sent.choices).toHaveLength(1);
+    expect(await balance()).not.toBe('1.000000');
   });
 
   it('lowers the upstream cap to what the balance covers when max_tokens is omitted', async () => {
@@ -390,6 +405,19 @@ describe('multimodal input', () => {
       .catch((err) => err);
     expect(error.status).toBe(400);
     expect(error.error).toMatchObject({ code: 'unsupported_content', param: 'messages.0.content.0' });
+    expect(await balance()).toBe('5.000000');
+  });
+
+  it('refuses a PDF whose data is not base64 with a 400 naming it, not a 500', async () => {
+    const { openai, balance } = await client();
+    const error = await openai.chat.completions
+      .create({
+        model: 'anthropic/claude-haiku-4-5',
+        messages: [{ role: 'user', content: [{ type: 'file', file: { filename: 'a.pdf', file_data: 'data:application/pdf;base64,@@@@' } }] }],
+      })
+      .catch((err) => err);
+    expect(error.status).toBe(400);
+    expect(error.error).toMatchObject({ code: 'invalid_request', param: 'messages.0.content.0.file.file_data' });
     expect(await balance()).toBe('5.000000');
   });
 });

@@ -33,6 +33,15 @@ describe('the ledger module', () => {
       expect(modules.memory.holds.heldMicros).toBe(0);
     }));
 
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60])('refuses a charge of %d micro-dollars, writing nothing', (asked) =>
+    withAccountModules({ balanceMicros: 1_000_000 }, (modules) => {
+      const granted = holdOf(modules, 300_000);
+      expect(() => modules.ledger.settle(granted.holdId, asked, NOW)).toThrow(/invalid charge/);
+      expect(() => modules.ledger.credit({ amountMicros: asked, source: 'operator', idempotencyKey: `credit:${asked}` }, NOW)).toThrow(/invalid credit/);
+      expect(rows(modules.storage, "SELECT kind FROM ledger WHERE kind != 'hold'")).toEqual([]);
+      expect([modules.memory.account?.balance_micros, modules.memory.holds.heldMicros]).toEqual([1_000_000, 300_000]);
+    }));
+
   it.each([
     [123_456.4, 123_456],
     [123_456.5, 123_457],

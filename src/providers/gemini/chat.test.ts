@@ -1,3 +1,5 @@
+import { usageOf } from './response';
+import type { GeminiUsageMetadata } from './wire';
 import { describe, expect, it, vi } from 'vitest';
 import { GatewayError } from '../../errors';
 import error400 from '../../../test/fixtures/providers/gemini/error-400.json';
@@ -501,5 +503,13 @@ describe('geminiChat.errorMessage', () => {
     [503, { error: {} }, 'Gemini answered HTTP 503.'],
   ])('HTTP %i gives a readable message', (status, body, message) => {
     expect(geminiChat.errorMessage(status, body)).toBe(message);
+  });
+});
+
+describe('usageOf', () => {
+  it('bills only numeric counts: a string is none, never concatenated into a larger number', () => {
+    const metadata = { promptTokenCount: 20, cachedContentTokenCount: 5, candidatesTokenCount: '50', thoughtsTokenCount: 7 } as unknown as GeminiUsageMetadata;
+    expect(usageOf(metadata)).toEqual({ inputTokens: 15, outputTokens: 7, cacheReadTokens: 5, cacheWriteTokens: 0 });
+    expect(usageOf({ promptTokenCount: 20, candidatesTokenCount: 50 })).toEqual({ inputTokens: 20, outputTokens: 50, cacheReadTokens: 0, cacheWriteTokens: 0 });
   });
 });

@@ -36,14 +36,17 @@ function finishReason(reason: string, calledTools: boolean): FinishReason {
 /** Billed usage: `promptTokenCount` includes the cached part, which is priced apart; thinking is output. */
 export function usageOf(metadata: GeminiUsageMetadata | undefined): Usage | null {
   if (!metadata) return null;
-  const cached = metadata.cachedContentTokenCount ?? 0;
+  const cached = count(metadata.cachedContentTokenCount);
   return {
-    inputTokens: Math.max(0, (metadata.promptTokenCount ?? 0) - cached),
-    outputTokens: (metadata.candidatesTokenCount ?? 0) + (metadata.thoughtsTokenCount ?? 0),
+    inputTokens: Math.max(0, count(metadata.promptTokenCount) - cached),
+    outputTokens: count(metadata.candidatesTokenCount) + count(metadata.thoughtsTokenCount),
     cacheReadTokens: cached,
     cacheWriteTokens: 0,
   };
 }
+
+/** A count as the wire should carry it, a number; anything else (absent, a string) counts as none, never concatenated. */
+const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
 function wireUsage(metadata: GeminiUsageMetadata): ChatUsageWire {
   const prompt = metadata.promptTokenCount ?? 0;
