@@ -11,12 +11,12 @@ const withPdf = (fileData: string): ChatRequest => ({
 });
 
 describe('checkContent: PDF data', () => {
-  it.each(['@@@@', 'JVBERi0xLjQK!', 'JVBERi0xL', 'JV=BERi0=', 'JVBE\nRi0x'])('refuses %j as a 400 naming the part, before the hold decodes it', (data) => {
+  it.each(['@@@@', 'JVBERi0xLjQK!', 'JVBERi0xL', 'JV=BERi0=', 'JVBE\nRi0x', 'AB=', 'A=', '==', 'AAAAA==', 'A==='])('refuses %j as a 400 naming the part, before the hold decodes it', (data) => {
     const request = withPdf(`data:application/pdf;base64,${data}`);
     expect(() => checkContent(request, model)).toThrow(expect.objectContaining({ code: 'invalid_request', options: { param: 'messages.0.content.1.file.file_data' } }));
   });
 
-  it.each(['', 'JVBERi0xLjQK', 'JVBERi0=', 'JVBERi0xLg=='])('accepts %j, which the hold estimate then decodes', (data) => {
+  it.each(['', 'JVBERi0xLjQK', 'JVBERi0=', 'JVBERi0xLg==', 'JVBERi0', 'JVBERi'])('accepts %j, which the hold estimate then decodes', (data) => {
     expect(isBase64(data)).toBe(true);
     const request = withPdf(`data:application/pdf;base64,${data}`);
     expect(() => checkContent(request, model)).not.toThrow();

@@ -6,12 +6,16 @@ export const MAX_PDF_BYTES = 2 * 1024 * 1024;
 export const MAX_FILE_PARTS = 4;
 const PDF_PREFIX = 'data:application/pdf;base64,';
 
-/** Base64 as `atob` decodes it without whitespace: the alphabet, then at most two `=`, never a lone last character. */
+/** Base64 as `atob` decodes it, without whitespace: the alphabet, then at most two `=`. */
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-/** Whether `text` is base64 that decodes (the hold's page count decodes it). */
+/**
+ * Whether `text` is base64 that `atob` decodes (the hold's page count decodes it): never a lone
+ * last character, and padding only on a whole number of 4-character groups.
+ */
 export function isBase64(text: string): boolean {
-  return text.length % 4 !== 1 && BASE64.test(text);
+  const padded = text.endsWith('=');
+  return BASE64.test(text) && (padded ? text.length % 4 === 0 : text.length % 4 !== 1);
 }
 
 /** Decoded size of base64 text without decoding it. */

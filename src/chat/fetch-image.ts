@@ -1,6 +1,6 @@
 import { GatewayError } from '../errors';
 import type { ImageFetcher } from '../providers/chat/types';
-import { guardedFetch, type GuardOptions } from '../web/guard';
+import { guardedFetch, readBodyCapped, type GuardOptions } from '../web/guard';
 
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 const IMAGE_TIMEOUT_MS = 15_000;
@@ -19,8 +19,9 @@ export function imageFetcher(guard: () => GuardOptions): ImageFetcher {
     const { response } = outcome.result;
     const mimeType = response.headers.get('content-type')?.split(';')[0]?.trim() ?? '';
     if (!response.ok || !mimeType.startsWith('image/')) throw refused(`is not an image (HTTP ${response.status}, ${mimeType || 'no type'})`);
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    if (bytes.byteLength > MAX_IMAGE_BYTES) throw refused('exceeds 20 MB');
+    const read = await readBodyCapped(response, MAX_IMAGE_BYTES, '20 MB');
+    if (!read.ok) throw refused(read.reason);
+    const { bytes } = read;
     let binary = '';
     for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
     return { mimeType, base64: btoa(binary) };

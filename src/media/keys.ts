@@ -5,6 +5,25 @@
 export const OBJECT_KINDS = ['uploads', 'outputs', 'results'] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 
+/** R2's longest key, in UTF-8 bytes: a longer one is not a missing object but an error from the binding. */
+const MAX_KEY_BYTES = 1024;
+
+/** Whether `key` can name a hosted object: one of our kinds, and short enough for R2. */
+export function isHostedKey(key: string): boolean {
+  return OBJECT_KINDS.some((kind) => key.startsWith(`${kind}/`)) && new TextEncoder().encode(key).byteLength <= MAX_KEY_BYTES;
+}
+
+/** The key in the percent-encoded path of a link to `/files/`, or null when it cannot name a hosted object. */
+export function hostedKey(encodedPath: string): string | null {
+  let key: string;
+  try {
+    key = decodeURIComponent(encodedPath);
+  } catch {
+    return null; // a malformed escape such as a lone `%`
+  }
+  return isHostedKey(key) ? key : null;
+}
+
 export function accountPrefix(kind: ObjectKind, accountId: string): string {
   return `${kind}/${accountId}/`;
 }

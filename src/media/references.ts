@@ -1,6 +1,6 @@
 import { GatewayError } from '../errors';
-import { guardedFetch, type GuardOptions } from '../web/guard';
-import { OBJECT_KINDS } from './keys';
+import { guardedFetch, readBodyCapped, type GuardOptions } from '../web/guard';
+import { hostedKey } from './keys';
 
 /** A reference image's bytes, for upstreams that take files (OpenAI edits). */
 export interface ReferenceImage {
@@ -23,8 +23,8 @@ async function loadReference(url: string, ownBase: string, bucket: R2Bucket, gua
   const refused = (why: string) => new GatewayError('invalid_request', `The reference image ${url} ${why}.`, { param });
   const own = `${ownBase}/files/`;
   if (url.startsWith(own)) {
-    const key = decodeURIComponent(url.slice(own.length));
-    const object = OBJECT_KINDS.some((kind) => key.startsWith(`${kind}/`)) ? await bucket.get(key) : null;
+    const key = hostedKey(url.slice(own.length));
+    const object = key !== null ? await bucket.get(key) : null;
     if (!object) throw refused('is not hosted here (it may have expired)');
     return checked(new Uint8Array(await object.arrayBuffer()), object.httpMetadata?.contentType ?? '', refused);
   }
@@ -33,9 +33,9 @@ async function loadReference(url: string, ownBase: string, bucket: R2Bucket, gua
   if (!outcome.ok) throw refused(`could not be fetched: ${outcome.reason}`);
   const { response } = outcome.result;
   if (!response.ok) throw refused(`could not be fetched (HTTP ${response.status})`);
-  const declared = Number(response.headers.get('content-length'));
-  if (declared > MAX_REFERENCE_BYTES) throw refused('exceeds 20 MB');
-  return checked(new Uint8Array(await response.arrayBuffer()), response.headers.get('content-type') ?? '', refused);
+  const read = await readBodyCapped(response, MAX_REFERENCE_BYTES, '20 MB');
+  if (!read.ok) throw refused(read.reason);
+  return checked(read.bytes, response.headers.get('content-type') ?? '', refused);
 }
 
 function checked(bytes: Uint8Array, type: string, refused: (why: string) => GatewayError): ReferenceImage {

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../env';
 import { GatewayError } from '../errors';
-import { OBJECT_KINDS } from '../media/keys';
+import { isHostedKey } from '../media/keys';
 
 /**
  * `GET /files/<key>`: hosted objects (generated media, uploads, job results), with their type,
@@ -10,7 +10,7 @@ import { OBJECT_KINDS } from '../media/keys';
  */
 export async function serveFile(c: Context<AppEnv>): Promise<Response> {
   const key = c.req.path.slice('/files/'.length);
-  if (!OBJECT_KINDS.some((kind) => key.startsWith(`${kind}/`))) throw new GatewayError('not_found', 'No such file.');
+  if (!isHostedKey(key)) throw new GatewayError('not_found', 'No such file.');
   const range = parseRange(c.req.header('Range'));
   const head = range === 'unsatisfiable' || range ? await c.env.MEDIA.head(key) : null;
   if ((range === 'unsatisfiable' || range) && !head) throw new GatewayError('not_found', 'No such file (it may have expired).');
@@ -19,7 +19,7 @@ export async function serveFile(c: Context<AppEnv>): Promise<Response> {
     return new Response(null, { status: 416, headers: { 'Content-Range': `bytes */${head.size}`, 'Accept-Ranges': 'bytes' } });
   }
 
-  const object = await c.env.MEDIA.get(key, { onlyIf: c.req.raw.headers, ...(bounded ? { range: bounded } : {}) });
+  const object = await getConditionally(c.env.MEDIA, key, c.req.raw.headers, bounded);
   if (!object) throw new GatewayError('not_found', 'No such file (it may have expired).');
   const headers = new Headers();
   object.writeHttpMetadata(headers);
@@ -35,6 +35,23 @@ export async function serveFile(c: Context<AppEnv>): Promise<Response> {
   headers.set('Content-Length', String(object.size));
   return new Response(object.body, { headers });
 }
+
+/**
+ * The object, under the request's conditional headers (`If-None-Match`, `If-Modified-Since`, ...).
+ * The R2 binding throws on one it cannot parse (`If-None-Match: abc`, an unclosed quote); such a
+ * condition is ignored, as RFC 9110 has a server ignore an invalid one, and the object served whole.
+ */
+async function getConditionally(bucket: R2Bucket, key: string, headers: Headers, range: R2Range | null): Promise<R2ObjectBody | R2Object | null> {
+  const options = range ? { range } : {};
+  try {
+    return await bucket.get(key, { onlyIf: headers, ...options });
+  } catch (err) {
+    if (!CONDITIONAL_HEADERS.some((name) => headers.has(name))) throw err;
+    return bucket.get(key, options);
+  }
+}
+
+const CONDITIONAL_HEADERS = ['if-match', 'if-none-match', 'if-modified-since', 'if-unmodified-since'];
 
 type ByteRange = { start: number; end?: number } | { suffix: number };
 

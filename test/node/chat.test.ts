@@ -264,6 +264,18 @@ describe('chat billing and limits', () => {
     expect(JSON.stringify(stack.upstreams.gemini.requests.at(-1)!.body)).not.toContain('42');
   });
 
+  it('lists an unknown member whose name no header can carry escaped, and answers 200, not a 500 after the charge', async () => {
+    const { openai, balance } = await client();
+    const odd = { 'a\nb': 1, 'é': 2 } as Record<string, number>;
+    const { data, response } = await openai.chat.completions
+      .create({ model: 'google/gemini-2.5-flash-lite', messages: [{ role: 'user', content: 'hi' }], ...odd })
+      .withResponse();
+    expect(data.choices[0]?.message.content).toBe(HELLO);
+    expect(response.headers.get('x-service-unsupported-params')).toBe('a\\u000ab, \\u00e9');
+    const micros = (usd: string | null) => Math.round(Number(usd) * 1e6);
+    expect(micros(await balance())).toBe(5_000_000 - micros(response.headers.get('x-service-cost')));
+  });
+
   it('applies n on group 1', async () => {
     const { openai } = await client();
     const data = await openai.chat.completions.create({ model: 'openai/gpt-4o-mini', n: 2, messages: [{ role: 'user', content: 'hi' }] });

@@ -122,6 +122,12 @@ describe('POST /v1/images/generations', () => {
     const privateRef = await generate(apiKey, { model: 'openai/gpt-image-1-mini', prompt: 'x', image_urls: ['https://127.0.0.1/a.png'] });
     expect(privateRef.status).toBe(400);
     expect(((await privateRef.json()) as { error: { param: string } }).error.param).toBe('image_urls');
+    // Links to our own files that can name none: a malformed escape, a key longer than R2 allows (each was a 500).
+    for (const link of [`${gateway.url}/files/uploads/%`, `${gateway.url}/files/uploads/${'a'.repeat(1100)}`]) {
+      const own = await generate(apiKey, { model: 'openai/gpt-image-1-mini', prompt: 'x', image_url: link });
+      expect(own.status, link.slice(-20)).toBe(400);
+      expect(((await own.json()) as { error: { param: string } }).error.param).toBe('image_url');
+    }
     expect(upstream.requests.length).toBe(sentBefore);
     expect(await account()).toMatchObject({ balance_usd: '1.000000', held_usd: '0.000000' });
   });

@@ -97,6 +97,10 @@ describe('POST /v1/audio/speech', () => {
     const tooLong = await speak(apiKey, { model: 'openai/tts-1', input: 'x'.repeat(10_001) });
     expect(tooLong.status).toBe(400);
     expect(((await tooLong.json()) as { error: { param: string } }).error.param).toBe('input');
+    // A voice that cannot go into the provider's URL (a lone surrogate) is the client's 400, not a 500.
+    const unencodable = await speak(apiKey, { model: 'elevenlabs/eleven-v3', input: 'hi', voice: '\ud800' });
+    expect(unencodable.status).toBe(400);
+    expect(((await unencodable.json()) as { error: { param: string } }).error.param).toBe('voice');
     expect((await speak(apiKey, { model: 'openai/gpt-4o-mini', input: 'hi' })).status).toBe(400);
     const broke = await agent('0');
     expect((await speak(broke.apiKey, { model: 'openai/tts-1', input: 'hi' })).status).toBe(402);

@@ -62,4 +62,19 @@ describe('GET /files/<key>', () => {
     expect((await call(`/files/outputs/${crypto.randomUUID()}/nope.png`, { headers: { Range: 'bytes=0-1' } })).status).toBe(404);
     expect((await call('/files/secrets/x')).status).toBe(404);
   });
+
+  it('serves the object whole when a conditional header cannot be parsed (the binding threw: a 500)', async () => {
+    const path = await hosted();
+    for (const headers of [{ 'If-None-Match': 'abc' }, { 'If-Match': '"x' }] as Record<string, string>[]) {
+      const res = await call(path, { headers });
+      expect(res.status, JSON.stringify(headers)).toBe(200);
+      expect(await body(res)).toEqual(bytes);
+    }
+    expect((await call(`/files/outputs/${crypto.randomUUID()}/nope.png`, { headers: { 'If-None-Match': 'abc' } })).status).toBe(404);
+  });
+
+  it('answers 404 for a key longer than R2 allows (the binding threw: a 500)', async () => {
+    expect((await call(`/files/uploads/${'a'.repeat(1100)}`)).status).toBe(404);
+  });
 });
+

@@ -5,7 +5,14 @@ export const SpeechRequest = z
   .object({
     model: z.string().min(1).openapi({ example: 'openai/gpt-4o-mini-tts' }),
     input: z.string().min(1).max(10_000),
-    voice: z.string().max(100).optional().openapi({ description: 'A voice name or id; empty means the model default.' }),
+    // A name or id goes into the upstream's URL: letters, digits, spaces and . _ ' - only (a
+    // lone surrogate made encodeURIComponent throw, a 500 after the hold).
+    voice: z
+      .string()
+      .max(100)
+      .regex(/^[\p{L}\p{N} ._'-]*$/u, "must be a voice name or id: letters, digits, spaces and . _ ' -")
+      .optional()
+      .openapi({ description: 'A voice name or id; empty means the model default.' }),
   })
   .openapi('SpeechRequest');
 

@@ -25,6 +25,7 @@ import { OptionsBody, registrationResponse, RegistrationBody } from '../passkey-
 import { checkCsrf, csrfToken, isHttps, pageHeaders } from '../security';
 import { displayUsd, isoDay } from '../shell';
 import { CodeStep, EmailStep, EndedPage, PasskeyStep, type AccountSummary, type PageError } from './page';
+import { readFormPost } from '../form-post';
 
 /** The cookie naming the browser that entered the right code (HttpOnly, SameSite=Strict, this claim's path only). */
 const TICKET_COOKIE = 'claim_ticket';
@@ -118,7 +119,7 @@ export async function claimPage(c: Context<AppEnv>): Promise<Response> {
 /** `POST /claim/<id>`: the agent's code. Right: a ticket cookie, the email code sent if needed, and back to the page. */
 export async function submitUserCode(c: Context<AppEnv>): Promise<Response> {
   const now = Date.now();
-  const form = await c.req.parseBody();
+  const form = await readFormPost(c);
   checkCsrf(c, form.csrf);
   const claim = await loadClaim(c);
   const ended = endedPage(c, claim, now);
@@ -153,7 +154,7 @@ async function ticketHolder(c: Context<AppEnv>, now: number): Promise<{ claim: C
 /** `POST /claim/<id>/email`: the code mailed to the claim's address. */
 export async function submitEmailCode(c: Context<AppEnv>): Promise<Response> {
   const now = Date.now();
-  const form = await c.req.parseBody();
+  const form = await readFormPost(c);
   checkCsrf(c, form.csrf);
   const held = await ticketHolder(c, now);
   if ('page' in held) return held.page;
@@ -167,7 +168,7 @@ export async function submitEmailCode(c: Context<AppEnv>): Promise<Response> {
 
 /** `POST /claim/<id>/email/resend`: a new code to the claim's address (three sends per claim). */
 export async function resendEmailCode(c: Context<AppEnv>): Promise<Response> {
-  const form = await c.req.parseBody();
+  const form = await readFormPost(c);
   checkCsrf(c, form.csrf);
   const held = await ticketHolder(c, Date.now());
   if ('page' in held) return held.page;

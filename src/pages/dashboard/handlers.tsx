@@ -10,6 +10,7 @@ import { isoDay } from '../shell';
 import { fundingRows } from './funding';
 import { DashboardPage } from './page';
 import { spendByDayAndModel, windowStart } from './usage';
+import { readFormPost } from '../form-post';
 
 export interface SignedIn {
   session: HumanSession;
@@ -70,7 +71,7 @@ export async function dashboardPage(c: Context<AppEnv>): Promise<Response> {
 
 /** `POST /dashboard/signout`: revokes the session at once and clears its cookie. */
 export async function signOut(c: Context<AppEnv>): Promise<Response> {
-  const form = await c.req.parseBody();
+  const form = await readFormPost(c);
   checkCsrf(c, form.csrf);
   await endSession(c, Date.now());
   return c.redirect('/signin?signed_out=1', 303);

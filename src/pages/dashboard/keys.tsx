@@ -10,6 +10,7 @@ import { keyState, type ModelChoice } from './key-fields';
 import { fieldsOfKey, keyFields, nameError, parseKeyForm, type FieldErrors, type FormValues } from './key-form';
 import { KeyCreatedPage, KeyPage, KeysPage } from './keys-page';
 import { notFoundPage } from './not-found';
+import { readFormPost } from '../form-post';
 
 /**
  * The key pages. Every handler starts from the session's account (`signedIn`) and reaches keys
@@ -39,7 +40,7 @@ async function start(c: Context<AppEnv>): Promise<KeysContext | Response> {
 
 /** A posted form, after its CSRF check. */
 async function postedForm(c: Context<AppEnv>): Promise<FormValues> {
-  const form = await c.req.parseBody({ all: true });
+  const form = await readFormPost(c, { all: true });
   checkCsrf(c, form.csrf);
   return form;
 }

@@ -13,6 +13,7 @@ import { checkCsrf, pageHeaders } from '../security';
 import { dashboardCsrf, signedIn, type SignedIn } from './handlers';
 import { TopUpPage, type TopUpPageProps } from './top-up';
 import { parseAmount, parseRule } from './top-up-form';
+import { readFormPost } from '../form-post';
 
 /** Checkout Sessions live at least 30 minutes (Stripe); a minute more absorbs clock skew. */
 const CHECKOUT_LIFETIME_MS = 31 * 60 * 1000;
@@ -45,7 +46,7 @@ async function render(c: Context<AppEnv>, human: SignedIn, extra: Extra, status:
 async function posted(c: Context<AppEnv>): Promise<{ human: SignedIn; form: Record<string, unknown> } | Response> {
   const human = await signedIn(c, Date.now());
   if (human instanceof Response) return human;
-  const form = await c.req.parseBody();
+  const form = await readFormPost(c);
   checkCsrf(c, form.csrf);
   return { human, form };
 }

@@ -19,6 +19,7 @@ import { redirectToCheckout } from '../checkout-redirect';
 import { checkCsrf, csrfToken, pageHeaders } from '../security';
 import { displayUsd } from '../shell';
 import { FundPage, NotFoundPage, type CardSection, type UsdcSection } from './page';
+import { readFormPost } from '../form-post';
 
 /** Card limits (spec "Limits"): unclaimed accounts 5 to 250 USD a payment, 500 in all; claimed 5 to 10,000. */
 const CARD_MIN_USD = 5;
@@ -111,7 +112,7 @@ export async function fundCard(c: Context<AppEnv>): Promise<Response> {
   if (!target) return notFound(c);
   const rail = stripeRail(c.env);
   if (!rail) return render(c, target, { card: { error: 'Card payments are not available on this gateway.' } }, 400);
-  const form = await c.req.parseBody();
+  const form = await readFormPost(c);
   checkCsrf(c, form.csrf);
   const amount = typeof form.amount_usd === 'string' ? form.amount_usd.trim() : '';
   const cents = /^\d{1,6}(\.\d{1,2})?$/.test(amount) ? Math.round(Number(amount) * 100) : NaN;
@@ -157,7 +158,7 @@ export async function fundCard(c: Context<AppEnv>): Promise<Response> {
 export async function fundUsdc(c: Context<AppEnv>): Promise<Response> {
   const target = await fundTarget(c);
   if (!target) return notFound(c);
-  const form = await c.req.parseBody();
+  const form = await readFormPost(c);
   checkCsrf(c, form.csrf);
   const amount = typeof form.amount_usd === 'string' ? form.amount_usd.trim() : '';
   const dollars = /^\d{1,5}$/.test(amount) ? Number(amount) : NaN;

@@ -2,7 +2,7 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { journalName, journalPays, settleDurably } from '../../accounts/settlement';
 import { tokenCostMicros } from '../../billing/cost';
-import { COST_HEADER, CREDITS_HEADER, UNSUPPORTED_HEADER } from '../../billing/headers';
+import { COST_HEADER, CREDITS_HEADER, UNSUPPORTED_HEADER, unsupportedHeaderValue } from '../../billing/headers';
 import { checkContent } from '../../chat/content';
 import { estimatePromptTokens } from '../../chat/estimate';
 import type { Dispatched } from '../../chat/dispatch';
@@ -56,7 +56,7 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
       journal: () => c.env.SETTLEMENT_JOURNAL.get(c.env.SETTLEMENT_JOURNAL.idFromName(journalName(c.req.raw.cf?.colo, caller.accountId))),
     });
   };
-  const headers: Record<string, string> = dispatched.unsupported.length ? { [UNSUPPORTED_HEADER]: dispatched.unsupported.join(', ') } : {};
+  const headers: Record<string, string> = dispatched.unsupported.length ? { [UNSUPPORTED_HEADER]: unsupportedHeaderValue(dispatched.unsupported) } : {};
 
   if (request.stream) {
     const { body, settled } = chatEventStream({
