@@ -30,55 +30,47 @@ const failingEnv = {
   },
 } as unknown as Env;
 
+/** A funded agent's chat call through the app, its settlements acknowledged nowhere; the body read whole. */
+async function chatUnacknowledged(stream: boolean) {
+  const agent = await register();
+  expect((await adminCredit(agent.account_id, '1')).status).toBe(200);
+  const ctx = createExecutionContext();
+  const res = await app.fetch(
+    new Request('https://gateway.test/v1/chat/completions', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${agent.api_key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ model: 'openai/gpt-4o-mini', max_tokens: 20, stream, messages: [{ role: 'user', content: 'Hi' }] }),
+    }),
+    failingEnv,
+    ctx,
+  );
+  const text = await res.text();
+  await waitOnExecutionContext(ctx);
+  return { res, text, stub: accountStub(agent.account_id) };
+}
+
 describe('a settlement that neither the account nor the journal acknowledges', () => {
   it('delivers the answer without a cost and charges nothing', async () => {
-    const agent = await register();
-    expect((await adminCredit(agent.account_id, '1')).status).toBe(200);
-    const ctx = createExecutionContext();
-    const res = await app.fetch(
-      new Request('https://gateway.test/v1/chat/completions', {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${agent.api_key}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ model: 'openai/gpt-4o-mini', max_tokens: 20, messages: [{ role: 'user', content: 'Hi' }] }),
-      }),
-      failingEnv,
-      ctx,
-    );
-    const body = (await res.json()) as { choices: unknown[] };
-    await waitOnExecutionContext(ctx);
+    const { res, text, stub } = await chatUnacknowledged(false);
     expect(res.status).toBe(200);
-    expect(body.choices).toHaveLength(1);
+    expect((JSON.parse(text) as { choices: unknown[] }).choices).toHaveLength(1);
     expect(res.headers.get('x-service-cost')).toBeNull();
     expect(res.headers.get('x-service-credits-remaining')).toBeNull();
     expect(res.headers.get('x-service-request-id')).toMatch(/^req_/);
     // The hold stays until its lease runs out; nothing was charged.
-    const stub = accountStub(agent.account_id);
     expect(await stub.snapshot()).toMatchObject({ balanceMicros: 1_000_000 });
     expect((await stub.ledgerEntries(10)).filter((row) => row.kind === 'charge')).toEqual([]);
   });
 
   it('ends a stream whole, with its usage and without a cost, and charges nothing', async () => {
-    const agent = await register();
-    expect((await adminCredit(agent.account_id, '1')).status).toBe(200);
-    const ctx = createExecutionContext();
-    const res = await app.fetch(
-      new Request('https://gateway.test/v1/chat/completions', {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${agent.api_key}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ model: 'openai/gpt-4o-mini', max_tokens: 20, stream: true, messages: [{ role: 'user', content: 'Hi' }] }),
-      }),
-      failingEnv,
-      ctx,
-    );
-    const frames = (await res.text()).split('\n\n').filter(Boolean);
-    await waitOnExecutionContext(ctx);
+    const { res, text, stub } = await chatUnacknowledged(true);
+    const frames = text.split('\n\n').filter(Boolean);
     expect(res.status).toBe(200);
     expect(frames.at(-1)).toBe('data: [DONE]');
     const final = JSON.parse(frames.at(-2)!.slice(6));
     expect(final).toMatchObject({ choices: [], usage: { completion_tokens: expect.any(Number) } });
     expect(final.x_service).toBeUndefined();
     expect(frames.some((frame) => frame.includes('"error"'))).toBe(false);
-    const stub = accountStub(agent.account_id);
     expect(await stub.snapshot()).toMatchObject({ balanceMicros: 1_000_000 });
     expect((await stub.ledgerEntries(10)).filter((row) => row.kind === 'charge')).toEqual([]);
   });
