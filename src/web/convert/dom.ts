@@ -84,7 +84,42 @@ export function parseDocument(html: string): HtmlDocument {
   }
   const document = (parseHTML(source) as unknown as { document: HtmlDocument }).document;
   useLowerCaseTags(document);
+  if (document.documentElement) flattenDeepNesting(document.documentElement);
   return document;
+}
+
+/**
+ * Nesting deeper than any real page (Lighthouse flags 32 levels): below it a page is flattened.
+ * Readability's cost grows with depth far faster than with size (a chain of 300 `<div>`s took
+ * a second per format; 1,000 would take minutes of a Worker's CPU), and the walkers below recurse.
+ */
+export const MAX_DEPTH = 128;
+
+/**
+ * Unwraps, below MAX_DEPTH, every element that holds other elements, moving its children up in
+ * place: the text, its order and the innermost elements (a link, an image, a code span) stay;
+ * only wrappers go. Iterative, and linear in the page's size.
+ */
+function flattenDeepNesting(root: DomElement): void {
+  const stack: { element: DomElement; depth: number }[] = [{ element: root, depth: 0 }];
+  while (stack.length > 0) {
+    const { element, depth } = stack.pop()!;
+    if (depth < MAX_DEPTH) {
+      for (const child of Array.from(element.children)) stack.push({ element: child, depth: depth + 1 });
+      continue;
+    }
+    let node = element.firstChild;
+    while (node) {
+      if (isElement(node) && node.children.length > 0) {
+        const first = node.firstChild!;
+        while (node.firstChild) element.insertBefore(node.firstChild, node);
+        element.removeChild(node);
+        node = first;
+      } else {
+        node = node.nextSibling;
+      }
+    }
+  }
 }
 
 /**

@@ -134,3 +134,22 @@ describe('convertPage without main content', () => {
     expect(converted?.content).toBe('Just one short line.');
   });
 });
+
+describe('convertPage on pathologically deep nesting', () => {
+  // Unclosed tags nest: 20,000 of them once took Readability longer than any Worker may run
+  // (a chain of 300 took a second per format), and recursive walkers past the stack.
+  const deep = (depth: number) =>
+    `<html><head><title>Deep</title></head><body>${'<div>'.repeat(depth)}<p>Deep inside, <a href="/x">a link</a> and <code>code</code>.</p>${'</div>'.repeat(depth)}<p>After the wrappers.</p></body></html>`;
+
+  it('keeps the text, its order and the innermost elements, in every format', () => {
+    const page = (format: PageFormat) => convertPage(deep(20_000), 'https://example.com/', format)!.content;
+    expect(page('markdown')).toMatch(/Deep inside, \[a link\]\(https:\/\/example\.com\/x\) and `code`\.[\s\S]*After the wrappers\./);
+    expect(page('text')).toMatch(/Deep inside, a link and code\.[\s\S]*After the wrappers\./);
+    expect(page('html')).toContain('<a href="https://example.com/x">a link</a>');
+  });
+
+  it('leaves a page within MAX_DEPTH as it was', () => {
+    const shallow = convertPage(deep(100), 'https://example.com/', 'html')!.content;
+    expect(shallow).toContain('<p>Deep inside, <a href="https://example.com/x">a link</a> and <code>code</code>.</p>');
+  });
+});
