@@ -284,12 +284,17 @@ function send(url, { method = 'GET', headers = {}, bytes } = {}) {
     req.on('error', reject);
     if (bytes === undefined) return void req.end();
     const chunk = Buffer.alloc(MIB, 0x5a);
+    const first = Buffer.from(chunk);
+    // The gateway takes an upload whose first bytes are its type's: an MP4's ftyp box.
+    first.writeUInt32BE(24, 0);
+    first.write('ftypisom', 4, 'latin1');
     let sent = 0;
     const write = () => {
       while (sent < bytes) {
         const n = Math.min(MIB, bytes - sent);
+        const source = sent === 0 ? first : chunk;
         sent += n;
-        if (!req.write(n === MIB ? chunk : chunk.subarray(0, n))) return void req.once('drain', write);
+        if (!req.write(n === MIB ? source : source.subarray(0, n))) return void req.once('drain', write);
       }
       req.end();
     };

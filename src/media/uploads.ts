@@ -17,6 +17,10 @@ export const UPLOAD_TYPES = {
 export type UploadType = keyof typeof UPLOAD_TYPES;
 export const UPLOAD_TYPE_NAMES = Object.keys(UPLOAD_TYPES) as [UploadType, ...UploadType[]];
 
+export function isUploadType(type: string): type is UploadType {
+  return Object.hasOwn(UPLOAD_TYPES, type);
+}
+
 /** The signed URL's life (spec: 600 seconds) and the file's (about 48 hours, D10). */
 export const UPLOAD_URL_TTL_MS = 600_000;
 export const UPLOAD_RETENTION_MS = 48 * 60 * 60 * 1000;

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../env';
 import { GatewayError } from '../errors';
 import { isHostedKey } from '../media/keys';
+import { isUploadType } from '../media/uploads';
 
 /**
  * `GET /files/<key>`: hosted objects (generated media, uploads, job results), with their type,
@@ -23,6 +24,7 @@ export async function serveFile(c: Context<AppEnv>): Promise<Response> {
   if (!object) throw new GatewayError('not_found', 'No such file (it may have expired).');
   const headers = new Headers();
   object.writeHttpMetadata(headers);
+  makeInert(headers);
   headers.set('ETag', object.httpEtag);
   headers.set('Cache-Control', 'private, max-age=3600');
   headers.set('Accept-Ranges', 'bytes');
@@ -34,6 +36,20 @@ export async function serveFile(c: Context<AppEnv>): Promise<Response> {
   }
   headers.set('Content-Length', String(object.size));
   return new Response(object.body, { headers });
+}
+
+/**
+ * A hosted file is served from the dashboard's origin, so nothing in it may run there: the
+ * browser must not guess another type (`nosniff`), a document opened from it gets a sandbox
+ * with no origin and no loads, and anything but the image, audio and video types the gateway
+ * accepts as uploads (an SVG, HTML or JSON a provider or a job produced) is a download.
+ */
+function makeInert(headers: Headers): void {
+  headers.set('X-Content-Type-Options', 'nosniff');
+  headers.set('Content-Security-Policy', "sandbox; default-src 'none'");
+  const type = headers.get('Content-Type')?.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (isUploadType(type)) headers.delete('Content-Disposition');
+  else headers.set('Content-Disposition', 'attachment');
 }
 
 /**

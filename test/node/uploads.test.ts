@@ -57,12 +57,19 @@ describe('uploads', () => {
     const tampered = reservation.upload_url.slice(0, -1) + (reservation.upload_url.endsWith('a') ? 'b' : 'a');
     expect((await put(tampered, bytes, 'image/png')).status).toBe(404);
     expect((await fetch(reservation.public_url)).status).toBe(404);
+    // A page under an image's name would run on our origin: bytes that do not start as a PNG are refused.
+    const page = new TextEncoder().encode('<html><script>fetch("/dashboard")</script>'.padEnd(bytes.length, ' '));
+    const disguised = await put(reservation.upload_url, page, 'image/png');
+    expect(disguised.status).toBe(400);
+    expect(((await disguised.json()) as { error: { param: string } }).error.param).toBe('body');
+    expect((await fetch(reservation.public_url)).status).toBe(404);
 
     const stored = await put(reservation.upload_url, bytes, 'image/png');
     expect(stored.status).toBe(200);
     expect((await put(reservation.upload_url, bytes, 'image/png')).status).toBe(400);
     const served = await fetch(reservation.public_url);
     expect(served.headers.get('content-type')).toBe('image/png');
+    expect(served.headers.get('x-content-type-options')).toBe('nosniff');
     expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
 
     const listed = (await (await fetch(`${gateway.url}/v1/uploads`, { headers: { Authorization: `Bearer ${apiKey}` } })).json()) as { data: { key: string; bytes: number; url: string }[] };
@@ -81,6 +88,7 @@ describe('uploads', () => {
     const { apiKey } = await agent('1');
     const bytes = new Uint8Array(100 * MB);
     for (let i = 0; i < bytes.length; i += 4096) bytes[i] = i & 0xff;
+    bytes.set([0, 0, 0, 24, ...new TextEncoder().encode('ftypisom')]); // an MP4 starts with its ftyp box
     const reservation = (await (await reserve(apiKey, { content_type: 'video/mp4', content_length: bytes.length })).json()) as Reservation;
     const stored = await put(reservation.upload_url, bytes, 'video/mp4');
     expect(stored.status).toBe(200);

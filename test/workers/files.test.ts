@@ -78,3 +78,38 @@ describe('GET /files/<key>', () => {
   });
 });
 
+
+describe('hosted files are inert on our origin', () => {
+  async function hostedAs(contentType: string, extension: string, kind = 'outputs'): Promise<string> {
+    const key = `${kind}/${crypto.randomUUID()}/${crypto.randomUUID()}.${extension}`;
+    await env.MEDIA.put(key, '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>', { httpMetadata: { contentType } });
+    return `/files/${key}`;
+  }
+
+  it('serves an SVG a provider produced as a download, never sniffed, in a sandbox with no loads', async () => {
+    const res = await call(await hostedAs('image/svg+xml', 'svg'));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
+    expect(res.headers.get('content-disposition')).toBe('attachment');
+  });
+
+  it.each([
+    ['text/html', 'html', 'outputs'],
+    ['application/json', 'json', 'results'],
+    ['application/octet-stream', 'bin', 'outputs'],
+  ])('serves %s as a download', async (type, extension, kind) => {
+    const res = await call(await hostedAs(type, extension, kind));
+    expect(res.headers.get('content-disposition')).toBe('attachment');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('shows the image, audio and video types it accepts in place, still sandboxed, and on ranges too', async () => {
+    const path = await hosted();
+    for (const res of [await call(path), await call(path, { headers: { Range: 'bytes=0-9' } })]) {
+      expect(res.headers.get('content-disposition')).toBeNull();
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
+    }
+  });
+});

@@ -8,6 +8,7 @@ import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { accountPrefix } from '../../media/keys';
 import { fileUrl } from '../../media/outputs';
+import { matchesDeclaredType, peekStream, SNIFF_BYTES } from '../../media/sniff';
 import { streamIntoR2 } from '../../media/stream-copy';
 import {
   dailyUploadAllowance,
@@ -95,8 +96,12 @@ export async function putUpload(c: Context<AppEnv>): Promise<Response> {
   if (type !== reservation.contentType) throw new GatewayError('invalid_request', `Content-Type must be ${reservation.contentType}, as declared.`, { param: 'Content-Type' });
   const length = c.req.header('Content-Length');
   if (length !== String(reservation.bytes)) throw new GatewayError('invalid_request', `Content-Length must be ${reservation.bytes}, as declared.`, { param: 'Content-Length' });
-  const body = c.req.raw.body;
-  if (!body) throw new GatewayError('invalid_request', 'The upload has no body.');
+  if (!c.req.raw.body) throw new GatewayError('invalid_request', 'The upload has no body.');
+  const { head, stream: body } = await peekStream(c.req.raw.body, SNIFF_BYTES);
+  if (!matchesDeclaredType(reservation.contentType, head)) {
+    await body.cancel();
+    throw new GatewayError('invalid_request', `The body does not start as a ${reservation.contentType} file does; nothing was stored.`, { param: 'body' });
+  }
   if (!(await claimUpload(db, tokenHash, now))) throw new GatewayError('invalid_request', 'This upload URL has been used or has expired.');
 
   try {
