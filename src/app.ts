@@ -31,16 +31,8 @@ import * as models from './routes/models/models.handlers';
 import * as modelsRoutes from './routes/models/models.routes';
 import { serveFile } from './routes/files';
 import { stripeWebhook } from './routes/funding/stripe-webhook';
-import { KiB, limitBody } from './middleware/body-limit';
-import { fundJs, pagesCss, passkeyJs, webauthnJs } from './pages/assets';
-import * as claimPages from './pages/claim/handlers';
-import * as dashboardPages from './pages/dashboard/handlers';
-import * as keyPages from './pages/dashboard/keys';
-import * as ledgerPages from './pages/dashboard/ledger';
-import * as topUpPages from './pages/dashboard/top-up-handlers';
-import { dashboardCss } from './pages/dashboard/styles';
-import * as fundPages from './pages/fund/handlers';
-import * as signInPages from './pages/signin/handlers';
+import { renderPageError } from './pages/error-page';
+import { pagesApp } from './pages/routes';
 import * as jobs from './routes/web/jobs.handlers';
 import * as jobsRoutes from './routes/web/jobs.routes';
 import * as scrape from './routes/web/scrape.handlers';
@@ -94,40 +86,8 @@ export function createApp() {
     .openapi(fundingAdminRoutes.creditDeposit, fundingAdmin.creditDepositHandler)
     .get('/files/*', serveFile)
     .post('/webhooks/stripe', stripeWebhook)
-    .get('/fund/:token', fundPages.fundPage)
-    .get('/fund/:token/status', fundPages.fundStatus)
-    .post('/fund/:token/card', limitBody(4 * KiB), fundPages.fundCard)
-    .post('/fund/:token/usdc', limitBody(4 * KiB), fundPages.fundUsdc)
-    .get('/claim/:id', claimPages.claimPage)
-    .post('/claim/:id', limitBody(4 * KiB), claimPages.submitUserCode)
-    .post('/claim/:id/email', limitBody(4 * KiB), claimPages.submitEmailCode)
-    .post('/claim/:id/email/resend', limitBody(4 * KiB), claimPages.resendEmailCode)
-    .post('/claim/:id/passkey/options', limitBody(4 * KiB), claimPages.passkeyOptions)
-    .post('/claim/:id/passkey/verify', limitBody(32 * KiB), claimPages.passkeyVerify)
-    .get('/signin', signInPages.signInPage)
-    .post('/signin/options', limitBody(4 * KiB), signInPages.signInOptions)
-    .post('/signin/verify', limitBody(32 * KiB), signInPages.signInVerify)
-    .get('/dashboard', dashboardPages.dashboardPage)
-    .get('/dashboard/ledger', ledgerPages.ledgerPage)
-    .get('/dashboard/ledger.csv', ledgerPages.ledgerCsv)
-    .get('/dashboard/keys', keyPages.keysPage)
-    .post('/dashboard/keys', limitBody(32 * KiB), keyPages.createKey)
-    .get('/dashboard/keys/:id', keyPages.keyPage)
-    .post('/dashboard/keys/:id/name', limitBody(4 * KiB), keyPages.renameKey)
-    .post('/dashboard/keys/:id/guardrails', limitBody(32 * KiB), keyPages.saveGuardrails)
-    .post('/dashboard/keys/:id/rotate', limitBody(4 * KiB), keyPages.rotateKey)
-    .post('/dashboard/keys/:id/revoke', limitBody(4 * KiB), keyPages.revokeKey)
-    .get('/dashboard/top-up', topUpPages.topUpPage)
-    .post('/dashboard/top-up', limitBody(4 * KiB), topUpPages.enableTopUp)
-    .post('/dashboard/top-up/disable', limitBody(4 * KiB), topUpPages.disableTopUp)
-    .post('/dashboard/top-up/card', limitBody(4 * KiB), topUpPages.saveCard)
-    .post('/dashboard/signout', limitBody(4 * KiB), dashboardPages.signOut)
-    .get('/assets/pages.css', pagesCss)
-    .get('/assets/dashboard.css', dashboardCss)
-    .get('/assets/fund.js', fundJs)
-    .get('/assets/webauthn.js', webauthnJs)
-    .get('/assets/claim.js', passkeyJs)
-    .put('/uploads/:token', uploadsApi.putUpload);
+    .put('/uploads/:token', uploadsApi.putUpload)
+    .route('/', pagesApp());
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
@@ -144,7 +104,8 @@ export function createApp() {
     servers: [{ url: c.env.PUBLIC_BASE_URL || new URL(c.req.url).origin }],
   }));
 
-  app.notFound((c) => renderError(new GatewayError('not_found', `No route for ${c.req.method} ${c.req.path}.`), c));
+  // A browser that opens an unknown address gets a page; API clients the envelope.
+  app.notFound((c) => renderPageError(new GatewayError('not_found', `No route for ${c.req.method} ${c.req.path}.`), c));
   app.onError(renderError);
   return app;
 }
