@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CSV_PAGE } from '../../src/pages/dashboard/ledger';
+import { CSV_PAGE } from '../../src/pages/dashboard/ledger-handlers';
 import { charge, operatorKey, signedInOwner } from './dashboard-helpers';
 
 /** The ledger page and its CSV export: each request's cost, filtered by key and model, newest first. */

@@ -11,7 +11,7 @@ import type { TopUpRefusal } from '../../../durable-objects/account/top-up';
 import { redirectToCheckout } from '../checkout-redirect';
 import { checkCsrf, pageHeaders } from '../security';
 import { dashboardCsrf, signedIn, type SignedIn } from './handlers';
-import { TopUpPage, type TopUpPageProps } from './top-up';
+import { TopUpPage, type TopUpPageProps } from './top-up-page';
 import { parseAmount, parseRule } from './top-up-form';
 import { readFormPost } from '../form-post';
 
