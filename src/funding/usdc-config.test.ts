@@ -11,7 +11,7 @@ describe('the USDC rail configuration', () => {
     expect(usdcConfig(configured({ USDC_CHAIN_ID: '84532' }))?.chainId).toBe(84532);
   });
 
-  it('turns the rail off for a chain id that is not a positive integer, rather than guessing', () => {
-    for (const bad of ['0', '-1', '8453.5', 'base', '1e400']) expect(usdcConfig(configured({ USDC_CHAIN_ID: bad }))).toBeUndefined();
+  it.each(['0', '-1', '8453.5', 'base', '1e400'])('turns the rail off for USDC_CHAIN_ID %j, rather than guessing a chain', (bad) => {
+    expect(usdcConfig(configured({ USDC_CHAIN_ID: bad }))).toBeUndefined();
   });
 });
