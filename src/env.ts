@@ -22,6 +22,8 @@ type OptionalConfig = Partial<
     | 'STRIPE_API_BASE'
     | 'BASE_RPC_URL'
     | 'USDC_DEPOSIT_ADDRESS'
+    /** The chain id the USDC RPC endpoint must answer (default 8453, Base mainnet). */
+    | 'USDC_CHAIN_ID'
     /** How long an upstream may take to answer with headers, in ms (default 120000). */
     | 'UPSTREAM_TIMEOUT_MS'
     /** Domains scrape, crawl and extract never fetch (comma-separated; subdomains included). */

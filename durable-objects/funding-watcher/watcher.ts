@@ -1,17 +1,26 @@
 import { DurableObject } from 'cloudflare:workers';
-import { usdcConfig } from '../../src/funding/usdc-config';
+import { ChainMismatchError } from '../../src/funding/chain';
+import { usdcConfig, type UsdcConfig } from '../../src/funding/usdc-config';
 import { watchPass, type CursorStore } from '../../src/funding/watch';
 
 /** Seconds between passes while an intent is open or a deposit awaits confirmations. */
 const BUSY_INTERVAL_MS = 3_000;
 /** After a failed pass (the chain endpoint down): try again, a little later. */
 const RETRY_INTERVAL_MS = 10_000;
+/** The endpoint serves another chain (a misconfiguration): look again, rarely, until the operator fixes it. */
+const MISMATCH_INTERVAL_MS = 60_000;
+
+/** The last block read, always a confirmed one. */
+const CURSOR_KEY = 'confirmed_cursor';
+/** Where an earlier watcher, which read up to the unconfirmed head, kept its place. */
+const LEGACY_CURSOR_KEY = 'cursor';
 
 /**
  * The one USDC watcher (`idFromName('usdc')`): an alarm a few seconds apart while anything is
  * open, none otherwise. `POST /agent/fund` and the cron wake it. Its only state is the last block
  * read; deposits and intents live in D1, and credits are idempotent in each account's Durable
- * Object, so a pass cut off anywhere is simply done again.
+ * Object, so a pass cut off anywhere is simply done again. An endpoint on the wrong chain makes
+ * every pass stop before reading anything, logged each time.
  */
 export class FundingWatcherDurableObject extends DurableObject<Env> {
   /** Starts passes now unless one is already scheduled. */
@@ -23,19 +32,30 @@ export class FundingWatcherDurableObject extends DurableObject<Env> {
     const config = usdcConfig(this.env);
     if (!config) return;
     try {
-      const outcome = await watchPass(this.env, config, this.#cursor());
+      const outcome = await watchPass(this.env, config, this.#cursor(config));
       if (outcome.busy) await this.ctx.storage.setAlarm(Date.now() + BUSY_INTERVAL_MS);
     } catch (err) {
+      if (err instanceof ChainMismatchError) {
+        console.error('USDC watcher: wrong chain, nothing read or credited', err.message);
+        await this.ctx.storage.setAlarm(Date.now() + MISMATCH_INTERVAL_MS);
+        return;
+      }
       console.error('USDC watcher pass failed', err);
       await this.ctx.storage.setAlarm(Date.now() + RETRY_INTERVAL_MS);
     }
   }
 
-  #cursor(): CursorStore {
+  #cursor(config: UsdcConfig): CursorStore {
     const storage = this.ctx.storage;
     return {
-      get: () => storage.get<number>('cursor'),
-      set: (block) => storage.put('cursor', block),
+      get: async () => {
+        const cursor = await storage.get<number>(CURSOR_KEY);
+        if (cursor !== undefined) return cursor;
+        // The earlier watcher read blocks not yet confirmed: read those again, now that only confirmed ones count.
+        const legacy = await storage.get<number>(LEGACY_CURSOR_KEY);
+        return legacy === undefined ? undefined : Math.max(0, legacy - config.confirmations);
+      },
+      set: (block) => storage.put(CURSOR_KEY, block),
     };
   }
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '.';
 import { cardPayments, deposits, fundingIntents } from './schema';
 
@@ -19,16 +19,49 @@ export async function insertIntent(db: Database, row: FundingIntentRow): Promise
   return inserted.length > 0;
 }
 
-/** The open intent a deposit of exactly `amountMicros` pays, if any. */
-export async function openIntentForAmount(db: Database, amountMicros: number): Promise<FundingIntentRow | undefined> {
-  return db.select().from(fundingIntents).where(and(eq(fundingIntents.status, 'open'), eq(fundingIntents.amountMicros, amountMicros))).get();
+/**
+ * The intents a deposit of exactly `amountMicros` may pay: those open during the second of its
+ * block's timestamp (created before that second ended, expiring no earlier than it began),
+ * whatever their status says now, unless another deposit paid them. At most two are returned:
+ * the caller credits only when exactly one qualifies.
+ */
+export async function intentsOpenAt(db: Database, amountMicros: number, blockTimeMs: number, depositId: string): Promise<FundingIntentRow[]> {
+  return db
+    .select()
+    .from(fundingIntents)
+    .where(
+      and(
+        eq(fundingIntents.amountMicros, amountMicros),
+        lt(fundingIntents.createdAt, blockTimeMs + 1000),
+        gte(fundingIntents.expiresAt, blockTimeMs),
+        or(ne(fundingIntents.status, 'paid'), eq(fundingIntents.depositId, depositId)),
+      ),
+    )
+    .limit(2)
+    .all();
 }
 
-export async function hasOpenIntents(db: Database, now: number): Promise<boolean> {
+/**
+ * Marks an intent paid by `depositId`, in one conditional statement, before its account is
+ * credited: true when it was unpaid or already paid by this same deposit (a pass done again),
+ * false when another deposit took it first.
+ */
+export async function claimIntent(db: Database, intentId: string, depositId: string): Promise<boolean> {
+  const claimed = await db
+    .update(fundingIntents)
+    .set({ status: 'paid', depositId })
+    .where(and(eq(fundingIntents.id, intentId), or(ne(fundingIntents.status, 'paid'), eq(fundingIntents.depositId, depositId))))
+    .returning({ id: fundingIntents.id })
+    .all();
+  return claimed.length > 0;
+}
+
+/** Intents still open, or that closed after `since`: a transfer made in their last minutes may not be confirmed yet. */
+export async function hasIntentsOpenSince(db: Database, since: number): Promise<boolean> {
   const row = await db
     .select({ id: fundingIntents.id })
     .from(fundingIntents)
-    .where(and(eq(fundingIntents.status, 'open'), sql`${fundingIntents.expiresAt} > ${now}`))
+    .where(and(ne(fundingIntents.status, 'paid'), gt(fundingIntents.expiresAt, since)))
     .limit(1)
     .get();
   return row !== undefined;
@@ -50,14 +83,18 @@ export async function forgetDeposit(db: Database, id: string): Promise<void> {
   await db.delete(deposits).where(and(eq(deposits.id, id), eq(deposits.status, 'pending'))).run();
 }
 
-/** Marks a deposit credited to `accountId` and its intent paid, in one batch. */
+/** The time of a deposit's block, read when its confirmed block is checked. */
+export async function setDepositBlockTime(db: Database, id: string, blockTimeMs: number): Promise<void> {
+  await db.update(deposits).set({ blockTime: blockTimeMs }).where(eq(deposits.id, id)).run();
+}
+
+/** Marks a deposit credited to `accountId` (its intent, if any, was claimed before the credit: `claimIntent`). */
 export async function settleDeposit(db: Database, deposit: DepositRow, accountId: string, intentId: string | null, now: number, note?: string): Promise<void> {
-  const credited = db
+  await db
     .update(deposits)
     .set({ status: 'credited', accountId, intentId, creditedAt: now, note: note ?? null })
-    .where(eq(deposits.id, deposit.id));
-  if (!intentId) return void (await credited.run());
-  await db.batch([credited, db.update(fundingIntents).set({ status: 'paid', depositId: deposit.id }).where(and(eq(fundingIntents.id, intentId), eq(fundingIntents.status, 'open')))]);
+    .where(eq(deposits.id, deposit.id))
+    .run();
 }
 
 export async function markUnmatched(db: Database, id: string): Promise<void> {

@@ -150,6 +150,8 @@ export const fundingIntents = sqliteTable(
   (t) => [
     uniqueIndex('funding_intents_open_amount').on(t.amountMicros).where(sql`status = 'open'`),
     index('funding_intents_account').on(t.accountId, t.createdAt),
+    // The watcher matches a deposit to the intent of its amount open when its block was mined.
+    index('funding_intents_amount').on(t.amountMicros, t.createdAt),
   ],
 );
 
@@ -168,6 +170,8 @@ export const deposits = sqliteTable(
     logIndex: integer('log_index').notNull(),
     blockNumber: integer('block_number').notNull(),
     blockHash: text('block_hash').notNull(),
+    /** The block's timestamp in ms (null for deposits recorded before it was kept): the intent matched was open then. */
+    blockTime: integer('block_time'),
     fromAddress: text('from_address').notNull(),
     /** micro-USDC as a decimal string: a transfer may exceed what a JS number holds exactly. */
     amount: text('amount').notNull(),

@@ -1,5 +1,5 @@
-import { createClient, http, parseAbiItem, type Client } from 'viem';
-import { getBlock, getBlockNumber, getLogs } from 'viem/actions';
+import { createClient, defineChain, http, parseAbiItem, type Client } from 'viem';
+import { getBlock, getBlockNumber, getChainId, getLogs } from 'viem/actions';
 import type { UsdcConfig } from './usdc-config';
 
 /**
@@ -20,19 +20,51 @@ export interface TransferLog {
   value: bigint;
 }
 
+export interface BlockHeader {
+  hash: string;
+  /** The block's timestamp (whole seconds on chain), in milliseconds. */
+  timeMs: number;
+}
+
+/** The RPC endpoint serves another chain than the configured one: nothing it says is believed. */
+export class ChainMismatchError extends Error {
+  override name = 'ChainMismatchError';
+  constructor(
+    readonly expected: number,
+    readonly actual: number,
+  ) {
+    super(`The USDC RPC endpoint serves chain id ${actual}, not the configured ${expected} (USDC_CHAIN_ID).`);
+  }
+}
+
+/** A client for the configured endpoint that knows which chain it must be talking to (`headBlock` checks it). */
 export function chainClient(config: UsdcConfig): Client {
+  const chain = defineChain({
+    id: config.chainId,
+    name: `chain ${config.chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [config.rpcUrl] } },
+  });
   // No retries inside a call: the watcher's next alarm is the retry.
-  return createClient({ transport: http(config.rpcUrl, { timeout: RPC_TIMEOUT_MS, retryCount: 0 }) });
+  return createClient({ chain, transport: http(config.rpcUrl, { timeout: RPC_TIMEOUT_MS, retryCount: 0 }) });
 }
 
+/**
+ * The endpoint's head block, after checking that it serves the client's chain (both asked at
+ * once): `ChainMismatchError` otherwise, so neither `/agent/fund` nor the watcher ever acts on
+ * another chain's blocks.
+ */
 export async function headBlock(client: Client): Promise<number> {
-  return Number(await getBlockNumber(client, { cacheTime: 0 }));
+  const [chainId, head] = await Promise.all([client.chain ? getChainId(client) : undefined, getBlockNumber(client, { cacheTime: 0 })]);
+  if (client.chain && chainId !== client.chain.id) throw new ChainMismatchError(client.chain.id, chainId ?? 0);
+  return Number(head);
 }
 
-/** The hash of the block at `number` on the chain as the node sees it now (null past its head). */
-export async function blockHashAt(client: Client, number: number): Promise<string | null> {
+/** The block at `number` on the chain as the node sees it now (null past its head). */
+export async function blockAt(client: Client, number: number): Promise<BlockHeader | null> {
   try {
-    return (await getBlock(client, { blockNumber: BigInt(number) })).hash;
+    const block = await getBlock(client, { blockNumber: BigInt(number) });
+    return { hash: block.hash, timeMs: Number(block.timestamp) * 1000 };
   } catch (err) {
     if (err instanceof Error && err.name === 'BlockNotFoundError') return null;
     throw err;

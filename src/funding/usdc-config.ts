@@ -8,6 +8,8 @@ export interface UsdcConfig {
   token: `0x${string}`;
   depositAddress: `0x${string}`;
   confirmations: number;
+  /** The chain the RPC endpoint must serve (`USDC_CHAIN_ID`, default Base mainnet): checked before every read. */
+  chainId: number;
 }
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -20,10 +22,14 @@ export function usdcConfig(env: Env): UsdcConfig | undefined {
   const token = env.USDC_CONTRACT?.trim() || BASE_USDC;
   if (!rpcUrl || !isAddress(depositAddress) || !isAddress(token)) return undefined;
   const confirmations = Number(env.USDC_CONFIRMATIONS);
+  const chainId = env.USDC_CHAIN_ID?.trim() ? Number(env.USDC_CHAIN_ID) : BASE_CHAIN_ID;
+  // A chain id that is not a positive integer is a misconfiguration: the rail is off, not pointed at a guess.
+  if (!Number.isSafeInteger(chainId) || chainId < 1) return undefined;
   return {
     rpcUrl,
     token,
     depositAddress,
     confirmations: Number.isSafeInteger(confirmations) && confirmations >= 1 ? confirmations : DEFAULT_CONFIRMATIONS,
+    chainId,
   };
 }

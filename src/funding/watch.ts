@@ -1,6 +1,17 @@
 import { database, type Database } from '../db';
-import { forgetDeposit, hasOpenIntents, markUnmatched, openIntentForAmount, pendingDeposits, recordDeposit, settleDeposit, type DepositRow } from '../db/funding';
-import { blockHashAt, chainClient, headBlock, transfersTo } from './chain';
+import {
+  claimIntent,
+  forgetDeposit,
+  hasIntentsOpenSince,
+  intentsOpenAt,
+  markUnmatched,
+  pendingDeposits,
+  recordDeposit,
+  setDepositBlockTime,
+  settleDeposit,
+  type DepositRow,
+} from '../db/funding';
+import { blockAt, chainClient, headBlock, transfersTo, type BlockHeader } from './chain';
 import { creditFunding } from './credit';
 import { usdcAmount } from './intents';
 import type { UsdcConfig } from './usdc-config';
@@ -9,18 +20,24 @@ import type { UsdcConfig } from './usdc-config';
 const LOG_RANGE = 500;
 /** Ranges read per pass, so a long outage is caught up over a few alarms, not in one call. */
 const RANGES_PER_PASS = 10;
-/** A first pass starts this far back, so a transfer made just before the watcher woke is seen. */
+/** A first pass starts this far below the confirmed height, so a transfer made just before the watcher woke is seen. */
 const FIRST_LOOKBACK = 20;
 const PENDING_BATCH = 100;
+/**
+ * Passes go on this long after the last intent closed: a transfer mined in an intent's last
+ * seconds is confirmed (and matched to it) after it closed, and is credited within seconds, not
+ * at the next cron.
+ */
+const CLOSED_INTENT_GRACE_MS = 10 * 60 * 1000;
 
-/** Where the watcher keeps its place: the last block whose logs it has read. */
+/** Where the watcher keeps its place: the last block whose logs it has read (always a confirmed one). */
 export interface CursorStore {
   get(): Promise<number | undefined>;
   set(block: number): Promise<void>;
 }
 
 export interface PassOutcome {
-  /** Open intents or unconfirmed deposits remain: look again soon. */
+  /** Open intents, deposits awaiting confirmations or blocks not yet read remain: look again soon. */
   busy: boolean;
   seen: number;
   credited: number;
@@ -29,23 +46,31 @@ export interface PassOutcome {
 }
 
 /**
- * One pass of the USDC watcher: reads new `Transfer` logs of the token to the deposit address and
- * records each (transaction, log) once; then, for every deposit with enough confirmations,
- * re-reads the hash of its block. A deposit whose block was reorged away is forgotten and its
- * range read again (the transfer may be in another block now, or nowhere); a confirmed one is
- * credited to the open intent of exactly its amount, under `usdc:<tx>:<log>` as idempotency key,
- * so a pass retried after a crash credits nothing twice; a deposit no intent matches is kept as
- * `unmatched` for the operator.
+ * One pass of the USDC watcher. It first checks that the endpoint serves the configured chain
+ * (`ChainMismatchError` otherwise: nothing is read or credited). It reads the token's `Transfer`
+ * logs to the deposit address only up to the confirmed height (`head - USDC_CONFIRMATIONS + 1`),
+ * so a block is read once, after the reorgs it is expected to survive: a transfer a reorg drops
+ * below that depth is never seen, one it adds or moves (to a lower or higher block) is read where
+ * it finally landed. Each (transaction, log) is recorded once; then each recorded deposit's block
+ * is read again, for its hash (a block replaced since its logs were read, by a reorg deeper
+ * than the confirmations or a node that answered from a stale view: the deposit is forgotten and
+ * the range read again) and its timestamp. A deposit is credited to the one intent of exactly its
+ * amount that was open when its block was mined (D17: exactly what arrived), claimed first, then
+ * credited under `usdc:<tx>:<log>`, so a pass done again credits nothing twice and no intent is
+ * paid by two transfers; one no intent matches (another amount, a block before the intent was
+ * made or after it expired) is kept as `unmatched` for the operator.
  */
 export async function watchPass(env: Env, config: UsdcConfig, cursor: CursorStore, now = Date.now()): Promise<PassOutcome> {
   const db = database(env);
   const client = chainClient(config);
   const head = await headBlock(client);
+  // The newest block with `confirmations` blocks on it, itself included: nothing above it is read.
+  const confirmed = head - config.confirmations + 1;
   const outcome: PassOutcome = { busy: false, seen: 0, credited: 0, unmatched: 0, reorged: 0 };
 
-  let from = ((await cursor.get()) ?? Math.max(0, head - FIRST_LOOKBACK)) + 1;
-  for (let range = 0; range < RANGES_PER_PASS && from <= head; range++) {
-    const to = Math.min(head, from + LOG_RANGE - 1);
+  let from = ((await cursor.get()) ?? Math.max(0, confirmed - FIRST_LOOKBACK)) + 1;
+  for (let range = 0; range < RANGES_PER_PASS && from <= confirmed; range++) {
+    const to = Math.min(confirmed, from + LOG_RANGE - 1);
     for (const log of await transfersTo(client, config, from, to)) {
       outcome.seen++;
       await recordDeposit(db, {
@@ -54,6 +79,7 @@ export async function watchPass(env: Env, config: UsdcConfig, cursor: CursorStor
         logIndex: log.logIndex,
         blockNumber: log.blockNumber,
         blockHash: log.blockHash,
+        blockTime: null,
         fromAddress: log.from,
         amount: log.value.toString(),
         status: 'pending',
@@ -67,36 +93,46 @@ export async function watchPass(env: Env, config: UsdcConfig, cursor: CursorStor
     await cursor.set(to);
     from = to + 1;
   }
+  if (from <= confirmed) outcome.busy = true;
 
   const pending = await pendingDeposits(db, PENDING_BATCH);
+  const blocks = new Map<number, BlockHeader | null>();
   let rewindTo: number | undefined;
   for (const deposit of pending) {
-    if (head - deposit.blockNumber + 1 < config.confirmations) {
+    // Only a deposit recorded by an earlier watcher (which read unconfirmed blocks) can be above it.
+    if (deposit.blockNumber > confirmed) {
       outcome.busy = true;
       continue;
     }
-    if ((await blockHashAt(client, deposit.blockNumber)) !== deposit.blockHash) {
+    if (!blocks.has(deposit.blockNumber)) blocks.set(deposit.blockNumber, await blockAt(client, deposit.blockNumber));
+    const block = blocks.get(deposit.blockNumber);
+    if (!block || block.hash !== deposit.blockHash) {
       await forgetDeposit(db, deposit.id);
       rewindTo = Math.min(rewindTo ?? deposit.blockNumber - 1, deposit.blockNumber - 1);
       outcome.reorged++;
       continue;
     }
-    if (await creditDeposit(env, db, deposit, now)) outcome.credited++;
+    if (await creditDeposit(env, db, deposit, block.timeMs, now)) outcome.credited++;
     else outcome.unmatched++;
   }
   if (rewindTo !== undefined) {
-    await cursor.set(rewindTo);
+    await cursor.set(Math.min(rewindTo, (await cursor.get()) ?? rewindTo));
     outcome.busy = true;
   }
-  if (pending.length === PENDING_BATCH || (await hasOpenIntents(db, now))) outcome.busy = true;
+  if (pending.length === PENDING_BATCH || (await hasIntentsOpenSince(db, now - CLOSED_INTENT_GRACE_MS))) outcome.busy = true;
   return outcome;
 }
 
-/** Credits a confirmed deposit to the open intent of exactly its amount; false (and `unmatched`) when none. */
-async function creditDeposit(env: Env, db: Database, deposit: DepositRow, now: number): Promise<boolean> {
+/**
+ * Credits a confirmed deposit to the intent open when its block was mined; false (and
+ * `unmatched`) when there is none, more than one, or another deposit paid it already.
+ */
+async function creditDeposit(env: Env, db: Database, deposit: DepositRow, blockTimeMs: number, now: number): Promise<boolean> {
+  if (deposit.blockTime !== blockTimeMs) await setDepositBlockTime(db, deposit.id, blockTimeMs);
   const micros = BigInt(deposit.amount);
-  const intent = micros <= BigInt(Number.MAX_SAFE_INTEGER) ? await openIntentForAmount(db, Number(micros)) : undefined;
-  if (!intent) {
+  const candidates = micros <= BigInt(Number.MAX_SAFE_INTEGER) ? await intentsOpenAt(db, Number(micros), blockTimeMs, deposit.id) : [];
+  const intent = candidates.length === 1 ? candidates[0] : undefined;
+  if (!intent || !(await claimIntent(db, intent.id, deposit.id))) {
     await markUnmatched(db, deposit.id);
     return false;
   }

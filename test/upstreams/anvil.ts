@@ -132,10 +132,18 @@ export interface Chain {
   /**
    * `anvil_reorg`: drops the last `depth` blocks and mines `depth` new ones on their parent, empty
    * but for `txs`. Dropped transactions are not re-included: they are gone unless listed in `txs`.
-   * The height is unchanged; every block hash from `head - depth + 1` up changes.
+   * The height is unchanged; every block hash from `head - depth + 1` up changes. Anvil winds its
+   * clock back to the parent's time; it is set to the wall clock again afterwards (`syncClock`), so
+   * later blocks carry timestamps after the intents made meanwhile, as on a real chain.
    */
   reorg: (depth: number, txs?: ReorgTxPair[]) => Promise<void>;
   blockNumber: () => Promise<bigint>;
+  /**
+   * Sets the node's clock to the wall clock's next whole second: the gateway matches a transfer to
+   * the intent open at its block's timestamp, and anvil's clock may lag (by its start's rounding,
+   * or after a reorg or `evm_revert`).
+   */
+  syncClock: () => Promise<void>;
   /** What anvil printed lately (for failure messages). */
   output: () => string;
   /** Kills anvil (SIGTERM, then SIGKILL after 5 s) and waits for it to exit. Safe to call twice. */
@@ -250,6 +258,9 @@ export async function startChain(options: ChainOptions = {}): Promise<Chain> {
     if (deployReceipt.status !== 'success' || !token) throw new Error(`TestUSDC deployment failed: ${deployHash}`);
     const deployMs = performance.now() - deployStarted;
 
+    const syncClock = async () => void (await rpc(rpcUrl, 'anvil_setTime', [Math.ceil(Date.now() / 1000)]));
+    await syncClock();
+
     const micros = (amount: bigint | number) => {
       if (typeof amount === 'number' && !Number.isSafeInteger(amount)) throw new Error(`amountMicros must be an integer: ${amount}`);
       return BigInt(amount);
@@ -300,8 +311,10 @@ export async function startChain(options: ChainOptions = {}): Promise<Chain> {
       reorg: async (depth, txs = []) => {
         // Positional params, as anvil deserializes `ReorgOptions { depth, tx_block_pairs }`.
         await rpc(rpcUrl, 'anvil_reorg', [depth, txs.map(([tx, offset]) => [tx, offset])]);
+        await syncClock();
       },
       blockNumber: () => publicClient.getBlockNumber({ cacheTime: 0 }),
+      syncClock,
       output: () => output,
       stop,
     };

@@ -1,25 +1,29 @@
 import { env } from 'cloudflare:workers';
 import { encodeFunctionData, parseAbi } from 'viem';
-import { describe, expect, inject, it } from 'vitest';
+import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { createApp } from '../../src/app';
 import { database } from '../../src/db';
-import { depositById, insertIntent } from '../../src/db/funding';
+import { depositById, expireIntents, insertIntent, recordDeposit } from '../../src/db/funding';
 import { deposits, fundingIntents } from '../../src/db/schema';
+import { ChainMismatchError } from '../../src/funding/chain';
 import type { UsdcConfig } from '../../src/funding/usdc-config';
 import { watchPass, type CursorStore } from '../../src/funding/watch';
 import { eq } from 'drizzle-orm';
-import { accountStub, register } from './helpers';
+import { accountStub, bearer, expectError, json, register } from './helpers';
 
 /**
  * The USDC watcher's passes one at a time, inside workerd on real D1 and account Durable Objects,
- * against a real local EVM node (anvil, started by the global setup) with a 6-decimal token as
- * USDC. What the end-to-end test cannot time exactly: a deposit read before and after its block is
- * reorged away, and a pass cut off between the credit and its record.
+ * against a real local EVM node (anvil, started by the global setup, chain id 8453 like Base) with
+ * a 6-decimal token as USDC. What the end-to-end test cannot time exactly: reorgs that drop, add
+ * and move a transfer around the watcher's reads (`anvil_reorg`, `evm_snapshot`/`evm_revert`), a
+ * transfer mined outside its intent's hour, an endpoint on another chain, and a pass cut off
+ * between the credit and its record.
  */
 
 const { rpcUrl, token, payer, depositAddress } = inject('chain');
-const config: UsdcConfig = { rpcUrl, token: token as `0x${string}`, depositAddress: depositAddress as `0x${string}`, confirmations: 3 };
+const config: UsdcConfig = { rpcUrl, token: token as `0x${string}`, depositAddress: depositAddress as `0x${string}`, confirmations: 3, chainId: 8453 };
 const withChain = { ...env, BASE_RPC_URL: rpcUrl } as Env;
-const ERC20 = parseAbi(['function transfer(address to, uint256 value) returns (bool)']);
+const ERC20 = parseAbi(['function transfer(address to, uint256 value) returns (bool)', 'function mint(address to, uint256 value)']);
 
 async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
   const res = await fetch(rpcUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
@@ -28,14 +32,16 @@ async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
   return body.result as T;
 }
 
+/** The request of the payer's transfer of `micros` to the deposit address (for `eth_sendTransaction` or `anvil_reorg`). */
+const transferRequest = (micros: number) => ({ from: payer, to: token, data: encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [config.depositAddress, BigInt(micros)] }) });
+
 /**
  * The payer sends `micros` of the token to the deposit address. Anvil automines, but it answers
  * `eth_sendTransaction` before the block is sealed, so the receipt is polled for (as viem's
  * `waitForTransactionReceipt` does); reading it once failed in CI with a null receipt.
  */
 async function transfer(micros: number): Promise<{ hash: string; block: number }> {
-  const data = encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [config.depositAddress, BigInt(micros)] });
-  const hash = await rpc<string>('eth_sendTransaction', [{ from: payer, to: token, data }]);
+  const hash = await rpc<string>('eth_sendTransaction', [transferRequest(micros)]);
   for (let attempt = 0; attempt < 250; attempt++) {
     const receipt = await rpc<{ blockNumber: string } | null>('eth_getTransactionReceipt', [hash]);
     if (receipt) return { hash, block: Number(receipt.blockNumber) };
@@ -44,48 +50,219 @@ async function transfer(micros: number): Promise<{ hash: string; block: number }
   throw new Error(`no receipt for ${hash} after 5 s`);
 }
 
+/**
+ * Sets the node's clock to the wall clock's next second. Anvil's revert and reorg wind its clock
+ * back to the common ancestor's time, so later blocks would carry timestamps from before the
+ * intents the tests make; a real chain's timestamps follow the wall clock.
+ */
+const syncClock = () => rpc('anvil_setTime', [Math.ceil(Date.now() / 1000)]);
 const mine = (blocks: number) => rpc('anvil_mine', [`0x${blocks.toString(16)}`]);
 const head = async () => Number(await rpc<string>('eth_blockNumber'));
+const blockTimeMs = async (block: number) => Number((await rpc<{ timestamp: string }>('eth_getBlockByNumber', [`0x${block.toString(16)}`, false])).timestamp) * 1000;
+/** Where a transaction landed now (after any reorg). */
+const receiptOf = (hash: string) => rpc<{ blockNumber: string; logs: { logIndex: string }[] } | null>('eth_getTransactionReceipt', [hash]);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function memoryCursor(start: number): CursorStore & { value: () => number } {
   let block = start;
   return { get: async () => block, set: async (next) => void (block = next), value: () => block };
 }
 
-/** A fresh account with an open intent for an amount no other test uses. */
-async function intentFor(amountMicros: number) {
+/** A fresh account with an intent for an amount no other test uses (open for the next hour unless `times` says otherwise). */
+async function intentFor(amountMicros: number, times: { createdAt?: number; expiresAt?: number } = {}) {
   const agent = await register();
-  const intent = { id: `pi_${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`, accountId: agent.account_id, amountUsd: Math.floor(amountMicros / 1e6), amountMicros, status: 'open' as const, createdAt: Date.now(), expiresAt: Date.now() + 3_600_000, depositId: null };
+  const createdAt = times.createdAt ?? Date.now();
+  const intent = {
+    id: `pi_${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`,
+    accountId: agent.account_id,
+    amountUsd: Math.floor(amountMicros / 1e6),
+    amountMicros,
+    status: 'open' as const,
+    createdAt,
+    expiresAt: times.expiresAt ?? createdAt + 3_600_000,
+    depositId: null,
+  };
   expect(await insertIntent(database(env), intent)).toBe(true);
   return { intent, stub: accountStub(agent.account_id) };
 }
 
 const creditsOf = async (stub: ReturnType<typeof accountStub>) => (await stub.ledgerEntries(20)).filter((row) => row.kind === 'credit');
+const intentStatus = async (id: string) => (await database(env).select().from(fundingIntents).where(eq(fundingIntents.id, id)).get())?.status;
+const depositsOfTx = (hash: string) => database(env).select().from(deposits).where(eq(deposits.txHash, hash)).all();
+
+/** Passes until one finds nothing more to do with the chain as it is (at most a few). */
+async function settle(cursor: CursorStore, passConfig = config) {
+  const total = { seen: 0, credited: 0, unmatched: 0, reorged: 0 };
+  for (let pass = 0; pass < 4; pass++) {
+    const outcome = await watchPass(withChain, passConfig, cursor);
+    total.seen += outcome.seen;
+    total.credited += outcome.credited;
+    total.unmatched += outcome.unmatched;
+    total.reorged += outcome.reorged;
+  }
+  return total;
+}
 
 describe('the USDC watcher', () => {
-  it('records a deposit once however often it is read, forgets it when its block is reorged away, and credits nothing', async () => {
-    const { stub } = await intentFor(9_000_123);
+  beforeEach(syncClock);
+
+  it('reads a transfer only once it has its confirmations, records it once however often it is read, and credits it once', async () => {
+    const { intent, stub } = await intentFor(12_000_777);
+    const cursor = memoryCursor(await head());
+    const sent = await transfer(12_000_777);
+    // Not yet confirmed: not even read.
+    expect(await watchPass(withChain, config, cursor)).toMatchObject({ seen: 0, credited: 0, busy: true });
+    expect(cursor.value()).toBeLessThan(sent.block);
+    await mine(config.confirmations - 1);
+    expect(await watchPass(withChain, config, cursor)).toMatchObject({ seen: 1, credited: 1 });
+    // Read again (a rewound cursor, a retried pass): still one row, one credit.
+    await cursor.set(sent.block - 1);
+    expect(await watchPass(withChain, config, cursor)).toMatchObject({ seen: 1, credited: 0 });
+    expect(await depositsOfTx(sent.hash)).toEqual([expect.objectContaining({ status: 'credited', intentId: intent.id, blockTime: await blockTimeMs(sent.block) })]);
+    expect(await creditsOf(stub)).toHaveLength(1);
+  });
+
+  it('credits nothing for a transfer a reorg drops before it is confirmed', async () => {
+    const { intent, stub } = await intentFor(9_000_123);
     const cursor = memoryCursor(await head());
     const sent = await transfer(9_000_123);
-    const id = `${sent.hash}:0`;
-
-    expect(await watchPass(withChain, config, cursor)).toMatchObject({ seen: 1, credited: 0, busy: true });
-    expect(await depositById(database(env), id)).toMatchObject({ status: 'pending', blockNumber: sent.block });
-    // Read again (a rewound cursor, a retried pass): still one row.
-    await cursor.set(sent.block - 1);
     await watchPass(withChain, config, cursor);
-    expect(await database(env).select().from(deposits).where(eq(deposits.txHash, sent.hash)).all()).toHaveLength(1);
-
-    // The block is replaced before the deposit has its confirmations; the chain moves on.
+    // Its block is replaced by an empty one; the chain moves on past the confirmations.
     await rpc('anvil_reorg', [1, []]);
     await mine(config.confirmations);
-    const outcome = await watchPass(withChain, config, cursor);
-    expect(outcome).toMatchObject({ reorged: 1, credited: 0 });
-    expect(await depositById(database(env), id)).toBeUndefined();
-    expect(cursor.value()).toBe(sent.block - 1);
-    // The next pass reads the range again from the new chain: nothing there.
-    expect(await watchPass(withChain, config, cursor)).toMatchObject({ seen: 0, credited: 0 });
+    expect(await settle(cursor)).toMatchObject({ seen: 0, credited: 0 });
+    expect(await depositsOfTx(sent.hash)).toEqual([]);
     expect(await creditsOf(stub)).toEqual([]);
+    expect(await intentStatus(intent.id)).toBe('open');
+  });
+
+  it('forgets a deposit recorded from a block that was then replaced, reads its range again and credits nothing', async () => {
+    const { stub } = await intentFor(9_100_456);
+    const sent = await transfer(9_100_456);
+    // Recorded as the earlier watcher did, from the unconfirmed head (or as a node answering from a stale view would make it).
+    const block = await rpc<{ hash: string }>('eth_getBlockByNumber', [`0x${sent.block.toString(16)}`, false]);
+    await recordDeposit(database(env), { id: `${sent.hash}:0`, txHash: sent.hash, logIndex: 0, blockNumber: sent.block, blockHash: block.hash, blockTime: null, fromAddress: payer, amount: '9100456', status: 'pending', intentId: null, accountId: null, seenAt: Date.now(), creditedAt: null, note: null });
+    const cursor = memoryCursor(sent.block);
+    await rpc('anvil_reorg', [1, []]);
+    await mine(config.confirmations);
+    expect(await watchPass(withChain, config, cursor)).toMatchObject({ reorged: 1, credited: 0 });
+    expect(await depositById(database(env), `${sent.hash}:0`)).toBeUndefined();
+    expect(cursor.value()).toBe(sent.block - 1);
+    expect(await settle(cursor)).toMatchObject({ seen: 0, credited: 0 });
+    expect(await creditsOf(stub)).toEqual([]);
+  });
+
+  it('finds a transfer a reorg adds at a height it has already read, and credits it once', async () => {
+    const { intent, stub } = await intentFor(13_000_555);
+    const start = await head();
+    const cursor = memoryCursor(start);
+    const snapshot = await rpc<string>('evm_snapshot');
+    // Two empty blocks (fewer than the confirmations), and a pass that looks at the chain with them.
+    await mine(config.confirmations - 1);
+    await watchPass(withChain, config, cursor);
+    // The reorg: back to the snapshot, and this time the first block after it holds the transfer.
+    expect(await rpc<boolean>('evm_revert', [snapshot])).toBe(true);
+    await syncClock();
+    const sent = await transfer(13_000_555);
+    expect(sent.block).toBe(start + 1);
+    await mine(config.confirmations);
+    expect(await settle(cursor)).toMatchObject({ credited: 1 });
+    expect(await depositById(database(env), `${sent.hash}:0`)).toMatchObject({ status: 'credited', intentId: intent.id });
+    expect((await stub.snapshot()).balanceMicros).toBe(13_000_555);
+    expect(await creditsOf(stub)).toHaveLength(1);
+  });
+
+  it('credits once a transfer a reorg moves to an earlier block with another log index', async () => {
+    const { intent, stub } = await intentFor(14_000_888);
+    const start = await head();
+    const cursor = memoryCursor(start);
+    const snapshot = await rpc<string>('evm_snapshot');
+    await mine(1);
+    const sent = await transfer(14_000_888);
+    expect(sent.block).toBe(start + 2);
+    const signed = await rpc<string>('eth_getRawTransactionByHash', [sent.hash]);
+    await watchPass(withChain, config, cursor);
+    // The reorg: the same signed transaction lands one block earlier, after another Transfer log.
+    expect(await rpc<boolean>('evm_revert', [snapshot])).toBe(true);
+    await syncClock();
+    const [, , minter] = await rpc<string[]>('eth_accounts');
+    await rpc('evm_setAutomine', [false]);
+    try {
+      // A higher tip, so the block orders it first.
+      const mint = encodeFunctionData({ abi: ERC20, functionName: 'mint', args: [minter as `0x${string}`, 1n] });
+      await rpc('eth_sendTransaction', [{ from: minter, to: token, data: mint, maxPriorityFeePerGas: '0x2540be400', maxFeePerGas: '0x174876e800' }]);
+      expect(await rpc<string>('eth_sendRawTransaction', [signed])).toBe(sent.hash);
+      await mine(1);
+    } finally {
+      await rpc('evm_setAutomine', [true]);
+    }
+    const moved = await receiptOf(sent.hash);
+    expect(Number(moved?.blockNumber)).toBe(start + 1);
+    const logIndex = Number(moved?.logs[0]?.logIndex);
+    expect(logIndex).toBe(1);
+    await mine(config.confirmations);
+    expect(await settle(cursor)).toMatchObject({ credited: 1 });
+    expect(await depositsOfTx(sent.hash)).toEqual([expect.objectContaining({ id: `${sent.hash}:${logIndex}`, status: 'credited', intentId: intent.id, blockNumber: start + 1 })]);
+    expect((await stub.snapshot()).balanceMicros).toBe(14_000_888);
+    expect(await creditsOf(stub)).toHaveLength(1);
+  });
+
+  it('keeps a transfer mined after its intent expired for the operator, even while the intent still reads open', async () => {
+    const now = Date.now();
+    // Expired an hour ago; nothing has marked it expired yet (that happens only when a new intent is made).
+    const { intent, stub } = await intentFor(15_000_321, { createdAt: now - 7_200_000, expiresAt: now - 3_600_000 });
+    const cursor = memoryCursor(await head());
+    const sent = await transfer(15_000_321);
+    await mine(config.confirmations - 1);
+    expect(await settle(cursor)).toMatchObject({ unmatched: 1, credited: 0 });
+    expect(await depositById(database(env), `${sent.hash}:0`)).toMatchObject({ status: 'unmatched', accountId: null });
+    expect(await creditsOf(stub)).toEqual([]);
+    expect(await intentStatus(intent.id)).toBe('open');
+  });
+
+  it('keeps a transfer mined before its intent was made for the operator', async () => {
+    const cursor = memoryCursor(await head());
+    const sent = await transfer(16_000_654);
+    // The intent is made after the second of the transfer's block (as by someone who saw it mined).
+    const mined = await blockTimeMs(sent.block);
+    while (Date.now() < mined + 1000) await sleep(50);
+    const { intent, stub } = await intentFor(16_000_654);
+    await mine(config.confirmations - 1);
+    expect(await settle(cursor)).toMatchObject({ unmatched: 1, credited: 0 });
+    expect(await depositById(database(env), `${sent.hash}:0`)).toMatchObject({ status: 'unmatched' });
+    expect(await creditsOf(stub)).toEqual([]);
+    expect(await intentStatus(intent.id)).toBe('open');
+  });
+
+  it('credits a transfer mined in its intent\'s last seconds and confirmed after the intent expired', async () => {
+    const { intent, stub } = await intentFor(17_000_987, { createdAt: Date.now() - 3_590_000, expiresAt: Date.now() + 1_500 });
+    const cursor = memoryCursor(await head());
+    const sent = await transfer(17_000_987);
+    expect(await blockTimeMs(sent.block)).toBeLessThanOrEqual(intent.expiresAt);
+    // The hour ends before the confirmations; a new intent elsewhere marks it expired.
+    while (Date.now() <= intent.expiresAt) await sleep(50);
+    await expireIntents(database(env), Date.now());
+    expect(await intentStatus(intent.id)).toBe('expired');
+    await mine(config.confirmations - 1);
+    expect(await settle(cursor)).toMatchObject({ credited: 1 });
+    expect(await intentStatus(intent.id)).toBe('paid');
+    expect((await stub.snapshot()).balanceMicros).toBe(17_000_987);
+  });
+
+  it('reads and credits nothing from an endpoint on another chain', async () => {
+    const { intent, stub } = await intentFor(18_000_246);
+    const cursor = memoryCursor(await head());
+    const start = cursor.value();
+    const sent = await transfer(18_000_246);
+    await mine(config.confirmations - 1);
+    const elsewhere = { ...config, chainId: 1 };
+    await expect(watchPass(withChain, elsewhere, cursor)).rejects.toBeInstanceOf(ChainMismatchError);
+    expect(cursor.value()).toBe(start);
+    expect(await depositsOfTx(sent.hash)).toEqual([]);
+    expect(await creditsOf(stub)).toEqual([]);
+    // The same chain under its own id: credited.
+    expect(await settle(cursor)).toMatchObject({ credited: 1 });
+    expect(await intentStatus(intent.id)).toBe('paid');
   });
 
   it('credits once when a pass is cut off after the credit and before its record, then run again', async () => {
@@ -114,5 +291,34 @@ describe('the USDC watcher', () => {
     await mine(config.confirmations - 1);
     expect(await watchPass(withChain, config, cursor)).toMatchObject({ unmatched: 1, credited: 0 });
     expect(await depositById(database(env), `${sent.hash}:0`)).toMatchObject({ status: 'unmatched', accountId: null, amount: '3141592' });
+  });
+
+  it('pays an intent with one transfer only: a second of the same amount in its hour is kept for the operator', async () => {
+    const { intent, stub } = await intentFor(19_000_135);
+    const cursor = memoryCursor(await head());
+    const first = await transfer(19_000_135);
+    const second = await transfer(19_000_135);
+    await mine(config.confirmations - 1);
+    expect(await settle(cursor)).toMatchObject({ credited: 1, unmatched: 1 });
+    expect(await depositById(database(env), `${first.hash}:0`)).toMatchObject({ status: 'credited', intentId: intent.id });
+    expect(await depositById(database(env), `${second.hash}:0`)).toMatchObject({ status: 'unmatched' });
+    expect(await creditsOf(stub)).toHaveLength(1);
+  });
+});
+
+describe('POST /agent/fund against an endpoint on another chain', () => {
+  const app = createApp();
+  const gateway = (overrides: Partial<Env>) => (path: string, init: RequestInit) =>
+    app.fetch(new Request(`https://gateway.test${path}`, init), { ...env, BASE_RPC_URL: rpcUrl, USDC_DEPOSIT_ADDRESS: depositAddress, USDC_CONTRACT: token, ...overrides } as Env);
+
+  it('answers 502 funding_unavailable and opens no intent; on the configured chain it opens one', async () => {
+    const agent = await register();
+    await expectError(await gateway({ USDC_CHAIN_ID: '1' })('/agent/fund', bearer(agent.api_key, json({ amount_usd: 77 }))), 502, 'funding_unavailable', 'api_error');
+    const count = async () => (await database(env).select().from(fundingIntents).where(eq(fundingIntents.accountId, agent.account_id)).all()).length;
+    expect(await count()).toBe(0);
+    // The anvil node answers 8453, Base's id and the default.
+    const res = await gateway({})('/agent/fund', bearer(agent.api_key, json({ amount_usd: 77 })));
+    expect(res.status).toBe(200);
+    expect(await count()).toBe(1);
   });
 });

@@ -20,6 +20,7 @@ const deposit = (over: Partial<DepositRow>): DepositRow => ({
   logIndex: 0,
   blockNumber: 1,
   blockHash: '0xblock',
+  blockTime: 2_000,
   fromAddress: '0xfrom',
   amount: '10000042',
   status: 'credited',
