@@ -1,4 +1,4 @@
-import { runImageJob } from '../media/jobs';
+import { runMediaJob } from '../media/jobs';
 import { pollVideoJob } from '../media/videos/job';
 import { expireAccount } from './account-expiry';
 import type { JobMessage } from './messages';
@@ -12,7 +12,8 @@ export async function consumeJobs(batch: MessageBatch<JobMessage>, env: Env, _ct
           await expireAccount(env, message.body);
           break;
         case 'image.render':
-          await runImageJob(env, message.body.jobId, message.attempts);
+        case 'speech.render':
+          await runMediaJob(env, message.body.jobId, message.attempts);
           break;
         case 'video.poll':
           await pollVideoJob(env, message.body.jobId);
