@@ -3,8 +3,11 @@ import { pollVideoJob } from '../media/videos/job';
 import { expireAccount } from './account-expiry';
 import type { JobMessage } from './messages';
 
-/** The queue consumer: one handler per message kind; a failure retries that message alone. */
-export async function consumeJobs(batch: MessageBatch<JobMessage>, env: Env, _ctx?: ExecutionContext): Promise<void> {
+/**
+ * The queue consumer: one handler per message kind; a failure retries that message alone. `clock`
+ * is when the batch is read (a render's claim lease is judged by it; tests move it).
+ */
+export async function consumeJobs(batch: MessageBatch<JobMessage>, env: Env, _ctx?: ExecutionContext, clock: () => number = Date.now): Promise<void> {
   for (const message of batch.messages) {
     try {
       switch (message.body.kind) {
@@ -13,7 +16,7 @@ export async function consumeJobs(batch: MessageBatch<JobMessage>, env: Env, _ct
           break;
         case 'image.render':
         case 'speech.render':
-          await runMediaJob(env, message.body.jobId, message.attempts);
+          await runMediaJob(env, message.body.jobId, message.attempts, clock());
           break;
         case 'video.poll':
           await pollVideoJob(env, message.body.jobId);
