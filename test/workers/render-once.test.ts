@@ -7,6 +7,7 @@ import { mediaJob } from '../../src/db/media-jobs';
 import { consumeJobs } from '../../src/jobs/consumer';
 import type { JobMessage } from '../../src/jobs/messages';
 import { RENDER_CLAIM_LEASE_MS } from '../../src/media/job-render';
+import { sweepMediaJobs } from '../../src/media/jobs';
 import { BACKSTOP_DELAY_SECONDS } from '../../src/routes/media/sync-render';
 import { IMAGES_UPSTREAM_KEY } from './global-setup';
 import { accountStub, adminCredit, register } from './helpers';
@@ -154,6 +155,13 @@ describe('a sync image render that outlives its client', () => {
     expect(backstop).toMatchObject({ body: { kind: 'image.render' }, delaySeconds: BACKSTOP_DELAY_SECONDS });
     const jobId = (backstop.body as { jobId: string }).jobId;
     expect(await agent.stub.snapshot()).toMatchObject({ balanceMicros: 1_000_000, heldMicros: expect.any(Number) });
+
+    // Had the backstop message been lost, the cron sweep would send another once the claim lapsed.
+    const swept: Sent[] = [];
+    await sweepMediaJobs(gatewayEnv(swept), Date.now());
+    expect(swept.map((m) => m.body)).not.toContainEqual(backstop.body);
+    await sweepMediaJobs(gatewayEnv(swept), Date.now() + RENDER_CLAIM_LEASE_MS + 1_000);
+    expect(swept.map((m) => m.body)).toContainEqual(backstop.body);
 
     const consumer = gatewayEnv([]);
     // Delivered early (a duplicate, or the sweep) while the inline claim is alive: nothing renders.
