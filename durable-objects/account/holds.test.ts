@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OpenHolds } from './holds';
+import { isLongLived, MAX_OPEN_HOLDS, MAX_OPEN_JOB_HOLDS, OpenHolds } from './holds';
 import type { OpenHold } from './statements';
 
 const hold = (id: string, key_id: string | null, amount_micros: number, expires_at: number): OpenHold => ({
@@ -49,5 +49,21 @@ describe('open holds in memory', () => {
     expect([holds.size, holds.heldMicros, holds.get('old')]).toEqual([1, 3, undefined]);
     holds.clear();
     expect([holds.size, holds.heldMicros]).toEqual([0, 0]);
+  });
+});
+
+describe('hold ceilings by purpose', () => {
+  it('counts long-lived holds (jobs, crawls, sync renders) apart from in-flight ones', () => {
+    expect(['image-job:m', 'video:m', 'crawl', 'extract', 'image:m', 'speech:m'].every(isLongLived)).toBe(true);
+    expect(['chat:openai/gpt-4o', 'scrape', 'test', 'imagery:m'].some(isLongLived)).toBe(false);
+    const holds = new OpenHolds();
+    holds.replace(Array.from({ length: MAX_OPEN_HOLDS }, (_, i) => ({ ...hold(`c${i}`, null, 1, 10), purpose: 'chat:m' })));
+    expect([holds.fullFor('chat:m'), holds.fullFor('scrape'), holds.fullFor('video:m')]).toEqual([MAX_OPEN_HOLDS, MAX_OPEN_HOLDS, null]);
+    for (let i = 0; i < MAX_OPEN_JOB_HOLDS; i++) holds.add({ ...hold(`j${i}`, null, 1, 10), purpose: 'image-job:m' });
+    expect(holds.fullFor('crawl')).toBe(MAX_OPEN_JOB_HOLDS);
+    holds.remove(holds.get('j0')!);
+    expect([holds.fullFor('crawl'), holds.fullFor('chat:m')]).toEqual([null, MAX_OPEN_HOLDS]);
+    holds.clear();
+    expect(holds.fullFor('crawl')).toBeNull();
   });
 });

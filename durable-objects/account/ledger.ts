@@ -9,8 +9,8 @@ import type { SpendCounters } from './spend';
 import { run, SQL, type AccountRow, type KeyRow, type OpenHold } from './statements';
 import type { CreditRequest, ExtendResult, Hold, HoldFailure, HoldRequest, LedgerPage, ReleaseResult, Result, SettleResult } from './types';
 
-/** D3: a ceiling on concurrent billed work that protects this serialization point. */
-export const MAX_OPEN_HOLDS = 128;
+/** D3's ceilings on open holds (in-flight requests, and long-lived job holds) live in `holds.ts`. */
+export { MAX_OPEN_HOLDS, MAX_OPEN_JOB_HOLDS } from './holds';
 const DEFAULT_HOLD_TTL_MS = 60 * 60 * 1000;
 /** Why a hold was closed without a settlement, in its `release` row's note. */
 const EXPIRED = 'expired';
@@ -55,7 +55,8 @@ export class Ledger {
       throw new Error(`invalid hold: min ${minMicros}, max ${maxMicros} micro-dollars`);
     }
     const holds = this.#memory.holds;
-    if (holds.size >= MAX_OPEN_HOLDS) return { ok: false, reason: 'too_many_holds', openHolds: holds.size };
+    const full = holds.fullFor(request.purpose);
+    if (full !== null) return { ok: false, reason: 'too_many_holds', openHolds: full };
 
     const limit = this.#spend.headroom(key, now);
     if (limit && limit.remainingMicros < request.minMicros) return { ok: false, ...limit };

@@ -1,13 +1,15 @@
-import { and, eq, inArray, lt } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Database } from '.';
 import { mediaJobs } from './schema';
 
 export type MediaJobRow = typeof mediaJobs.$inferSelect;
 export type MediaJobStatus = MediaJobRow['status'];
+/** A new job: unclaimed unless it is written already claimed by its renderer (a sync render). */
+export type NewMediaJob = Omit<MediaJobRow, 'claim' | 'claimedUntil'> & Partial<Pick<MediaJobRow, 'claim' | 'claimedUntil'>>;
 
 const OPEN: MediaJobStatus[] = ['queued', 'processing'];
 
-export async function insertMediaJob(db: Database, row: MediaJobRow): Promise<void> {
+export async function insertMediaJob(db: Database, row: NewMediaJob): Promise<void> {
   await db.insert(mediaJobs).values(row).run();
 }
 
@@ -20,12 +22,47 @@ export async function mediaJob(db: Database, id: string): Promise<MediaJobRow | 
   return db.select().from(mediaJobs).where(eq(mediaJobs.id, id)).get();
 }
 
-/** Moves an open job to `processing`; false when it has already ended (a repeated delivery). */
-export async function startMediaJob(db: Database, id: string, now: number): Promise<boolean> {
+/** A claim that nobody holds: never held, released, or its lease past at `now`. */
+function unclaimedAt(now: number) {
+  return or(isNull(mediaJobs.claimedUntil), lt(mediaJobs.claimedUntil, now));
+}
+
+/**
+ * Claims a job's render: one conditional update that moves a `queued` job, or a `processing` one
+ * whose claim's lease has passed (its renderer died), to `processing` under a new claim until
+ * `now + leaseMs`. Returns the claim's token, or null when the job has ended or someone else's
+ * claim is alive: of any number of deliveries at once, exactly one renders.
+ */
+export async function claimMediaRender(db: Database, id: string, now: number, leaseMs: number): Promise<string | null> {
+  const claim = crypto.randomUUID();
   const changed = await db
     .update(mediaJobs)
-    .set({ status: 'processing', updatedAt: now })
-    .where(and(eq(mediaJobs.id, id), inArray(mediaJobs.status, OPEN)))
+    .set({ status: 'processing', claim, claimedUntil: now + leaseMs, updatedAt: now })
+    .where(and(eq(mediaJobs.id, id), or(eq(mediaJobs.status, 'queued'), and(eq(mediaJobs.status, 'processing'), unclaimedAt(now)))))
+    .returning({ id: mediaJobs.id })
+    .all();
+  return changed.length > 0 ? claim : null;
+}
+
+/** Gives up a live claim (its render failed and the queue will retry): the next delivery may claim at once. */
+export async function releaseMediaRender(db: Database, id: string, claim: string, now: number): Promise<void> {
+  await db
+    .update(mediaJobs)
+    .set({ claimedUntil: now, updatedAt: now })
+    .where(and(eq(mediaJobs.id, id), eq(mediaJobs.status, 'processing'), eq(mediaJobs.claim, claim)))
+    .run();
+}
+
+/**
+ * Fails an open job, only if `claim` still holds it (the renderer's own failure) or, without a
+ * claim, only if nobody's claim is alive at `now` (the sweep's deadline): a failure never ends a
+ * job another renderer is finishing. True when this call ended the job (its caller then frees the hold).
+ */
+export async function failMediaJob(db: Database, id: string, error: string, now: number, claim?: string): Promise<boolean> {
+  const changed = await db
+    .update(mediaJobs)
+    .set({ status: 'failed', error, updatedAt: now })
+    .where(and(eq(mediaJobs.id, id), inArray(mediaJobs.status, OPEN), claim === undefined ? unclaimedAt(now) : eq(mediaJobs.claim, claim)))
     .returning({ id: mediaJobs.id })
     .all();
   return changed.length > 0;

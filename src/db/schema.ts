@@ -67,7 +67,8 @@ export const generations = sqliteTable(
 );
 
 /**
- * Media jobs (`POST /v1/images/jobs`, later videos): the request, its hold and what became of it.
+ * Media jobs (`POST /v1/images/jobs`, video jobs, and the sync image and speech renders recorded as
+ * jobs so they finish without their client): the request, its hold and what became of it.
  * The money is in the account's Durable Object (the hold, its settlement or release); this row is
  * the job's state, moved by the queue consumer and rescued by the cron sweep.
  */
@@ -76,7 +77,7 @@ export const mediaJobs = sqliteTable(
   {
     id: text('id').primaryKey(),
     accountId: text('account_id').notNull(),
-    kind: text('kind').$type<'image' | 'video'>().notNull(),
+    kind: text('kind').$type<'image' | 'video' | 'speech'>().notNull(),
     model: text('model').notNull(),
     status: text('status').$type<'queued' | 'processing' | 'completed' | 'failed'>().notNull(),
     /** The validated request, JSON. */
@@ -91,6 +92,10 @@ export const mediaJobs = sqliteTable(
     /** Where the upstream keeps the work (video jobs): its provider, id and status URLs, JSON. */
     upstream: text('upstream', { mode: 'json' }).$type<Record<string, string>>(),
     error: text('error'),
+    /** The token of whoever renders the job now (`claimMediaRender`); null before the first claim. */
+    claim: text('claim'),
+    /** When that claim's lease ends (ms): past it, another delivery may take the render over. */
+    claimedUntil: integer('claimed_until'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },

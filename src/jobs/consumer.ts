@@ -1,10 +1,13 @@
-import { runImageJob } from '../media/jobs';
+import { runMediaJob } from '../media/jobs';
 import { pollVideoJob } from '../media/videos/job';
 import { expireAccount } from './account-expiry';
 import type { JobMessage } from './messages';
 
-/** The queue consumer: one handler per message kind; a failure retries that message alone. */
-export async function consumeJobs(batch: MessageBatch<JobMessage>, env: Env, _ctx?: ExecutionContext): Promise<void> {
+/**
+ * The queue consumer: one handler per message kind; a failure retries that message alone. `clock`
+ * is when the batch is read (a render's claim lease is judged by it; tests move it).
+ */
+export async function consumeJobs(batch: MessageBatch<JobMessage>, env: Env, _ctx?: ExecutionContext, clock: () => number = Date.now): Promise<void> {
   for (const message of batch.messages) {
     try {
       switch (message.body.kind) {
@@ -12,7 +15,8 @@ export async function consumeJobs(batch: MessageBatch<JobMessage>, env: Env, _ct
           await expireAccount(env, message.body);
           break;
         case 'image.render':
-          await runImageJob(env, message.body.jobId, message.attempts);
+        case 'speech.render':
+          await runMediaJob(env, message.body.jobId, message.attempts, clock());
           break;
         case 'video.poll':
           await pollVideoJob(env, message.body.jobId);

@@ -9,7 +9,9 @@ export type JobMessage =
       /** The sweep's clock: the account is deleted only if it expired before this instant (ms). */
       now: number;
     }
-  /** Render an image job (`src/media/jobs.ts`). */
+  /** Render an image job, or finish a sync image render its Worker left (`src/media/jobs.ts`). */
   | { kind: 'image.render'; jobId: string }
+  /** Finish a sync speech render its Worker left (`src/media/jobs.ts`). */
+  | { kind: 'speech.render'; jobId: string }
   /** Poll a video job's upstream once (`src/media/videos/job.ts`). */
   | { kind: 'video.poll'; jobId: string };

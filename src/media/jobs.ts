@@ -1,12 +1,10 @@
-import { AccountClient } from '../accounts/account-client';
 import { database } from '../db';
-import { endMediaJob, mediaJob, staleMediaJobs, startMediaJob, type MediaJobRow } from '../db/media-jobs';
+import { claimMediaRender, mediaJob, releaseMediaRender, staleMediaJobs, type MediaJobRow } from '../db/media-jobs';
 import { GatewayError } from '../errors';
 import type { JobMessage } from '../jobs/messages';
-import { guardOptionsFromEnv } from '../web/guard';
-import { planImages } from './images/plan';
-import { produceImages, recordImageGeneration } from './images/produce';
-import { ImageGenerationRequest } from './images/request';
+import { failJob, RENDER_CLAIM_LEASE_MS, renderJob } from './job-render';
+
+export { generationId } from './job-render';
 
 /** A job that has not ended this long after submission fails and frees its hold. */
 export const MEDIA_JOB_DEADLINE_MS = 30 * 60 * 1000;
@@ -14,63 +12,64 @@ export const MEDIA_JOB_DEADLINE_MS = 30 * 60 * 1000;
 export const MEDIA_JOB_HOLD_TTL_MS = MEDIA_JOB_DEADLINE_MS + 15 * 60 * 1000;
 /** A queued job untouched this long lost its message: the sweep sends another. */
 const QUEUED_RESCUE_MS = 2 * 60 * 1000;
-/** A processing job untouched this long lost its consumer (a render takes at most 5 minutes). */
-const PROCESSING_RESCUE_MS = 7 * 60 * 1000;
 /** Upstream trouble (5xx, unreachable) is retried by the queue this many times, then the job fails. */
 const MAX_ATTEMPTS = 4;
 const SWEEP_BATCH = 100;
+/** The kinds rendered by `runMediaJob` (video jobs are polled: `src/media/videos/job.ts`). */
+const RENDERED: MediaJobRow['kind'][] = ['image', 'speech'];
 
-export function renderMessage(jobId: string): JobMessage {
-  return { kind: 'image.render', jobId };
+/** The queue message that renders a job (an image job's, or a sync render's backstop). */
+export function renderMessage(job: Pick<MediaJobRow, 'id' | 'kind'>): JobMessage {
+  return job.kind === 'speech' ? { kind: 'speech.render', jobId: job.id } : { kind: 'image.render', jobId: job.id };
 }
 
 /**
- * Runs one image job from its queue message. Idempotent: a job that has ended is left alone, the
- * settlement is idempotent by hold, and the listing row by id, so a repeated delivery charges
- * once. A refusal (4xx) fails the job at once; upstream trouble throws for the queue to retry,
- * until the last attempt fails the job. A failed job releases its hold: nothing is charged.
+ * Runs one render job (an image job, or a sync image or speech render whose Worker did not finish
+ * it) from its queue message. The render is claimed first (`claimMediaRender`): a delivery that
+ * finds the job ended, or claimed by a render still within its lease, does nothing, so a
+ * redelivered, duplicated or swept message never renders twice while a render is alive; one
+ * whose renderer died (its lease past) takes it over. Settlement is idempotent by hold, so even a
+ * takeover charges once. A refusal (4xx) fails the job at once; upstream trouble gives the claim
+ * up and throws for the queue to retry, until the last attempt fails the job. A failed job
+ * releases its hold: nothing is charged. `now` is the consumer's clock (tests move it).
  */
-export async function runImageJob(env: Env, jobId: string, attempt: number): Promise<void> {
+export async function runMediaJob(env: Env, jobId: string, attempt: number, now = Date.now()): Promise<void> {
   const db = database(env);
   const job = await mediaJob(db, jobId);
-  if (!job || !(await startMediaJob(db, jobId, Date.now()))) return;
-  const account = new AccountClient(env, job.accountId);
+  if (!job || !RENDERED.includes(job.kind)) return;
+  const claim = await claimMediaRender(db, jobId, now, RENDER_CLAIM_LEASE_MS);
+  if (!claim) return;
+  if (job.createdAt < now - MEDIA_JOB_DEADLINE_MS) {
+    await failJob(env, job, 'The job did not finish in time.', now, claim);
+    return;
+  }
   try {
-    const plan = planImages(ImageGenerationRequest.parse(job.params), env);
-    const hosted = await produceImages(env, plan, { accountId: job.accountId, base: job.base, guard: guardOptionsFromEnv(env, new URL(job.base).host) });
-    const settled = await account.settle(job.holdId, hosted.costMicros);
-    if (!settled.ok) throw new Error(`settlement of ${job.holdId} failed: ${settled.reason}`);
-    await recordImageGeneration(env, generationId(jobId), job.accountId, plan, hosted);
-    await endMediaJob(db, jobId, { status: 'completed', keys: hosted.keys, actualMicros: settled.chargedMicros }, Date.now());
+    await renderJob(env, job);
   } catch (err) {
     const permanent = err instanceof GatewayError && err.status < 500;
-    if (!permanent && attempt < MAX_ATTEMPTS) throw err;
-    await fail(env, job, err instanceof GatewayError ? err.message : 'The render failed.');
+    if (!permanent && attempt < MAX_ATTEMPTS) {
+      await releaseMediaRender(db, jobId, claim, Date.now());
+      throw err;
+    }
+    await failJob(env, job, err instanceof GatewayError ? err.message : 'The render failed.', Date.now(), claim);
   }
 }
 
 /**
- * The cron's rescue: re-sends the message of a job that waited too long (a lost message) and
- * fails a job past its deadline, freeing its hold.
+ * The cron's rescue: re-sends the message of a job that waited too long (a lost message) or whose
+ * renderer's claim lapsed (a lost consumer, or a sync render whose Worker was cut), and fails a
+ * job past its deadline that no live render holds, freeing its hold.
  */
 export async function sweepMediaJobs(env: Env, now: number): Promise<{ resent: number; failed: number }> {
   const db = database(env);
   const stale = [
     ...(await staleMediaJobs(db, 'queued', now - QUEUED_RESCUE_MS, SWEEP_BATCH)),
-    ...(await staleMediaJobs(db, 'processing', now - PROCESSING_RESCUE_MS, SWEEP_BATCH)),
-  ].filter((job) => job.kind === 'image');
+    ...(await staleMediaJobs(db, 'processing', now - RENDER_CLAIM_LEASE_MS, SWEEP_BATCH)),
+  ].filter((job) => RENDERED.includes(job.kind) && (job.claimedUntil === null || job.claimedUntil < now));
   const expired = stale.filter((job) => job.createdAt < now - MEDIA_JOB_DEADLINE_MS);
-  for (const job of expired) await fail(env, job, 'The job did not finish in time.');
+  let failed = 0;
+  for (const job of expired) if (await failJob(env, job, 'The job did not finish in time.', now)) failed++;
   const resend = stale.filter((job) => !expired.includes(job));
-  if (resend.length > 0) await env.JOBS.sendBatch(resend.map((job) => ({ body: renderMessage(job.id) })));
-  return { resent: resend.length, failed: expired.length };
-}
-
-async function fail(env: Env, job: MediaJobRow, error: string): Promise<void> {
-  await new AccountClient(env, job.accountId).release(job.holdId);
-  await endMediaJob(database(env), job.id, { status: 'failed', error }, Date.now());
-}
-
-export function generationId(jobId: string): string {
-  return `gen_${jobId.replace(/^imgjob_/, '')}`;
+  if (resend.length > 0) await env.JOBS.sendBatch(resend.map((job) => ({ body: renderMessage(job) })));
+  return { resent: resend.length, failed };
 }

@@ -5,7 +5,10 @@
  * `{created, data: [{b64_json}], output_format, quality, size, usage}`; there is no `response_format`
  * for these models (a request carrying one gets OpenAI's 400). Sizes other than 1024x1024,
  * 1536x1024, 1024x1536 and `auto` get OpenAI's 400, and so does a prompt containing `[reject]`;
- * `[slow]` answers after 1.5 s.
+ * `[slow]` answers after 1.5 s. A request under `/hang/` (a base URL of `<url>/hang/v1`) is
+ * recorded and never answered, a render that outlives its Worker, until `POST /__hung/release`
+ * answers every hung request 503. `GET /__seen` lists the path and prompt of every request
+ * received, so tests inside workerd can count the renders an upstream saw.
  * Every image is a real PNG of the requested size whose text chunk names the prompt and index,
  * so tests can check that exactly these bytes were hosted. `usage` counts tokens as GPT-image
  * models bill them: output tokens per image by quality and size (OpenAI's published table: 1056
@@ -56,6 +59,8 @@ export async function startOpenAIImagesUpstream(apiKey = 'sk-images-test'): Prom
   const requests: ImageRequestRecord[] = [];
   const answered: string[] = [];
   const usages: ImageUsage[] = [];
+  const seen: { path: string; prompt: unknown }[] = [];
+  const hung: import('node:http').ServerResponse[] = [];
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -67,8 +72,19 @@ export async function startOpenAIImagesUpstream(apiKey = 'sk-images-test'): Prom
     const error = (status: number, message: string, param: string | null, code: string | null = null) =>
       reply(status, { error: { message, type: 'invalid_request_error', param, code } });
 
+    if (req.url === '/__seen') return reply(200, seen);
+    if (req.url === '/__hung/release') {
+      const released = hung.splice(0);
+      for (const waiting of released) {
+        waiting.writeHead(503, { 'Content-Type': 'application/json' });
+        waiting.end(JSON.stringify({ error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } }));
+      }
+      return reply(200, { released: released.length });
+    }
     if (req.headers.authorization !== `Bearer ${apiKey}`) return error(401, 'Incorrect API key provided.', null, 'invalid_api_key');
     const path = req.url ?? '/';
+    if (req.headers['content-type']?.startsWith('application/json')) seen.push({ path, prompt: (JSON.parse(raw.toString('utf8')) as { prompt?: unknown }).prompt });
+    if (path.startsWith('/hang/')) return void hung.push(res);
     let record: ImageRequestRecord;
     if (path === '/v1/images/generations') {
       record = { path, headers: req.headers, fields: JSON.parse(raw.toString('utf8')) as Record<string, unknown>, files: [] };

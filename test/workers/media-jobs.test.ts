@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
 import { database } from '../../src/db';
-import { insertMediaJob, mediaJob, type MediaJobRow } from '../../src/db/media-jobs';
-import { runImageJob, sweepMediaJobs } from '../../src/media/jobs';
+import { insertMediaJob, mediaJob, type NewMediaJob } from '../../src/db/media-jobs';
+import { runMediaJob, sweepMediaJobs } from '../../src/media/jobs';
 import { IMAGES_UPSTREAM_KEY } from './global-setup';
 import { accountStub, adminCredit, register } from './helpers';
 import { sha256Hex } from '../../src/accounts/credentials';
@@ -17,13 +17,13 @@ const withImages = { ...env, OPENAI_API_KEY: IMAGES_UPSTREAM_KEY, OPENAI_BASE_UR
 const MINUTE = 60_000;
 
 /** A queued job as `POST /v1/images/jobs` leaves it: the hold placed, the row written. */
-async function queuedJob(prompt: string, createdAt = Date.now()): Promise<{ job: MediaJobRow; stub: ReturnType<typeof accountStub> }> {
+async function queuedJob(prompt: string, createdAt = Date.now()): Promise<{ job: NewMediaJob; stub: ReturnType<typeof accountStub> }> {
   const agent = await register();
   await adminCredit(agent.account_id, '1');
   const stub = accountStub(agent.account_id);
   const hold = await stub.authorizeHold({ keyHash: await sha256Hex(agent.api_key), minMicros: 22_000, maxMicros: 22_000, purpose: 'image-job:test', ttlMs: 3_600_000 });
   if (!hold.ok) throw new Error(hold.reason);
-  const job: MediaJobRow = {
+  const job: NewMediaJob = {
     id: `imgjob_${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`,
     accountId: agent.account_id,
     kind: 'image',
@@ -47,8 +47,8 @@ async function queuedJob(prompt: string, createdAt = Date.now()): Promise<{ job:
 describe('image jobs', () => {
   it('completes a job once however often its message is delivered: one charge, one listing', async () => {
     const { job, stub } = await queuedJob('two foxes');
-    await runImageJob(withImages, job.id, 1);
-    await runImageJob(withImages, job.id, 2);
+    await runMediaJob(withImages, job.id, 1);
+    await runMediaJob(withImages, job.id, 2);
     const done = await mediaJob(database(env), job.id);
     // gpt-image-1-mini is token-billed: 3 text tokens at $2/1M and 2 x 1,056 output tokens at $8/1M, plus 5 %.
     expect(done).toMatchObject({ status: 'completed', actualMicros: 17_747 });
@@ -63,7 +63,7 @@ describe('image jobs', () => {
 
   it('fails a refused render at once and releases its hold: nothing charged, actual stays null', async () => {
     const { job, stub } = await queuedJob('something [reject]');
-    await runImageJob(withImages, job.id, 1);
+    await runMediaJob(withImages, job.id, 1);
     expect(await mediaJob(database(env), job.id)).toMatchObject({ status: 'failed', actualMicros: null, error: expect.stringContaining('rejected') });
     expect(await stub.snapshot()).toMatchObject({ balanceMicros: 1_000_000, heldMicros: 0 });
   });
@@ -71,9 +71,9 @@ describe('image jobs', () => {
   it('lets the queue retry upstream trouble, then fails the job on the last attempt', async () => {
     const unreachable = { ...withImages, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } as Env;
     const { job, stub } = await queuedJob('a fox');
-    await expect(runImageJob(unreachable, job.id, 1)).rejects.toThrow();
+    await expect(runMediaJob(unreachable, job.id, 1)).rejects.toThrow();
     expect((await mediaJob(database(env), job.id))?.status).toBe('processing');
-    await runImageJob(unreachable, job.id, 4);
+    await runMediaJob(unreachable, job.id, 4);
     expect((await mediaJob(database(env), job.id))?.status).toBe('failed');
     expect((await stub.snapshot()).heldMicros).toBe(0);
   });
@@ -91,7 +91,7 @@ describe('image jobs', () => {
     expect(await mediaJob(database(env), late.job.id)).toMatchObject({ status: 'failed', error: 'The job did not finish in time.' });
     expect((await late.stub.snapshot()).heldMicros).toBe(0);
     // The rescued message runs the job to the end.
-    await runImageJob(withImages, lost.job.id, 1);
+    await runMediaJob(withImages, lost.job.id, 1);
     expect((await mediaJob(database(env), lost.job.id))?.status).toBe('completed');
   });
 });

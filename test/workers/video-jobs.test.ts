@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
 import { sha256Hex } from '../../src/accounts/credentials';
 import { database } from '../../src/db';
-import { insertMediaJob, mediaJob, type MediaJobRow } from '../../src/db/media-jobs';
+import { insertMediaJob, mediaJob, type NewMediaJob } from '../../src/db/media-jobs';
 import type { JobMessage } from '../../src/jobs/messages';
 import { pollVideoJob, sweepVideoJobs } from '../../src/media/videos/job';
 import { planVideo } from '../../src/media/videos/plan';
@@ -39,7 +39,7 @@ async function submittedJob(consumer: Env, prompt: string, createdAt = Date.now(
   const plan = planVideo(VideoGenerationRequest.parse({ model: 'openai/sora-2', prompt, duration: 4 }), consumer);
   const hold = await stub.authorizeHold({ keyHash: await sha256Hex(agent.api_key), minMicros: plan.predictedMicros, maxMicros: plan.predictedMicros, purpose: 'video:test', ttlMs: 3_600_000 });
   if (!hold.ok) throw new Error(hold.reason);
-  const job: MediaJobRow = {
+  const job: NewMediaJob = {
     id: `vidjob_${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`,
     accountId: agent.account_id,
     kind: 'video',

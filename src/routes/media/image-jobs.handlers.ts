@@ -44,7 +44,7 @@ export const submitImageJobHandler: RouteHandler<typeof submitImageJob, AppEnv> 
       createdAt: now,
       updatedAt: now,
     });
-    await c.env.JOBS.send(renderMessage(id));
+    await c.env.JOBS.send(renderMessage({ id, kind: 'image' }));
   } catch (err) {
     // Without its record or its message the job cannot run: nothing stays held. (A record whose
     // message failed is also rescued by the sweep, but the client is told to retry instead.)

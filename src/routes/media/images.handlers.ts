@@ -1,52 +1,35 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import { holdFailureError } from '../../accounts/failures';
-import { CHAT_HOLD_LEASE_MS, keepHoldAlive } from '../../accounts/hold-lease';
 import { COST_HEADER, CREDITS_HEADER } from '../../billing/headers';
 import { database } from '../../db';
 import { generationsPage, type GenerationKind } from '../../db/generations';
 import type { AppEnv } from '../../env';
-import { holdMediaPrice } from './hold';
-import { executionContext } from '../../execution-context';
 import { imageHoldMicros } from '../../media/images/cost';
 import { planImages } from '../../media/images/plan';
-import { produceImages, recordImageGeneration } from '../../media/images/produce';
 import { fileUrl } from '../../media/outputs';
 import { formatUsd } from '../../money';
 import { publicBaseUrl } from '../../urls';
 import { requestGuard } from '../../web/policy';
 import { decodeCursor, encodeCursor } from '../cursor';
 import type { generateImages, listGenerations } from './images.routes';
+import { renderDurably } from './sync-render';
 
 /**
  * `POST /v1/images/generations`: check and price the request, hold its worst case (`imageHoldMicros`),
- * render, host the exact bytes in R2 and charge the render (`imageChargeMicros`). The work runs under
- * `waitUntil`, so a client that leaves still gets its render finished, hosted, listed and billed
- * (spec); every failure before the charge releases the hold.
+ * render, host the exact bytes in R2 and charge the render (`imageChargeMicros`). The render is
+ * recorded as a job first (`renderDurably`), so a client that leaves, even one whose Worker is cut,
+ * still gets it finished, hosted, listed and billed once (spec); a failure releases the hold.
  */
 export const generateImagesHandler: RouteHandler<typeof generateImages, AppEnv> = async (c) => {
   const request = c.req.valid('json');
   const plan = planImages(request, c.env); // 400/404 before any money moves
-  const caller = c.get('caller');
-  const hold = await holdMediaPrice(c, { model: plan.model.id, micros: imageHoldMicros(plan), purpose: 'image', ttlMs: CHAT_HOLD_LEASE_MS });
-  const stopLease = keepHoldAlive(caller.account, hold.holdId);
-
-  const work = (async () => {
-    try {
-      return await produceImages(c.env, plan, { accountId: hold.accountId, base: publicBaseUrl(c), guard: requestGuard(c) });
-    } catch (err) {
-      stopLease();
-      await caller.account.release(hold.holdId);
-      throw err;
-    }
-  })().then(async (hosted) => {
-    stopLease();
-    const settled = await caller.account.settle(hold.holdId, hosted.costMicros);
-    if (!settled.ok) throw new Error(`settlement of ${hold.holdId} failed: ${settled.reason}`);
-    await recordImageGeneration(c.env, `gen_${c.get('requestId').replace(/^req_/, '')}`, hold.accountId, plan, hosted);
-    return { ...hosted, costMicros: settled.chargedMicros, balanceMicros: settled.balanceMicros };
+  const { keys, created, costMicros, balanceMicros } = await renderDurably(c, {
+    kind: 'image',
+    model: plan.model.id,
+    params: request,
+    micros: imageHoldMicros(plan),
+    guard: requestGuard(c),
   });
-  executionContext(c)?.waitUntil(work.catch(() => {}));
-  const { keys, created, costMicros, balanceMicros } = await work;
   const base = publicBaseUrl(c);
   return c.json({ created: Math.floor(created / 1000), data: keys.map((key) => ({ url: fileUrl(base, key) })) }, 200, {
     [COST_HEADER]: formatUsd(costMicros),

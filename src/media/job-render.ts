@@ -1,0 +1,69 @@
+import { AccountClient } from '../accounts/account-client';
+import { database } from '../db';
+import { endMediaJob, failMediaJob, type MediaJobRow } from '../db/media-jobs';
+import type { GuardOptions } from '../web/guard';
+import { guardOptionsFromEnv } from '../web/guard';
+import { planImages } from './images/plan';
+import { produceImages, recordImageGeneration } from './images/produce';
+import { ImageGenerationRequest } from './images/request';
+import { hostOutput } from './outputs';
+import { planSpeech, renderSpeech } from './speech/render';
+import { SpeechRequest } from './speech/request';
+
+/**
+ * How long a claim on a render lasts: longer than any render can run while its Worker lives (an
+ * image render's upstream deadline is 5 minutes, a speech render's two rounds of parts 4), so a
+ * live render is never taken over; past it, the renderer is taken for dead.
+ */
+export const RENDER_CLAIM_LEASE_MS = 7 * 60 * 1000;
+
+/** A finished render: what was hosted and charged, and the balance after. */
+export interface FinishedRender {
+  keys: string[];
+  /** When the render ended (ms). */
+  created: number;
+  costMicros: number;
+  balanceMicros: number;
+}
+
+/**
+ * Renders a claimed job (image or speech), hosts its outputs, charges its hold and lists it, then
+ * marks it `completed`. Safe to repeat: the settlement is idempotent by hold (a second one charges
+ * nothing and reports the first charge), the listing row by id, and a job keeps its first ending.
+ * Throws for the caller to retry or fail the job; never frees the hold itself.
+ */
+export async function renderJob(env: Env, job: MediaJobRow, guard: GuardOptions = guardOptionsFromEnv(env, new URL(job.base).host)): Promise<FinishedRender> {
+  if (job.kind === 'speech') {
+    const plan = planSpeech(SpeechRequest.parse(job.params), env);
+    const key = await hostOutput(env.MEDIA, job.accountId, await renderSpeech(plan, env), 'audio/mpeg');
+    return finish(env, job, { keys: [key], created: Date.now(), costMicros: plan.costMicros });
+  }
+  const plan = planImages(ImageGenerationRequest.parse(job.params), env);
+  const images = await produceImages(env, plan, { accountId: job.accountId, base: job.base, guard });
+  return finish(env, job, images, () => recordImageGeneration(env, generationId(job.id), job.accountId, plan, images));
+}
+
+/** Charges the hosted render, lists it (`list`, for kinds that are listed), and ends the job. */
+async function finish(env: Env, job: MediaJobRow, hosted: { keys: string[]; created: number; costMicros: number }, list?: () => Promise<void>): Promise<FinishedRender> {
+  const settled = await new AccountClient(env, job.accountId).settle(job.holdId, hosted.costMicros);
+  if (!settled.ok) throw new Error(`settlement of ${job.holdId} failed: ${settled.reason}`);
+  await list?.();
+  await endMediaJob(database(env), job.id, { status: 'completed', keys: hosted.keys, actualMicros: settled.chargedMicros }, Date.now());
+  return { keys: hosted.keys, created: hosted.created, costMicros: settled.chargedMicros, balanceMicros: settled.balanceMicros };
+}
+
+/**
+ * Fails a job and frees its hold: by its renderer (`claim`: only while that claim still holds the
+ * job) or by the sweep (no claim: only if nobody's claim is alive). A job another renderer took
+ * over, or that has ended, is left as it is, and so is its hold.
+ */
+export async function failJob(env: Env, job: MediaJobRow, error: string, now: number, claim?: string): Promise<boolean> {
+  if (!(await failMediaJob(database(env), job.id, error, now, claim))) return false;
+  await new AccountClient(env, job.accountId).release(job.holdId);
+  return true;
+}
+
+/** The listing id of a job's generation: `gen_` and the job's random part. */
+export function generationId(jobId: string): string {
+  return `gen_${jobId.replace(/^(imgjob|speechjob)_/, '')}`;
+}
