@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { FUNDING_REQUESTS_PER_ACCOUNT_PER_HOUR, MAX_TAIL_MICROS, OPEN_INTENTS_PER_ACCOUNT } from '../../src/funding/intents';
-import { bearer, expectError, json, register } from './helpers';
+import { bearer, expectError, freshIp, json, register } from './helpers';
 
 /**
  * How USDC intents are handed out, against the local chain (anvil, from the global setup): no
@@ -68,6 +68,29 @@ describe('POST /agent/fund limits', { timeout: 30_000 }, () => {
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(3_600);
     expect(await openIntents(agent.account_id)).toBe(0);
+  });
+});
+
+describe('the fund page USDC form', { timeout: 30_000 }, () => {
+  it(`shows the ${OPEN_INTENTS_PER_ACCOUNT}-intent cap as an inline 429, as the API does`, async () => {
+    const agent = await register();
+    for (let i = 0; i < OPEN_INTENTS_PER_ACCOUNT; i++) expect((await fund(agent.api_key, 30 + i)).status).toBe(200);
+    const path = new URL(agent.fund_url).pathname;
+    const page = await app.request(`https://gateway.test${path}`, {}, withChain);
+    const csrf = /name="csrf" value="([A-Za-z0-9]+)"/.exec(await page.text())?.[1];
+    const cookie = page.headers.getSetCookie().map((line) => line.split(';')[0]!).find((pair) => pair.startsWith('csrf='));
+    const res = await app.request(
+      `https://gateway.test${path}/usdc`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie!, Origin: 'https://gateway.test', 'Sec-Fetch-Site': 'same-origin', 'CF-Connecting-IP': freshIp() },
+        body: new URLSearchParams({ amount_usd: '10', csrf: csrf! }).toString(),
+      },
+      withChain,
+    );
+    expect(res.status).toBe(429);
+    expect(await res.text()).toContain(`already has ${OPEN_INTENTS_PER_ACCOUNT} open USDC intents`);
+    expect(await openIntents(agent.account_id)).toBe(OPEN_INTENTS_PER_ACCOUNT);
   });
 });
 
