@@ -24,7 +24,7 @@ interface Registered {
   welcome_credits_usd?: string;
 }
 
-function registerFrom(ip: string, vars: Partial<Env>): Promise<Response> {
+async function registerFrom(ip: string, vars: Partial<Env>): Promise<Response> {
   return app.request('/agent/register', json({ type: 'anonymous' }, { 'CF-Connecting-IP': ip }), { ...env, ...vars } as Env);
 }
 

@@ -14,7 +14,7 @@ const { rpcUrl, depositAddress } = inject('chain');
 const app = createApp();
 const withChain = { ...env, BASE_RPC_URL: rpcUrl, USDC_DEPOSIT_ADDRESS: depositAddress } as Env;
 
-function fund(apiKey: string, amountUsd: number): Promise<Response> {
+async function fund(apiKey: string, amountUsd: number): Promise<Response> {
   return app.request('/agent/fund', bearer(apiKey, json({ amount_usd: amountUsd })), withChain);
 }
 
