@@ -29,7 +29,9 @@ type OptionalConfig = Partial<
     /** Domains scrape, crawl and extract never fetch (comma-separated; subdomains included). */
     | 'WEB_BLOCKED_DOMAINS'
     /** `off` keeps every chat request in strict order: the hold, then the upstream (D21). */
-    | 'SPECULATIVE_DISPATCH',
+    | 'SPECULATIVE_DISPATCH'
+    /** Welcome credit granted per UTC day across all registrations, in USD (default 50). */
+    | 'WELCOME_CREDITS_DAILY_USD',
     string
   >
 >;

@@ -10,8 +10,3 @@ export function publicBaseUrl(c: Context<AppEnv>): string {
 export function fundUrl(base: string, fundToken: string): string {
   return `${base}/fund/${fundToken}`;
 }
-
-/** The caller's address as Cloudflare reports it; local runs without the header share one bucket. */
-export function clientIp(c: Context<AppEnv>): string {
-  return c.req.header('CF-Connecting-IP') ?? 'local';
-}

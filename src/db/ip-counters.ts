@@ -1,6 +1,11 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '.';
-import { ipDailyCounters, ipHourlyCounters } from './schema';
+import { fundingRequestCounters, ipDailyCounters, ipHourlyCounters } from './schema';
+
+/**
+ * Per-IP counters. Every `ip` here is a limit key from `src/client-ip.ts` (`clientIpKey`): an IPv4
+ * address, or an IPv6 /64, never the raw address.
+ */
 
 /** Counts one registration for `ip` today and returns the new count, atomically (one statement). */
 export async function countRegistration(db: Database, ip: string, day: string): Promise<number> {
@@ -68,9 +73,9 @@ export async function refundWrongCode(db: Database, ip: string, hour: string): P
     .run();
 }
 
-/** Drops the hourly counters of hours before `hour` (the cron sweep). */
+/** Drops the hourly counters (per IP, and of funding requests per account) of hours before `hour` (the cron sweep). */
 export async function deleteHourlyCountersBefore(db: Database, hour: string): Promise<void> {
-  await db.delete(ipHourlyCounters).where(lt(ipHourlyCounters.hour, hour)).run();
+  await db.batch([db.delete(ipHourlyCounters).where(lt(ipHourlyCounters.hour, hour)), db.delete(fundingRequestCounters).where(lt(fundingRequestCounters.hour, hour))]);
 }
 
 /** Counts one sign-in challenge for `ip` this hour; null once `limit` is reached (one statement). */

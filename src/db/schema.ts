@@ -24,6 +24,7 @@ export const accounts = sqliteTable(
 export const ipDailyCounters = sqliteTable(
   'ip_daily_counters',
   {
+    /** The limit key of the address (`src/client-ip.ts`): an IPv4 address, or an IPv6 /64. */
     ip: text('ip').notNull(),
     day: text('day').notNull(),
     registrations: integer('registrations').notNull().default(0),
@@ -251,6 +252,7 @@ export const claims = sqliteTable(
 export const ipHourlyCounters = sqliteTable(
   'ip_hourly_counters',
   {
+    /** The limit key of the address (`src/client-ip.ts`): an IPv4 address, or an IPv6 /64. */
     ip: text('ip').notNull(),
     /** `2026-11-25T10` (UTC). */
     hour: text('hour').notNull(),
@@ -307,4 +309,24 @@ export const humanSessions = sqliteTable(
     revokedAt: integer('revoked_at'),
   },
   (t) => [index('human_sessions_account').on(t.accountId), index('human_sessions_expiry').on(t.expiresAt)],
+);
+
+/** Welcome credit granted per UTC day across all callers, held under `WELCOME_CREDITS_DAILY_USD`. */
+export const welcomeCreditDays = sqliteTable('welcome_credit_days', {
+  /** `26-11-26` (UTC), as `ip_daily_counters.day`. */
+  day: text('day').primaryKey(),
+  grantedMicros: integer('granted_micros').notNull().default(0),
+  grants: integer('grants').notNull().default(0),
+});
+
+/** `POST /agent/fund` and the fund page's USDC form, per account and UTC hour (their rate limit). */
+export const fundingRequestCounters = sqliteTable(
+  'funding_request_counters',
+  {
+    accountId: text('account_id').notNull(),
+    /** `2026-11-25T10` (UTC). */
+    hour: text('hour').notNull(),
+    requests: integer('requests').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.hour] })],
 );

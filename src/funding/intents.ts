@@ -1,16 +1,28 @@
 import { randomBase62 } from '../accounts/credentials';
 import { database } from '../db';
-import { expireIntents, insertIntent, type FundingIntentRow } from '../db/funding';
+import { expireIntents, type FundingIntentRow } from '../db/funding';
+import { insertIntentUnderCap, openIntentsOf, takeFundingRequest } from '../db/funding-limits';
 import { GatewayError } from '../errors';
+import { utcHour } from '../human/limits';
 import { MICROS_PER_USD } from '../money';
 import { chainClient, headBlock } from './chain';
 import { BASE_CHAIN_ID, type UsdcConfig, usdcConfig } from './usdc-config';
 
 /** How long an intent's exact amount stays reserved for its account. */
 export const INTENT_LIFETIME_MS = 60 * 60 * 1000;
-/** The tail that makes an amount unique: 1 to 9,999 micro-USDC, so less than one cent on top. */
-const MAX_TAIL_MICROS = 9_999;
+/**
+ * The tail that makes an amount unique: 1 to 999,999 micro-USDC, under a dollar on top, which the
+ * payer pays and is credited with (D17). An amount is unavailable only while all 999,999 of its
+ * tails are open at once: 100,000 accounts at the cap below, which registration's 10 a day per
+ * address (an IPv6 /64 counting as one) puts a day and 10,000 addresses away; short of that, 8
+ * random draws all hitting open tails is rarer than (share taken)^8.
+ */
+export const MAX_TAIL_MICROS = 999_999;
 const ATTEMPTS = 8;
+/** Open intents one account may hold; the next request is 429 until the first expires. */
+export const OPEN_INTENTS_PER_ACCOUNT = 10;
+/** USDC funding requests (`POST /agent/fund` and the fund page's USDC form) per account per UTC hour. */
+export const FUNDING_REQUESTS_PER_ACCOUNT_PER_HOUR = 30;
 
 export interface UsdcIntent {
   intent: FundingIntentRow;
@@ -21,19 +33,33 @@ export interface UsdcIntent {
  * Opens a USDC intent: an exact amount, unique among open intents, that names this account when
  * exactly that much arrives at the deposit address. 502 `funding_unavailable` when the rail is
  * not configured or its chain endpoint does not answer (checked now, so an agent is never told to
- * pay into a rail that cannot see its payment).
+ * pay into a rail that cannot see its payment). 429 `rate_limit_exceeded` with `Retry-After` past
+ * the account's hourly requests or its open intents.
  */
 export async function openUsdcIntent(env: Env, accountId: string, amountUsd: number, now = Date.now()): Promise<UsdcIntent> {
   const config = usdcConfig(env);
   if (!config) throw new GatewayError('funding_unavailable', 'USDC funding is not configured on this gateway.');
+  const db = database(env);
+  const { hour, secondsLeft } = utcHour(now);
+  if ((await takeFundingRequest(db, accountId, hour, FUNDING_REQUESTS_PER_ACCOUNT_PER_HOUR)) === null) {
+    throw new GatewayError('rate_limit_exceeded', `At most ${FUNDING_REQUESTS_PER_ACCOUNT_PER_HOUR} USDC funding requests per account per hour.`, { retryAfter: secondsLeft });
+  }
+  const capped = async () => {
+    const { firstExpiresAt } = await openIntentsOf(db, accountId, now);
+    return new GatewayError(
+      'rate_limit_exceeded',
+      `This account already has ${OPEN_INTENTS_PER_ACCOUNT} open USDC intents: pay one of them, or ask again when the first expires.`,
+      { retryAfter: firstExpiresAt === null ? 1 : (firstExpiresAt - now) / 1000 },
+    );
+  };
+  await expireIntents(db, now);
+  if ((await openIntentsOf(db, accountId, now)).open >= OPEN_INTENTS_PER_ACCOUNT) throw await capped();
   try {
     await headBlock(chainClient(config));
   } catch (err) {
     console.error('USDC chain endpoint did not answer', err);
     throw new GatewayError('funding_unavailable', 'The Base network endpoint does not answer right now; retry shortly.');
   }
-  const db = database(env);
-  await expireIntents(db, now);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const intent: FundingIntentRow = {
       id: `pi_${randomBase62(24)}`,
@@ -45,7 +71,9 @@ export async function openUsdcIntent(env: Env, accountId: string, amountUsd: num
       expiresAt: now + INTENT_LIFETIME_MS,
       depositId: null,
     };
-    if (await insertIntent(db, intent)) {
+    const outcome = await insertIntentUnderCap(db, intent, OPEN_INTENTS_PER_ACCOUNT, now);
+    if (outcome === 'capped') throw await capped();
+    if (outcome === 'opened') {
       await env.FUNDING_WATCHER.get(env.FUNDING_WATCHER.idFromName('usdc')).wake();
       return { intent, config };
     }

@@ -82,12 +82,15 @@ describe('POST /agent/fund', () => {
     const intent = (await res.json()) as Intent;
     expect(intent).toMatchObject({ network: 'base', token: 'usdc', deposit_address: depositAddress, token_contract: chain.token, amount_usd: 25 });
     expect(intent.payment_intent).toMatch(/^pi_[A-Za-z0-9]{24}$/);
-    // Whole dollars plus a tail of 1 to 9,999 micro-USDC.
-    expect(intent.amount_usdc).toMatch(/^25\.00\d{4}$/);
+    // Whole dollars plus a tail of 1 to 999,999 micro-USDC.
+    expect(intent.amount_usdc).toMatch(/^25\.\d{6}$/);
     expect(intent.amount_usdc).not.toBe('25.000000');
     expect(intent.instructions).toContain(intent.amount_usdc);
     expect(intent.instructions).toContain('60 minutes');
-    const others = await Promise.all(Array.from({ length: 20 }, async () => ((await (await fund(agent, { amount_usd: 25 })).json()) as Intent).amount_usdc));
+    // Ten open intents per account (src/funding/intents.ts): the other 20 come from three accounts.
+    const [second, third] = [await fundedAgent(gateway.url, ADMIN, '0'), await fundedAgent(gateway.url, ADMIN, '0')];
+    const holders = [...Array<TestAgent>(9).fill(agent), ...Array<TestAgent>(10).fill(second), third];
+    const others = await Promise.all(holders.map(async (holder) => ((await (await fund(holder, { amount_usd: 25 })).json()) as Intent).amount_usdc));
     expect(new Set([intent.amount_usdc, ...others]).size).toBe(21);
   });
 

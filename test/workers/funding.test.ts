@@ -32,7 +32,18 @@ describe('POST /agent/fund when the USDC rail cannot serve', () => {
 });
 
 describe('the fund page', () => {
-  it(`lets one IP start at most ${FUNDING_SESSIONS_PER_IP_PER_DAY} payments a day, then answers 429 in the form`, async () => {
+  const group = () => Math.floor(Math.random() * 0xffff).toString(16);
+  it.each([
+    ['one IPv4 address', () => {
+      const ip = freshIp();
+      return () => ip;
+    }],
+    ['the addresses of one IPv6 /64', () => {
+      const net = `2001:db8:${group()}:${group()}`;
+      let host = 0;
+      return () => `${net}::${(++host).toString(16)}`;
+    }],
+  ])(`lets %s start at most ${FUNDING_SESSIONS_PER_IP_PER_DAY} payments a day, then answers 429 in the form`, async (_, addresses) => {
     const agent = await register();
     // The USDC rail configured, its endpoint down: the form is there, and every attempt is refused.
     const gateway = withEnv({ BASE_RPC_URL: 'http://127.0.0.1:9/', USDC_DEPOSIT_ADDRESS: '0x000000000000000000000000000000000000dEaD' });
@@ -43,11 +54,11 @@ describe('the fund page', () => {
     const csrf = /name="csrf" value="([A-Za-z0-9]+)"/.exec(html)?.[1];
     const cookie = page.headers.getSetCookie().map((line) => line.split(';')[0]!).find((pair) => pair.startsWith('csrf='));
     expect(csrf && cookie).toBeTruthy();
-    const ip = freshIp();
+    const nextIp = addresses();
     const post = () =>
       gateway(`${path}/usdc`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie!, Origin: 'https://gateway.test', 'Sec-Fetch-Site': 'same-origin', 'CF-Connecting-IP': ip },
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie!, Origin: 'https://gateway.test', 'Sec-Fetch-Site': 'same-origin', 'CF-Connecting-IP': nextIp() },
         body: new URLSearchParams({ amount_usd: '10', csrf: csrf! }).toString(),
       });
     // The chain endpoint does not answer: every attempt is refused inline (502), but each one counts.

@@ -19,7 +19,8 @@ import {
   sendEmailCode,
   type CodeResult,
 } from '../../human/verification';
-import { clientIp, publicBaseUrl } from '../../urls';
+import { clientIpKey } from '../../client-ip';
+import { publicBaseUrl } from '../../urls';
 import { readJsonPost } from '../json-post';
 import { OptionsBody, registrationResponse, RegistrationBody } from '../passkey-bodies';
 import { checkCsrf, csrfToken, isHttps, pageHeaders } from '../security';
@@ -125,7 +126,7 @@ export async function submitUserCode(c: Context<AppEnv>): Promise<Response> {
   const ended = endedPage(c, claim, now);
   if (ended || !claim) return ended!;
   const typed = typeof form.code === 'string' ? form.code.slice(0, 9) : '';
-  const result = await enterUserCode(c.env, claim, typed, clientIp(c), now);
+  const result = await enterUserCode(c.env, claim, typed, clientIpKey(c), now);
   if (!result.ok) {
     const { error, status } = codeRefusal(result);
     return codeStep(c, claim, typed, error, status);
@@ -160,7 +161,7 @@ export async function submitEmailCode(c: Context<AppEnv>): Promise<Response> {
   if ('page' in held) return held.page;
   const { claim } = held;
   if (!needsEmailCode(claim)) return c.redirect(claimPath(claim), 303);
-  const result = await enterEmailCode(c.env, claim, form.email_code, clientIp(c), now);
+  const result = await enterEmailCode(c.env, claim, form.email_code, clientIpKey(c), now);
   if (result.ok) return c.redirect(claimPath(claim), 303);
   const { error, status } = codeRefusal(result);
   return currentStep(c, claim, { error }, status);

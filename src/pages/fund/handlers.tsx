@@ -12,7 +12,8 @@ import { openUsdcIntent, usdcAmount, type UsdcIntent } from '../../funding/inten
 import { stripeRail } from '../../funding/stripe';
 import { usdcConfig } from '../../funding/usdc-config';
 import { formatUsd, MICROS_PER_USD } from '../../money';
-import { clientIp, publicBaseUrl } from '../../urls';
+import { clientIpKey } from '../../client-ip';
+import { publicBaseUrl } from '../../urls';
 import { spendPeriods } from '../../../durable-objects/account/periods';
 import type { AccountSnapshot } from '../../../durable-objects/account/types';
 import { redirectToCheckout } from '../checkout-redirect';
@@ -169,7 +170,7 @@ export async function fundUsdc(c: Context<AppEnv>): Promise<Response> {
   try {
     opened = await openUsdcIntent(c.env, target.accountId, dollars);
   } catch (err) {
-    if (err instanceof GatewayError) return refuse(err.message, 502);
+    if (err instanceof GatewayError) return refuse(err.message, err.status === 429 ? 429 : 502);
     throw err;
   }
   const { intent, config } = opened;
@@ -192,5 +193,5 @@ export async function fundUsdc(c: Context<AppEnv>): Promise<Response> {
 
 async function takeFundingSession(c: Context<AppEnv>): Promise<boolean> {
   const { day } = spendPeriods(Date.now());
-  return (await countFundingSession(database(c.env), clientIp(c), day.slice(2))) <= FUNDING_SESSIONS_PER_IP_PER_DAY;
+  return (await countFundingSession(database(c.env), clientIpKey(c), day.slice(2))) <= FUNDING_SESSIONS_PER_IP_PER_DAY;
 }

@@ -6,7 +6,7 @@ import { GatewayError } from '../../errors';
 import { authenticationOptions, relyingParty, verifyAuthentication } from '../../human/passkeys';
 import { utcHour } from '../../human/limits';
 import { currentSession, startSession } from '../../human/sessions';
-import { clientIp } from '../../urls';
+import { clientIpKey } from '../../client-ip';
 import { readJsonPost } from '../json-post';
 import { AuthenticationBody, authenticationResponse, OptionsBody } from '../passkey-bodies';
 import { csrfToken, pageHeaders } from '../security';
@@ -27,7 +27,7 @@ export async function signInOptions(c: Context<AppEnv>): Promise<Response> {
   await readJsonPost(c, OptionsBody);
   const now = Date.now();
   const { hour, secondsLeft } = utcHour(now);
-  if ((await takeSignInChallenge(database(c.env), clientIp(c), hour, SIGN_IN_CHALLENGES_PER_IP_PER_HOUR)) === null) {
+  if ((await takeSignInChallenge(database(c.env), clientIpKey(c), hour, SIGN_IN_CHALLENGES_PER_IP_PER_HOUR)) === null) {
     throw new GatewayError('rate_limit_exceeded', `At most ${SIGN_IN_CHALLENGES_PER_IP_PER_HOUR} sign-in attempts per hour from one address.`, { retryAfter: secondsLeft });
   }
   return c.json(await authenticationOptions(c.env, relyingParty(c), now), 200, { 'Cache-Control': 'no-store' });

@@ -3,18 +3,19 @@ import { holdFailureError } from '../../accounts/failures';
 import { newApiKey, newClaimToken, newFundToken, sha256Hex } from '../../accounts/credentials';
 import { accountBody } from '../../accounts/wire';
 import { registrationInstructions } from '../../accounts/instructions';
+import { takeWelcomeCredit } from '../../accounts/welcome';
+import { clientIpKey } from '../../client-ip';
 import { database } from '../../db';
 import { insertAccount } from '../../db/accounts';
-import { countRegistration, takeWelcomeGrant } from '../../db/ip-counters';
+import { countRegistration } from '../../db/ip-counters';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
-import { formatUsd, parseUsd } from '../../money';
-import { clientIp, fundUrl, publicBaseUrl } from '../../urls';
+import { formatUsd } from '../../money';
+import { fundUrl, publicBaseUrl } from '../../urls';
 import { spendPeriods } from '../../../durable-objects/account/periods';
 import type { account, register } from './agent.routes';
 
 export const REGISTRATIONS_PER_IP_PER_DAY = 10;
-export const WELCOME_GRANTS_PER_IP_PER_DAY = 1;
 const UNFUNDED_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
 export const registerHandler: RouteHandler<typeof register, AppEnv> = async (c) => {
@@ -25,16 +26,15 @@ export const registerHandler: RouteHandler<typeof register, AppEnv> = async (c) 
 
   const now = Date.now();
   const db = database(c.env);
-  const ip = clientIp(c);
+  const ip = clientIpKey(c);
   const { day, secondsToNextDay } = spendPeriods(now);
   const today = day.slice(2);
   if ((await countRegistration(db, ip, today)) > REGISTRATIONS_PER_IP_PER_DAY) {
-    throw new GatewayError('agent_register_rate_limited', `At most ${REGISTRATIONS_PER_IP_PER_DAY} registrations per IP address per day.`, {
+    throw new GatewayError('agent_register_rate_limited', `At most ${REGISTRATIONS_PER_IP_PER_DAY} registrations per IP address (an IPv6 /64 counts as one) per day.`, {
       retryAfter: secondsToNextDay,
     });
   }
-  const welcomeMicros = parseUsd(c.env.WELCOME_CREDITS_USD || '0') ?? 0;
-  const welcome = welcomeMicros > 0 && (await takeWelcomeGrant(db, ip, today, WELCOME_GRANTS_PER_IP_PER_DAY));
+  const welcomeMicros = await takeWelcomeCredit(c.env, db, ip, today);
 
   const accountId = crypto.randomUUID();
   const apiKey = newApiKey(accountId);
@@ -49,7 +49,7 @@ export const registerHandler: RouteHandler<typeof register, AppEnv> = async (c) 
     claimTokenHash: await sha256Hex(claimToken),
     key: { hash: await sha256Hex(apiKey), hint: `ak-…${apiKey.slice(-4)}`, name: 'default' },
     expiresAt,
-    welcomeMicros: welcome ? welcomeMicros : 0,
+    welcomeMicros,
     fundToken,
   });
 
@@ -62,8 +62,8 @@ export const registerHandler: RouteHandler<typeof register, AppEnv> = async (c) 
       claim_token: claimToken,
       fund_url: fundUrl(base, fundToken),
       expires_unless_funded_at: expiresIso,
-      instructions: registrationInstructions({ base, fundToken, expiresAt: expiresIso, welcomeUsd: welcome ? formatUsd(welcomeMicros) : null }),
-      ...(welcome ? { welcome_credits_usd: formatUsd(welcomeMicros) } : {}),
+      instructions: registrationInstructions({ base, fundToken, expiresAt: expiresIso, welcomeUsd: welcomeMicros > 0 ? formatUsd(welcomeMicros) : null }),
+      ...(welcomeMicros > 0 ? { welcome_credits_usd: formatUsd(welcomeMicros) } : {}),
     },
     201,
   );
