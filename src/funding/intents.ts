@@ -5,8 +5,8 @@ import { insertIntentUnderCap, openIntentsOf, takeFundingRequest } from '../db/f
 import { GatewayError } from '../errors';
 import { utcHour } from '../human/limits';
 import { MICROS_PER_USD } from '../money';
-import { chainClient, headBlock } from './chain';
-import { BASE_CHAIN_ID, type UsdcConfig, usdcConfig } from './usdc-config';
+import { ChainMismatchError, chainClient, headBlock } from './chain';
+import { type UsdcConfig, usdcConfig } from './usdc-config';
 
 /** How long an intent's exact amount stays reserved for its account. */
 export const INTENT_LIFETIME_MS = 60 * 60 * 1000;
@@ -58,7 +58,8 @@ export async function openUsdcIntent(env: Env, accountId: string, amountUsd: num
     await headBlock(chainClient(config));
   } catch (err) {
     console.error('USDC chain endpoint did not answer', err);
-    throw new GatewayError('funding_unavailable', 'The Base network endpoint does not answer right now; retry shortly.');
+    const why = err instanceof ChainMismatchError ? 'is not on the configured network' : 'does not answer right now';
+    throw new GatewayError('funding_unavailable', `The Base network endpoint ${why}; retry shortly.`);
   }
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const intent: FundingIntentRow = {
@@ -94,7 +95,7 @@ export function usdcAmount(micros: number): string {
 export function intentInstructions({ intent, config }: UsdcIntent): string {
   const minutes = Math.round(INTENT_LIFETIME_MS / 60_000);
   return [
-    `Send exactly ${usdcAmount(intent.amountMicros)} USDC on Base (chain id ${BASE_CHAIN_ID}, token contract ${config.token}) to ${config.depositAddress} within ${minutes} minutes, by ${new Date(intent.expiresAt).toISOString()}.`,
+    `Send exactly ${usdcAmount(intent.amountMicros)} USDC on Base (chain id ${config.chainId}, token contract ${config.token}) to ${config.depositAddress} within ${minutes} minutes, by ${new Date(intent.expiresAt).toISOString()}.`,
     'The exact amount, to the last digit, is what identifies this account: a wallet or exchange that deducts a fee from the amount sent breaks the match.',
     `Once the transfer has ${config.confirmations} confirmation(s), the balance rises by exactly the USDC received (1 USDC = 1 USD, the digits after the dollar included); poll GET /agent/account no more often than every 5 seconds.`,
     'A transfer of another amount, or after the intent expired, is kept for the operator to credit by hand; ask again with POST /agent/fund for a new amount.',
