@@ -14,7 +14,7 @@ import * as schema from './schema';
 import { account, apiKeys } from './schema';
 import { SpendCounters } from './spend';
 import { Suspension, type CardReversal, type CardRestoration, type ReversalResult, type SuspensionView } from './suspension';
-import { AutoTopUp, type SavedCard, type TopUpRefusal, type TopUpRule, type TopUpView } from './top-up';
+import { AutoTopUp, dailyCapOf, type SavedCard, type TopUpRefusal, type TopUpRule, type TopUpView } from './top-up';
 import { Usage, type ChargeFilter, type ChargePage, type CreditEntry, type DailySpendRow } from './usage';
 import type {
   AccountOp,
@@ -95,7 +95,7 @@ export class AccountDurableObject extends DurableObject<Env> {
     this.#keys = new Keys(ctx.storage, this.#db, this.#memory, spend);
     this.#ledger = new Ledger(ctx.storage, this.#db, this.#memory, spend, this.#alarm);
     this.#claim = new ClaimState(ctx.storage, this.#memory);
-    this.#topUp = new AutoTopUp(this.#db, this.#memory, this.#alarm, this.#ledger, (charge) => chargeSavedCard(stripeRail(this.env), charge));
+    this.#topUp = new AutoTopUp(this.#db, this.#memory, this.#alarm, this.#ledger, (charge) => chargeSavedCard(stripeRail(this.env), charge), dailyCapOf(env));
     this.#usage = new Usage(ctx.storage);
     this.#suspension = new Suspension(ctx.storage, this.#memory, this.#ledger);
     void ctx.blockConcurrencyWhile(async () => {
