@@ -77,6 +77,7 @@ function render(
       balanceUsd={displayUsd(target.account.balanceMicros)}
       csrf={csrfToken(c, `/fund/${target.token}`)}
       notice={parts.notice}
+      suspended={target.account.suspended !== null}
       card={cardSection(c.env, target.account, parts.card)}
       usdc={{ enabled: usdcConfig(c.env) !== undefined, ...parts.usdc }}
     />
