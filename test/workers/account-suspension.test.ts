@@ -2,6 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app';
+import { signedInOwner } from './dashboard-helpers';
 import { ADMIN_TOKEN, accountStub, adminCredit, bearer, call, expectError, json, register } from './helpers';
 
 /**
@@ -83,6 +84,19 @@ describe('suspending an account (D28)', () => {
     await expectError(await admin(`/admin/accounts/${agent.account_id}/unsuspend`, {}), 400, 'invalid_request', 'invalid_request_error', 'reason');
     const anonymous = await call(`/admin/accounts/${agent.account_id}/suspend`, json({ reason: 'x' }));
     expect(anonymous.status).toBe(401);
+  });
+
+  it('is said on the dashboard and on the fund page', async () => {
+    const { visitor, agent } = await signedInOwner();
+    expect((await visitor.get('/dashboard')).html).not.toContain('id="suspended"');
+    await admin(`/admin/accounts/${agent.account_id}/suspend`, { reason: 'chargeback review' });
+    const overview = await visitor.get('/dashboard');
+    expect(overview.res.status).toBe(200);
+    expect(overview.html).toMatch(/id="suspended"[^>]*>\s*This account is suspended \(chargeback review\)/);
+    const fund = await call(new URL(agent.fund_url).pathname);
+    expect(fund.status).toBe(200);
+    const html = await fund.text();
+    expect(html).toContain('This account is suspended');
   });
 
   it('is listed in /openapi.json', async () => {
