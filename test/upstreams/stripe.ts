@@ -20,7 +20,14 @@
  *   not both), and `payment_intent_data[setup_future_usage]` (`on_session`/`off_session`, with
  *   `[metadata]` and `[description]`): the paid session's PaymentIntent carries them, and its card
  *   is attached to the Customer. PaymentIntents themselves are in `stripe-payments.ts`.
- * - `GET /v1/checkout/sessions/{id}`, `POST /v1/checkout/sessions/{id}/expire`.
+ * - `GET /v1/checkout/sessions/{id}`, `POST /v1/checkout/sessions/{id}/expire`, and
+ *   `GET /v1/checkout/sessions?payment_intent=` (the session that made a PaymentIntent).
+ * - Refunds and disputes of a paid PaymentIntent (`refund`, `dispute`, `closeDispute`; the events
+ *   `charge.refunded`, `refund.created`, `charge.dispute.created` and `charge.dispute.closed`,
+ *   signed like every event) and `GET /v1/refunds?charge=`: see `stripe-reversals.ts`.
+ *   `redeliver` sends any event again; `completeDelayed` plays a session paid with a delayed
+ *   method (completed `unpaid`, then `async_payment_succeeded` or `async_payment_failed`), refused
+ *   for a session limited to cards (`allowed_payment_method_types`).
  * - `GET /c/pay/{id}`: a minimal hosted Checkout page: the amount, an Email and a Card number
  *   field and a "Pay" button posting to `POST /c/pay/{id}/complete`, which completes the
  *   session (`complete`/`paid`, a `payment_intent` that succeeded with that card, the `customer`,
