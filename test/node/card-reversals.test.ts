@@ -1,3 +1,4 @@
+import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStripeUpstream, type CheckoutSession, type StripeUpstream } from '../upstreams/stripe';
 import { startGateway, type RunningGateway } from './gateway-process';
@@ -112,6 +113,24 @@ describe('refunds', () => {
     await stripe.refund(intent);
     expect(await balance(who)).toBe('0.000000');
     expect((await agentAccount(who)).status).toBe(200);
+  });
+
+  it('finds the account of a Checkout Session made before PaymentIntents carried it (a session opened by an older release)', async () => {
+    const who = await register();
+    const client = new Stripe(STRIPE_KEY, { host: '127.0.0.1', port: Number(new URL(stripe.url).port), protocol: 'http' });
+    // As the fund page made sessions before: the account in the session's metadata only.
+    const old = await client.checkout.sessions.create({
+      mode: 'payment',
+      line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: 2000, product_data: { name: 'Gateway credit' } } }],
+      client_reference_id: who.accountId,
+      metadata: { account_id: who.accountId },
+      success_url: `${who.fundUrl}?paid=1`,
+    });
+    const paid = await stripe.complete(old.id);
+    expect(stripe.paymentIntents.get(paid.payment_intent!)?.metadata).toEqual({});
+    expect(await balance(who)).toBe('20.000000');
+    await stripe.refund(paid.payment_intent!, 500);
+    expect(await balance(who)).toBe('15.000000');
   });
 });
 
