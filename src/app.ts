@@ -17,6 +17,8 @@ import * as imagesRoutes from './routes/media/images.routes';
 import * as adminRoutes from './routes/admin/admin.routes';
 import * as fundingAdmin from './routes/admin/funding.handlers';
 import * as fundingAdminRoutes from './routes/admin/funding.routes';
+import * as suspension from './routes/admin/suspension.handlers';
+import * as suspensionRoutes from './routes/admin/suspension.routes';
 import * as agent from './routes/agent/agent.handlers';
 import * as agentRoutes from './routes/agent/agent.routes';
 import * as claim from './routes/agent/claim.handlers';
@@ -30,7 +32,8 @@ import * as discoveryRoutes from './routes/discovery/discovery.routes';
 import * as models from './routes/models/models.handlers';
 import * as modelsRoutes from './routes/models/models.routes';
 import { serveFile } from './routes/files';
-import { stripeWebhook } from './routes/funding/stripe-webhook';
+import { STRIPE_WEBHOOK_MAX_BYTES, stripeWebhook } from './routes/funding/stripe-webhook';
+import { limitBody } from './middleware/body-limit';
 import { renderPageError } from './pages/error-page';
 import { pagesApp } from './pages/routes';
 import * as jobs from './routes/web/jobs.handlers';
@@ -82,10 +85,12 @@ export function createApp() {
     .openapi(adminRoutes.releaseHold, admin.releaseHoldHandler)
     .openapi(adminRoutes.createKey, admin.createKeyHandler)
     .openapi(adminRoutes.updateKey, admin.updateKeyHandler)
+    .openapi(suspensionRoutes.suspend, suspension.suspendHandler)
+    .openapi(suspensionRoutes.unsuspend, suspension.unsuspendHandler)
     .openapi(fundingAdminRoutes.unmatchedDeposits, fundingAdmin.unmatchedDepositsHandler)
     .openapi(fundingAdminRoutes.creditDeposit, fundingAdmin.creditDepositHandler)
     .get('/files/*', serveFile)
-    .post('/webhooks/stripe', stripeWebhook)
+    .post('/webhooks/stripe', limitBody(STRIPE_WEBHOOK_MAX_BYTES), stripeWebhook)
     .put('/uploads/:token', uploadsApi.putUpload)
     .route('/', pagesApp());
 

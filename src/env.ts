@@ -28,6 +28,9 @@ type OptionalConfig = Partial<
     | 'UPSTREAM_TIMEOUT_MS'
     /** Domains scrape, crawl and extract never fetch (comma-separated; subdomains included). */
     | 'WEB_BLOCKED_DOMAINS'
+    /** Auto top-up's ceiling per account and UTC day, in USD (default 2000) and in charges (default 10). */
+    | 'AUTO_TOP_UP_DAILY_MAX_USD'
+    | 'AUTO_TOP_UP_DAILY_MAX_COUNT'
     /** `off` keeps every chat request in strict order: the hold, then the upstream (D21). */
     | 'SPECULATIVE_DISPATCH'
     /** Welcome credit granted per UTC day across all registrations, in USD (default 50). */

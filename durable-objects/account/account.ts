@@ -13,7 +13,8 @@ import migrations from './migrations/migrations.js';
 import * as schema from './schema';
 import { account, apiKeys } from './schema';
 import { SpendCounters } from './spend';
-import { AutoTopUp, type SavedCard, type TopUpRefusal, type TopUpRule, type TopUpView } from './top-up';
+import { Suspension, type CardReversal, type CardRestoration, type ReversalResult, type SuspensionView } from './suspension';
+import { AutoTopUp, dailyCapOf, type SavedCard, type TopUpRefusal, type TopUpRule, type TopUpView } from './top-up';
 import { Usage, type ChargeFilter, type ChargePage, type CreditEntry, type DailySpendRow } from './usage';
 import type {
   AccountOp,
@@ -84,6 +85,7 @@ export class AccountDurableObject extends DurableObject<Env> {
   readonly #claim: ClaimState;
   readonly #topUp: AutoTopUp;
   readonly #usage: Usage;
+  readonly #suspension: Suspension;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -93,8 +95,9 @@ export class AccountDurableObject extends DurableObject<Env> {
     this.#keys = new Keys(ctx.storage, this.#db, this.#memory, spend);
     this.#ledger = new Ledger(ctx.storage, this.#db, this.#memory, spend, this.#alarm);
     this.#claim = new ClaimState(ctx.storage, this.#memory);
-    this.#topUp = new AutoTopUp(this.#db, this.#memory, this.#alarm, this.#ledger, (charge) => chargeSavedCard(stripeRail(this.env), charge));
+    this.#topUp = new AutoTopUp(this.#db, this.#memory, this.#alarm, this.#ledger, (charge) => chargeSavedCard(stripeRail(this.env), charge), dailyCapOf(env));
     this.#usage = new Usage(ctx.storage);
+    this.#suspension = new Suspension(ctx.storage, this.#memory, this.#ledger);
     void ctx.blockConcurrencyWhile(async () => {
       const [table] = ctx.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE name = 'account'").toArray();
       if (!table) return;
@@ -310,6 +313,28 @@ export class AccountDurableObject extends DurableObject<Env> {
     await this.#alarm.schedule();
   }
 
+  /** D28: an operator suspends the account (every key refused, funding still works). Null without an account. */
+  async suspend(reason: string, idempotencyKey: string): Promise<SuspensionView | null> {
+    return this.#memory.account ? this.#suspension.suspend(reason, idempotencyKey, 'operator', Date.now()) : null;
+  }
+
+  /** An operator lifts a suspension; the state after it (null: not suspended). Undefined without an account. */
+  async unsuspend(reason: string, idempotencyKey: string): Promise<{ suspended: SuspensionView | null } | undefined> {
+    if (!this.#memory.account) return undefined;
+    this.#suspension.unsuspend(reason, idempotencyKey, 'operator', Date.now());
+    return { suspended: this.#suspension.view() };
+  }
+
+  /** Takes back a refunded or disputed card payment once per key; suspends when the balance cannot cover it. Null without an account. */
+  async reverseCardPayment(reversal: CardReversal): Promise<ReversalResult | null> {
+    return this.#memory.account ? this.#suspension.reverse(reversal, Date.now()) : null;
+  }
+
+  /** Credits back a reversal that did not stand (a failed refund, a dispute won), once. Null without an account. */
+  async restoreCardPayment(restoration: CardRestoration): Promise<{ applied: boolean; balanceMicros: number } | null> {
+    return this.#memory.account ? this.#suspension.restore(restoration, Date.now()) : null;
+  }
+
   /** Auto top-up as the dashboard shows it; null without an account. */
   async topUpView(): Promise<TopUpView | null> {
     return this.#memory.account ? this.#topUp.view() : null;
@@ -391,6 +416,7 @@ export class AccountDurableObject extends DurableObject<Env> {
       expiresAt: row.expires_at,
       unclaimedFundingRemainingMicros: row.claimed_at === null ? Math.max(0, UNCLAIMED_CARD_CAP_MICROS - row.card_funded_micros) : null,
       fundToken: row.fund_token,
+      suspended: this.#suspension.view(),
     };
   }
 }

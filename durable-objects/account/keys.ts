@@ -45,6 +45,8 @@ export class Keys {
     if (!hashesEqual(key.hash, keyHash)) return { ok: false, reason: 'invalid_key' };
     if (key.revoked_at !== null) return { ok: false, reason: 'revoked' };
     if (key.expires_at !== null && key.expires_at <= now) return { ok: false, reason: 'expired' };
+    // D28: read from memory, so a suspension costs the hot path nothing.
+    if (this.#memory.account.suspended_at !== null) return { ok: false, reason: 'account_suspended' };
     if (model !== undefined && key.allowed_models && !(JSON.parse(key.allowed_models) as string[]).includes(model)) {
       return { ok: false, reason: 'model_not_allowed', model };
     }

@@ -169,7 +169,8 @@ export class Ledger {
       balance_micros: row.balance_micros + request.amountMicros,
       funded_at: funding && row.funded_at === null ? now : row.funded_at,
       expires_at: funding ? null : row.expires_at,
-      card_funded_micros: row.card_funded_micros + (request.source === 'card' ? request.amountMicros : 0),
+      // Card money received while unclaimed (the cap); a refund or dispute taken back does not free the cap.
+      card_funded_micros: row.card_funded_micros + (request.source === 'card' && request.amountMicros > 0 ? request.amountMicros : 0),
     };
     this.#storage.transactionSync(() => {
       run(this.#storage, SQL.setFunding, next.balance_micros, next.funded_at, next.expires_at, next.card_funded_micros);

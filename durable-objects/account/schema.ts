@@ -15,6 +15,9 @@ export const account = sqliteTable('account', {
   cardFundedMicros: integer('card_funded_micros').notNull().default(0),
   /** The capability in `fund_url` (D22): shown again on every read, so kept as is; D1 indexes its hash. */
   fundToken: text('fund_token'),
+  /** D28: set while the account is suspended (its keys get 403 `account_suspended`; funding still works). */
+  suspendedAt: integer('suspended_at'),
+  suspendedReason: text('suspended_reason'),
 });
 
 export const apiKeys = sqliteTable('api_keys', {
@@ -63,7 +66,8 @@ export const holds = sqliteTable('holds', {
   expiresAt: integer('expires_at').notNull(),
 });
 
-export type LedgerKind = 'credit' | 'hold' | 'charge' | 'release';
+/** `audit`: a row of amount 0 that records an operator's or the gateway's act (suspension), with its reason. */
+export type LedgerKind = 'credit' | 'hold' | 'charge' | 'release' | 'audit';
 export type CreditSource = 'welcome' | 'operator' | 'card' | 'usdc';
 
 /**

@@ -23,7 +23,8 @@ export const SQL = {
   ledgerKeyExists: 'SELECT 1 FROM ledger WHERE idempotency_key = ?',
   setBalance: 'UPDATE account SET balance_micros = ?',
   setFunding: 'UPDATE account SET balance_micros = ?, funded_at = ?, expires_at = ?, card_funded_micros = ?',
-  account: 'SELECT id, created_at, balance_micros, claimed_at, funded_at, expires_at, card_funded_micros, fund_token FROM account',
+  account: 'SELECT id, created_at, balance_micros, claimed_at, funded_at, expires_at, card_funded_micros, fund_token, suspended_at, suspended_reason FROM account',
+  setSuspended: 'UPDATE account SET suspended_at = ?, suspended_reason = ?',
   keyByHash:
     'SELECT id, hash, revoked_at, expires_at, daily_limit_micros, monthly_limit_micros, total_limit_micros, allowed_models FROM api_keys WHERE hash = ?',
   addSpend:
@@ -63,6 +64,9 @@ export type AccountRow = {
   expires_at: number | null;
   card_funded_micros: number;
   fund_token: string | null;
+  /** D28: the account's keys are refused while set. */
+  suspended_at: number | null;
+  suspended_reason: string | null;
 };
 
 export type KeyRow = {

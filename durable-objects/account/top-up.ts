@@ -1,4 +1,4 @@
-import { desc, eq, max } from 'drizzle-orm';
+import { and, count, desc, eq, gte, max, ne, sum } from 'drizzle-orm';
 import type { DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
 import type { OffSessionCharger, OffSessionOutcome } from '../../src/funding/off-session';
 import { MICROS_PER_USD } from '../../src/money';
@@ -19,6 +19,27 @@ const RETRY_BASE_MS = 60_000;
 const MAX_ATTEMPTS = 6;
 const RECENT = 5;
 const CENT = 10_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * Auto top-up's ceiling per UTC day (`AUTO_TOP_UP_DAILY_MAX_USD`, `AUTO_TOP_UP_DAILY_MAX_COUNT`):
+ * a rule with a $10,000 threshold and $5 top-ups would otherwise charge the card 2,000 times.
+ */
+export interface DailyCap {
+  maxMicros: number;
+  maxCount: number;
+}
+export const DEFAULT_DAILY_CAP: DailyCap = { maxMicros: 2_000 * MICROS_PER_USD, maxCount: 10 };
+
+/** The ceiling the configuration names; a missing or malformed value keeps its default. */
+export function dailyCapOf(env: { AUTO_TOP_UP_DAILY_MAX_USD?: string; AUTO_TOP_UP_DAILY_MAX_COUNT?: string }): DailyCap {
+  const usd = Number(env.AUTO_TOP_UP_DAILY_MAX_USD?.trim() || NaN);
+  const count = Number(env.AUTO_TOP_UP_DAILY_MAX_COUNT?.trim() || NaN);
+  return {
+    maxMicros: Number.isFinite(usd) && usd >= 0 ? Math.round(usd * MICROS_PER_USD) : DEFAULT_DAILY_CAP.maxMicros,
+    maxCount: Number.isSafeInteger(count) && count >= 0 ? count : DEFAULT_DAILY_CAP.maxCount,
+  };
+}
 
 type SettingsRow = typeof topUpSettings.$inferSelect;
 type TopUpRow = typeof topUps.$inferSelect;
@@ -73,14 +94,16 @@ export class AutoTopUp {
   readonly #alarm: ExpiryAlarm;
   readonly #ledger: Ledger;
   readonly #charge: OffSessionCharger;
+  readonly #cap: DailyCap;
   #settings: SettingsRow | null = null;
   #pending: TopUpRow | null = null;
   #lastN = 0;
   /** The charge under way in this instance, so an alarm that runs again meanwhile waits for it. */
   #running: Promise<void> | null = null;
 
-  constructor(db: DrizzleSqliteDODatabase<typeof schema>, memory: AccountMemory, alarm: ExpiryAlarm, ledger: Ledger, charge: OffSessionCharger) {
+  constructor(db: DrizzleSqliteDODatabase<typeof schema>, memory: AccountMemory, alarm: ExpiryAlarm, ledger: Ledger, charge: OffSessionCharger, cap: DailyCap = DEFAULT_DAILY_CAP) {
     this.#db = db;
+    this.#cap = cap;
     this.#memory = memory;
     this.#alarm = alarm;
     this.#ledger = ledger;
@@ -104,29 +127,53 @@ export class AutoTopUp {
   /**
    * After a charge left the balance at `balanceMicros`: starts a top-up when the rule is on, the
    * balance is below its threshold and none is pending. Reads memory only, unless it starts one.
+   * A top-up past the day's ceiling (`DailyCap`, counting the UTC day's top-ups that were not
+   * refused) is not charged: it is recorded as failed (`daily_cap_reached`) and stops the rule
+   * until the human acts, as a declined card does.
    */
   afterCharge(balanceMicros: number, now: number): boolean {
     const rule = this.#settings;
     if (!rule?.enabled || this.#pending || balanceMicros >= rule.thresholdMicros || !rule.customerId || !rule.paymentMethodId) return false;
+    const capped = this.#overDailyCap(rule.amountMicros, now);
     const row: TopUpRow = {
       n: this.#lastN + 1,
-      status: 'pending',
+      status: capped ? 'failed' : 'pending',
       amountMicros: rule.amountMicros,
       customerId: rule.customerId,
       paymentMethodId: rule.paymentMethodId,
       attempts: 0,
       nextAttemptAt: now,
       paymentIntentId: null,
-      failureCode: null,
-      failureMessage: null,
+      failureCode: capped ? 'daily_cap_reached' : null,
+      failureMessage: capped ? capped : null,
       createdAt: now,
-      endedAt: null,
+      endedAt: capped ? now : null,
     };
     this.#db.insert(topUps).values(row).run();
-    this.#pending = row;
     this.#lastN = row.n;
+    if (capped) {
+      this.#upsert({ enabled: false, stoppedBy: row.n }, now);
+      return false;
+    }
+    this.#pending = row;
     this.#alarm.wakeBy(now);
     return true;
+  }
+
+  /** Why one more top-up of `amountMicros` would pass the UTC day's ceiling; null when it would not. */
+  #overDailyCap(amountMicros: number, now: number): string | null {
+    const dayStart = now - (now % DAY_MS);
+    const today = this.#db
+      .select({ count: count(), micros: sum(topUps.amountMicros) })
+      .from(topUps)
+      .where(and(gte(topUps.createdAt, dayStart), ne(topUps.status, 'failed')))
+      .get();
+    const [made, micros] = [today?.count ?? 0, Number(today?.micros ?? 0)];
+    if (made + 1 > this.#cap.maxCount) return `Auto top-up charges at most ${this.#cap.maxCount} times a day (UTC); ${made} top-ups were made today.`;
+    if (micros + amountMicros > this.#cap.maxMicros) {
+      return `Auto top-up charges at most $${(this.#cap.maxMicros / MICROS_PER_USD).toFixed(2)} a day (UTC); $${(micros / MICROS_PER_USD).toFixed(2)} was charged today.`;
+    }
+    return null;
   }
 
   /** The alarm's part: charges the pending top-up if it is due; a second call meanwhile waits for the first. */

@@ -5,6 +5,7 @@ export type AuthFailure =
   | { reason: 'invalid_key' }
   | { reason: 'revoked' }
   | { reason: 'expired' }
+  | { reason: 'account_suspended' }
   | { reason: 'model_not_allowed'; model: string };
 
 export type HoldFailure =
@@ -87,6 +88,8 @@ export interface AccountSnapshot {
   unclaimedFundingRemainingMicros: number | null;
   /** The fund link's token (D22); null for an account made before fund links had one. */
   fundToken: string | null;
+  /** D28: set while every key of the account is refused; funding still works. */
+  suspended: { at: number; reason: string } | null;
 }
 
 export interface LedgerEntry {

@@ -14,6 +14,8 @@ export function holdFailureError(failure: HoldFailure, describeShortfall?: (avai
       return new GatewayError('api_key_revoked', 'This API key has been revoked.');
     case 'expired':
       return new GatewayError('api_key_expired', 'This API key has expired.');
+    case 'account_suspended':
+      return new GatewayError('account_suspended', 'This account is suspended; its keys are refused until the operator lifts the suspension. Funding it still works.');
     case 'model_not_allowed':
       return new GatewayError('model_not_allowed', `This API key may not use ${failure.model}.`, { param: 'model' });
     case 'insufficient_credits':

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, gte, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, inArray, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '.';
 import { cardPayments, deposits, fundingIntents } from './schema';
 
@@ -129,16 +129,20 @@ export async function openCardPayment(db: Database, row: CardPaymentRow, capMicr
     INSERT INTO card_payments (id, account_id, amount_micros, status, session_id, created_at, expires_at, paid_at)
     SELECT ${row.id}, ${row.accountId}, ${row.amountMicros}, 'open', NULL, ${row.createdAt}, ${row.expiresAt}, NULL
     WHERE (SELECT COALESCE(SUM(amount_micros), 0) FROM card_payments
-           WHERE account_id = ${row.accountId} AND (status = 'paid' OR (status = 'open' AND expires_at > ${now}))) + ${row.amountMicros} <= ${capMicros}`);
+           WHERE account_id = ${row.accountId} AND (status IN ('paid', 'processing') OR (status = 'open' AND expires_at > ${now}))) + ${row.amountMicros} <= ${capMicros}`);
   return (inserted.meta.changes ?? 0) > 0;
 }
 
-/** What counts against an unclaimed account's card total now: its paid payments and its open ones not yet past their expiry. */
+/**
+ * What counts against an unclaimed account's card total now: its paid payments, those processing
+ * (completed with a delayed method, paid or failed later, whatever their expiry) and its open ones
+ * not yet past their expiry.
+ */
 export async function committedCardMicros(db: Database, accountId: string, now: number): Promise<number> {
   const row = await db
     .select({ total: sql<number>`COALESCE(SUM(${cardPayments.amountMicros}), 0)` })
     .from(cardPayments)
-    .where(and(eq(cardPayments.accountId, accountId), sql`(${cardPayments.status} = 'paid' OR (${cardPayments.status} = 'open' AND ${cardPayments.expiresAt} > ${now}))`))
+    .where(and(eq(cardPayments.accountId, accountId), sql`(${cardPayments.status} IN ('paid', 'processing') OR (${cardPayments.status} = 'open' AND ${cardPayments.expiresAt} > ${now}))`))
     .get();
   return Number(row?.total ?? 0);
 }
@@ -147,9 +151,14 @@ export async function setCardSession(db: Database, id: string, sessionId: string
   await db.update(cardPayments).set({ sessionId }).where(eq(cardPayments.id, id)).run();
 }
 
-/** A payment that will not be paid (its session failed or expired) stops counting against the caps. */
+/** A payment that will not be paid (its session expired, or its delayed payment failed) stops counting against the caps. */
 export async function closeCardPayment(db: Database, id: string): Promise<void> {
-  await db.update(cardPayments).set({ status: 'expired' }).where(and(eq(cardPayments.id, id), eq(cardPayments.status, 'open'))).run();
+  await db.update(cardPayments).set({ status: 'expired' }).where(and(eq(cardPayments.id, id), inArray(cardPayments.status, ['open', 'processing']))).run();
+}
+
+/** A session completed with a delayed method: it counts against the caps until its payment succeeds or fails, past its expiry. */
+export async function markCardProcessing(db: Database, id: string, sessionId: string): Promise<void> {
+  await db.update(cardPayments).set({ status: 'processing', sessionId }).where(and(eq(cardPayments.id, id), eq(cardPayments.status, 'open'))).run();
 }
 
 export async function markCardPaid(db: Database, id: string, sessionId: string, now: number): Promise<void> {

@@ -203,7 +203,8 @@ export const cardPayments = sqliteTable(
     id: text('id').primaryKey(),
     accountId: text('account_id').notNull(),
     amountMicros: integer('amount_micros').notNull(),
-    status: text('status').$type<'open' | 'paid' | 'expired'>().notNull(),
+    /** `processing`: completed with a delayed method, paid or failed later; it counts against the caps until then. */
+    status: text('status').$type<'open' | 'processing' | 'paid' | 'expired'>().notNull(),
     /** The Checkout Session (`cs_...`), once Stripe made it. */
     sessionId: text('session_id').unique(),
     createdAt: integer('created_at').notNull(),

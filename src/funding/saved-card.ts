@@ -30,7 +30,12 @@ export async function saveCardCheckout(rail: StripeRail, input: CardSavingChecko
       mode: 'payment',
       line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: Math.round(input.amountMicros / MICROS_PER_CENT), product_data: { name: `Gateway credit for account ${shortId}` } } }],
       ...(input.customerId ? { customer: input.customerId } : { customer_creation: 'always' as const }),
-      payment_intent_data: { setup_future_usage: 'off_session', description: `Gateway credit for account ${shortId}; card saved for auto top-up` },
+      allowed_payment_method_types: ['card'],
+      payment_intent_data: {
+        setup_future_usage: 'off_session',
+        description: `Gateway credit for account ${shortId}; card saved for auto top-up`,
+        metadata: { account_id: input.accountId, card_payment_id: input.paymentId },
+      },
       client_reference_id: input.accountId,
       metadata: { account_id: input.accountId, card_payment_id: input.paymentId, ...SAVE_CARD_METADATA },
       success_url: input.successUrl,

@@ -20,7 +20,14 @@
  *   not both), and `payment_intent_data[setup_future_usage]` (`on_session`/`off_session`, with
  *   `[metadata]` and `[description]`): the paid session's PaymentIntent carries them, and its card
  *   is attached to the Customer. PaymentIntents themselves are in `stripe-payments.ts`.
- * - `GET /v1/checkout/sessions/{id}`, `POST /v1/checkout/sessions/{id}/expire`.
+ * - `GET /v1/checkout/sessions/{id}`, `POST /v1/checkout/sessions/{id}/expire`, and
+ *   `GET /v1/checkout/sessions?payment_intent=` (the session that made a PaymentIntent).
+ * - Refunds and disputes of a paid PaymentIntent (`refund`, `dispute`, `closeDispute`; the events
+ *   `charge.refunded`, `refund.created`, `charge.dispute.created` and `charge.dispute.closed`,
+ *   signed like every event) and `GET /v1/refunds?charge=`: see `stripe-reversals.ts`.
+ *   `redeliver` sends any event again; `completeDelayed` plays a session paid with a delayed
+ *   method (completed `unpaid`, then `async_payment_succeeded` or `async_payment_failed`), refused
+ *   for a session limited to cards (`allowed_payment_method_types`).
  * - `GET /c/pay/{id}`: a minimal hosted Checkout page: the amount, an Email and a Card number
  *   field and a "Pay" button posting to `POST /c/pay/{id}/complete`, which completes the
  *   session (`complete`/`paid`, a `payment_intent` that succeeded with that card, the `customer`,
@@ -39,6 +46,7 @@ import Stripe from 'stripe';
 import { isJson, sendJson, startUpstream, type Json, type RecordedRequest, type Upstream } from './server';
 import { fail, integer, metadataOf, missing, now, onlyKnown, optionalEnum, optionalString, randomId, StripeApiFailure } from './stripe-api';
 import { startPayments, type Customer, type PaymentIntent, type PaymentMethod } from './stripe-payments';
+import { startReversals, type Dispute, type Emission, type Refund } from './stripe-reversals';
 
 export interface CheckoutSession {
   id: string;
@@ -117,6 +125,20 @@ export interface StripeUpstream extends Upstream {
   paymentIntents: Map<string, PaymentIntent>;
   /** Makes the card's issuer decline every further charge of it (`on: false` accepts them again). */
   setDeclining: (paymentMethodId: string, on?: boolean) => void;
+  /** Refunds a paid PaymentIntent (`amount` cents; the rest by default), sending `charge.refunded` and `refund.created`. */
+  refund: (paymentIntentId: string, amount?: number) => Promise<{ refund: Refund; events: StripeEvent[] }>;
+  /** The cardholder disputes a paid PaymentIntent, sending `charge.dispute.created`. */
+  dispute: (paymentIntentId: string, amount?: number) => Promise<{ dispute: Dispute; events: StripeEvent[] }>;
+  /** Closes a dispute `won` or `lost`, sending `charge.dispute.closed`. */
+  closeDispute: (disputeId: string, status: 'won' | 'lost') => Promise<StripeEvent[]>;
+  /** Sends an event sent before again, re-signed (Stripe's retries). */
+  redeliver: (eventId: string) => Promise<WebhookDelivery>;
+  /**
+   * Completes an open session paid with a delayed method (a bank debit): `complete` but
+   * `payment_status: unpaid`, then, when called again with `outcome`, `async_payment_succeeded`
+   * (paid) or `async_payment_failed`. Refused for a session limited to cards (`allowed_payment_method_types` card only: cards are never delayed).
+   */
+  completeDelayed: (sessionId: string, outcome?: 'succeeded' | 'failed') => Promise<CheckoutSession>;
 }
 
 /** Top-level parameters of `POST /v1/checkout/sessions` in stripe 23.1.0's types; others get `parameter_unknown`. */
@@ -173,6 +195,11 @@ export async function startStripeUpstream(apiKey = 'sk_test_stripe_simulator'): 
   const events = new Map<string, StripeEvent>();
   const idempotent = new Map<string, { path: string; params: string; status: number; body: unknown; requestId: string }>();
   const payments = startPayments();
+  const reversals = startReversals(payments.paymentIntents);
+  /** Every event made, by id, for `redeliver`. */
+  const eventsById = new Map<string, StripeEvent>();
+  /** Sessions created with `allowed_payment_method_types` = card only: no delayed method can pay them. */
+  const cardOnly = new Set<string>();
   /** What each session's `payment_intent_data` asked of the PaymentIntent it makes when paid. */
   const intentDataOf = new Map<string, IntentData>();
   const deliveries: WebhookDelivery[] = [];
@@ -271,6 +298,7 @@ export async function startStripeUpstream(apiKey = 'sk_test_stripe_simulator'): 
       payment_intent: null,
       payment_link: null,
       payment_method_collection: 'if_required',
+      allowed_payment_method_types: listOf(params.allowed_payment_method_types).length > 0 ? listOf(params.allowed_payment_method_types) : null,
       payment_method_types: ['card'],
       payment_status: 'unpaid',
       status: 'open',
@@ -282,6 +310,9 @@ export async function startStripeUpstream(apiKey = 'sk_test_stripe_simulator'): 
       url: `${url}/c/pay/${id}`,
     };
     sessions.set(id, session);
+    // The caller limited the session to cards (`allowed_payment_method_types[0]=card`), not only defaulted to them.
+    const methods = listOf(params.allowed_payment_method_types);
+    if (methods.length === 1 && methods[0] === 'card') cardOnly.add(id);
     productNames.set(id, names.join(', '));
     intentDataOf.set(id, intentData);
     return session;
@@ -294,7 +325,33 @@ export async function startStripeUpstream(apiKey = 'sk_test_stripe_simulator'): 
   }
 
   function newEvent(type: string, object: object): StripeEvent {
-    return { id: randomId('evt_1', 23), object: 'event', api_version: apiVersion, created: now(), data: { object: structuredClone(object) as Json }, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type };
+    const event: StripeEvent = { id: randomId('evt_1', 23), object: 'event', api_version: apiVersion, created: now(), data: { object: structuredClone(object) as Json }, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type };
+    eventsById.set(event.id, event);
+    return event;
+  }
+
+  /** Sends each emission as a new event (to the webhook, when one is set), in order. */
+  async function emitAll(about: string, emissions: Emission[]): Promise<StripeEvent[]> {
+    const made = emissions.map(({ type, object }) => newEvent(type, object));
+    if (webhook) for (const event of made) await post(about, event);
+    return made;
+  }
+
+  async function completeDelayed(sessionId: string, outcome?: 'succeeded' | 'failed'): Promise<CheckoutSession> {
+    const session = sessionOf(sessionId);
+    if (outcome === undefined) {
+      if (cardOnly.has(sessionId)) {
+        throw new Error(`Checkout Session ${sessionId} accepts cards only: no delayed method can pay it`);
+      }
+      await complete(sessionId, { deliver: false });
+      Object.assign(session, { payment_status: 'unpaid' });
+      await emit(session, 'checkout.session.completed');
+      return session;
+    }
+    if (session.status !== 'complete' || session.payment_status !== 'unpaid') throw new Error(`Checkout Session ${sessionId} is not awaiting a delayed payment`);
+    if (outcome === 'succeeded') Object.assign(session, { payment_status: 'paid' });
+    await emit(session, outcome === 'succeeded' ? 'checkout.session.async_payment_succeeded' : 'checkout.session.async_payment_failed');
+    return session;
   }
 
   async function post(sessionId: string, event: StripeEvent, timestamp?: number): Promise<WebhookDelivery> {
@@ -395,6 +452,11 @@ export async function startStripeUpstream(apiKey = 'sk_test_stripe_simulator'): 
       else if (request.method === 'POST' && sessionPath?.[2]) answer = await expire(decodeURIComponent(sessionPath[1]!));
       else if (request.method === 'POST' && path === '/v1/payment_intents') answer = payments.createIntent(params);
       else if (request.method === 'GET' && intentPath) answer = payments.retrieveIntent(decodeURIComponent(intentPath[1]!), query);
+      else if (request.method === 'GET' && path === '/v1/refunds') answer = reversals.listRefunds(query);
+      else if (request.method === 'GET' && path === '/v1/checkout/sessions') {
+        const intent = typeof query.payment_intent === 'string' ? query.payment_intent : null;
+        answer = { object: 'list', data: [...sessions.values()].filter((s) => intent === null || s.payment_intent === intent).reverse(), has_more: false, url: '/v1/checkout/sessions' };
+      }
       else {
         fail(`Unrecognized request URL (${request.method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`, undefined, undefined, 404);
       }
@@ -472,6 +534,21 @@ export async function startStripeUpstream(apiKey = 'sk_test_stripe_simulator'): 
     paymentMethods: payments.paymentMethods,
     paymentIntents: payments.paymentIntents,
     setDeclining: payments.setDeclining,
+    refund: async (paymentIntentId, amount) => {
+      const made = reversals.refund(paymentIntentId, amount);
+      return { refund: made.refund, events: await emitAll(paymentIntentId, made.events) };
+    },
+    dispute: async (paymentIntentId, amount) => {
+      const made = reversals.dispute(paymentIntentId, amount);
+      return { dispute: made.dispute, events: await emitAll(paymentIntentId, made.events) };
+    },
+    closeDispute: async (disputeId, status) => emitAll(disputeId, reversals.closeDispute(disputeId, status)),
+    redeliver: async (eventId) => {
+      const event = eventsById.get(eventId);
+      if (!event) throw new Error(`No event ${eventId}`);
+      return post(eventId, event);
+    },
+    completeDelayed,
   };
 }
 

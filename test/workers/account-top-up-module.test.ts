@@ -9,8 +9,8 @@ import { Ledger } from '../../durable-objects/account/ledger';
 import { AccountMemory } from '../../durable-objects/account/memory';
 import * as schema from '../../durable-objects/account/schema';
 import { SpendCounters } from '../../durable-objects/account/spend';
-import { AutoTopUp } from '../../durable-objects/account/top-up';
-import { holdAndSettle, NOW, rows, withAccountModules, type AccountModules } from './account-modules';
+import { AutoTopUp, dailyCapOf, DEFAULT_DAILY_CAP, type DailyCap } from '../../durable-objects/account/top-up';
+import { DAY_MS, holdAndSettle, NOW, rows, withAccountModules, type AccountModules } from './account-modules';
 import { accountStub, adminCredit, register } from './helpers';
 
 const USD = 1_000_000;
@@ -38,7 +38,7 @@ function fakeStripe(answer: (charge: OffSessionCharge) => OffSessionOutcome = (c
  * loaded as when the object starts; with `restart`, on a memory and a ledger of its own read from
  * storage, as a new instance of the object after the old one died.
  */
-function topUpOver(modules: AccountModules, charge: OffSessionCharger, restart = false) {
+function topUpOver(modules: AccountModules, charge: OffSessionCharger, restart = false, cap?: DailyCap) {
   const db = drizzle(modules.storage, { schema });
   const alarm = new ExpiryAlarm(modules.storage);
   let { memory, ledger } = modules;
@@ -47,7 +47,7 @@ function topUpOver(modules: AccountModules, charge: OffSessionCharger, restart =
     memory.load(modules.storage);
     ledger = new Ledger(modules.storage, db, memory, new SpendCounters(modules.storage, memory.holds), alarm);
   }
-  const topUp = new AutoTopUp(db, memory, alarm, ledger, charge);
+  const topUp = new AutoTopUp(db, memory, alarm, ledger, charge, cap);
   topUp.load();
   return { topUp, memory };
 }
@@ -219,5 +219,43 @@ describe('auto top-up in the account Durable Object', () => {
     const after = await runInDurableObject(stub, (_, { storage }) => rows(storage, 'SELECT n, status FROM top_ups'));
     expect(after).toEqual([{ n: 1, status: 'failed' }]);
     expect((await stub.snapshot()).balanceMicros).toBe(1_900_000);
+  });
+
+  it.each([
+    ['dollars', { maxMicros: 50 * USD, maxCount: 10 }, 'at most $50.00 a day (UTC); $40.00 was charged today'],
+    ['charges', { maxMicros: 10_000 * USD, maxCount: 2 }, 'at most 2 times a day (UTC); 2 top-ups were made today'],
+  ] as const)('refuses a top-up past the daily ceiling in %s: recorded, not charged, the rule stopped; the next UTC day charges again', (_, cap, message) =>
+    withAccountModules({ balanceMicros: 6 * USD }, async (modules) => {
+      const stripe = fakeStripe();
+      const { topUp, memory } = topUpOver(modules, stripe.charge, false, cap);
+      topUp.saveCard(CARD, NOW);
+      topUp.enable(RULE, NOW);
+      // Two top-ups of $20 go through: the balance falls below $5 after each.
+      expect(spend(modules, topUp, 2 * USD)).toBe(true);
+      await topUp.runDue(NOW);
+      expect(spend(modules, topUp, 20 * USD)).toBe(true);
+      await topUp.runDue(NOW);
+      // The third would pass the ceiling: it is recorded as failed, Stripe is never asked.
+      expect(spend(modules, topUp, 20 * USD, NOW + 1000)).toBe(false);
+      await topUp.runDue(NOW + 1000);
+      expect(stripe.calls).toHaveLength(2);
+      expect(memory.account!.balance_micros).toBe(4 * USD);
+      expect(topUp.view()).toMatchObject({ enabled: false, pending: null, stoppedBy: { n: 3, status: 'failed', failureCode: 'daily_cap_reached', amountMicros: 20 * USD } });
+      expect(topUp.view().stoppedBy?.failureMessage).toContain(message);
+      // A further charge the same day starts nothing: the rule is off until the human acts.
+      expect(spend(modules, topUp, 1 * USD, NOW + 2000)).toBe(false);
+      // The next UTC day, turned on again, it charges.
+      const tomorrow = NOW - (NOW % DAY_MS) + DAY_MS + 1000;
+      expect(topUp.enable(RULE, tomorrow).ok).toBe(true);
+      expect(spend(modules, topUp, 1 * USD, tomorrow)).toBe(true);
+      await topUp.runDue(tomorrow);
+      expect(stripe.calls).toHaveLength(3);
+    }));
+
+  it('reads its daily ceiling from AUTO_TOP_UP_DAILY_MAX_USD and AUTO_TOP_UP_DAILY_MAX_COUNT, with defaults for missing or malformed values', () => {
+    expect(dailyCapOf({})).toEqual(DEFAULT_DAILY_CAP);
+    expect(DEFAULT_DAILY_CAP).toEqual({ maxMicros: 2_000 * USD, maxCount: 10 });
+    expect(dailyCapOf({ AUTO_TOP_UP_DAILY_MAX_USD: '150.5', AUTO_TOP_UP_DAILY_MAX_COUNT: '3' })).toEqual({ maxMicros: 150_500_000, maxCount: 3 });
+    expect(dailyCapOf({ AUTO_TOP_UP_DAILY_MAX_USD: 'lots', AUTO_TOP_UP_DAILY_MAX_COUNT: '-1' })).toEqual(DEFAULT_DAILY_CAP);
   });
 });

@@ -16,7 +16,7 @@ export interface FundingRow {
   reference: string | null;
 }
 
-const CARD_STATUS: Record<CardPaymentRow['status'], string> = { open: 'awaiting payment', paid: 'paid', expired: 'not completed' };
+const CARD_STATUS: Record<CardPaymentRow['status'], string> = { open: 'awaiting payment', processing: 'processing', paid: 'paid', expired: 'not completed' };
 const DEPOSIT_STATUS: Record<DepositRow['status'], string> = { pending: 'confirming', credited: 'credited', unmatched: 'not matched' };
 
 export function fundingRows(cards: CardPaymentRow[], deposits: DepositRow[], credits: CreditEntry[], limit = 50): FundingRow[] {

@@ -63,6 +63,7 @@ export async function dashboardPage(c: Context<AppEnv>): Promise<Response> {
       fundPath={account.fundToken ? `/fund/${account.fundToken}` : null}
       usage={spendByDayAndModel(daily ?? [], now)}
       funding={fundingRows(cards, deposits, credits ?? [])}
+      suspended={account.suspended}
     />,
     200,
     pageHeaders(),

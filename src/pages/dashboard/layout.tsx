@@ -15,7 +15,7 @@ export type DashboardTab = (typeof DASHBOARD_TABS)[number]['id'];
  * The frame of every dashboard page: the account's short id, sign-out (a CSRF-checked post) and
  * the navigation, the current section marked for assistive technology (`aria-current`).
  */
-export function DashboardLayout(props: { title: string; shortId: string; csrf: string; tab: DashboardTab; children: Child }) {
+export function DashboardLayout(props: { title: string; shortId: string; csrf: string; tab: DashboardTab; suspended?: { reason: string } | null; children: Child }) {
   return (
     <Shell title={`${props.title} · Account ${props.shortId}`} styles={['/assets/dashboard.css']} wide>
       <header class="dash-head">
@@ -40,6 +40,12 @@ export function DashboardLayout(props: { title: string; shortId: string; csrf: s
           ))}
         </ul>
       </nav>
+      {props.suspended && (
+        <p id="suspended" class="error" role="alert">
+          This account is suspended ({props.suspended.reason}): its API keys are refused until the gateway's operator lifts the suspension. Funding it still works, and the balance is
+          kept.
+        </p>
+      )}
       {props.children}
     </Shell>
   );

@@ -14,12 +14,14 @@ export interface OverviewProps {
   fundPath: string | null;
   usage: UsageSeries;
   funding: FundingRow[];
+  /** D28: shown above the page while the account's keys are refused. */
+  suspended: { reason: string } | null;
 }
 
 /** `/dashboard`: the balance, spend per day by model, and the funding history. */
 export function DashboardPage(props: OverviewProps) {
   return (
-    <DashboardLayout title="Overview" shortId={props.shortId} csrf={props.csrf} tab="overview">
+    <DashboardLayout title="Overview" shortId={props.shortId} csrf={props.csrf} tab="overview" suspended={props.suspended}>
       <section aria-labelledby="balance-title">
         <h2 id="balance-title">
           Money <span class="muted">account created {props.createdAt}</span>

@@ -1,22 +1,17 @@
 import type { Context } from 'hono';
-import { randomBase62 } from '../../accounts/credentials';
-import { database } from '../../db';
-import { openCardPayment } from '../../db/funding';
 import type { AppEnv } from '../../env';
-import { saveCardCheckout } from '../../funding/saved-card';
+import { openCardCheckout, UNCLAIMED_CARD_TOTAL_MICROS } from '../../funding/card-checkout';
 import { stripeRail } from '../../funding/stripe';
 import { accountStub } from '../../human/claims';
 import { publicBaseUrl } from '../../urls';
 import type { TopUpRefusal } from '../../../durable-objects/account/top-up';
-import { redirectToCheckout } from '../checkout-redirect';
+import { CARD_PROCESSOR_DOWN } from '../card-refusals';
 import { checkCsrf, pageHeaders } from '../security';
 import { dashboardCsrf, signedIn, type SignedIn } from './handlers';
 import { TopUpPage, type TopUpPageProps } from './top-up-page';
 import { parseAmount, parseRule } from './top-up-form';
 import { readFormPost } from '../form-post';
 
-/** Checkout Sessions live at least 30 minutes (Stripe); a minute more absorbs clock skew. */
-const CHECKOUT_LIFETIME_MS = 31 * 60 * 1000;
 const PAGE = '/dashboard/top-up';
 
 const NOTICES: Record<string, string> = {
@@ -101,26 +96,16 @@ export async function saveCard(c: Context<AppEnv>): Promise<Response> {
   const view = await accountStub(c.env, accountId).topUpView();
   if (!view) return c.redirect('/signin', 303);
 
-  const db = database(c.env);
-  const now = Date.now();
-  const payment = { id: `cp_${randomBase62(24)}`, accountId, amountMicros: parsed.micros, status: 'open' as const, sessionId: null, createdAt: now, expiresAt: now + CHECKOUT_LIFETIME_MS, paidAt: null };
-  // A claimed account has no card total (spec "Limits"), so the row only records the payment.
-  await openCardPayment(db, payment, null, now);
   const page = `${publicBaseUrl(c)}${PAGE}`;
-  return redirectToCheckout(
-    c,
-    db,
-    payment.id,
-    () =>
-      saveCardCheckout(rail, {
-        accountId,
-        paymentId: payment.id,
-        amountMicros: parsed.micros,
-        customerId: view.customerId,
-        successUrl: `${page}?card=saved`,
-        cancelUrl: page,
-        expiresAt: Math.floor(payment.expiresAt / 1000),
-      }),
-    refuse,
-  );
+  // A claimed account has no card total (spec "Limits"); an unclaimed one keeps its $500.
+  const checkout = await openCardCheckout(c.env, rail, {
+    accountId,
+    amountMicros: parsed.micros,
+    capMicros: human.account.claimed ? null : UNCLAIMED_CARD_TOTAL_MICROS,
+    successUrl: `${page}?card=saved`,
+    cancelUrl: page,
+    saveCard: { customerId: view.customerId },
+  });
+  if (checkout.ok) return c.redirect(checkout.url, 303);
+  return checkout.reason === 'unavailable' ? refuse(CARD_PROCESSOR_DOWN, 502) : refuse('An unclaimed account can receive at most $500 by card.');
 }

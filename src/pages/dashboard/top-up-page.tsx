@@ -26,6 +26,8 @@ function remedy(code: string | null): string {
   switch (code) {
     case 'stripe_unreachable':
       return 'The card processor did not answer, so the top-up was given up and no charge is known. Turn auto top-up back on to try again.';
+    case 'daily_cap_reached':
+      return 'This many top-ups in one day looks like a runaway spend, so the card was not charged. Check what is spending (the ledger), then turn auto top-up back on; the ceiling starts again at midnight UTC.';
     case 'card_payments_off':
       return 'Card payments are switched off on this gateway; ask its operator.';
     case 'authentication_required':

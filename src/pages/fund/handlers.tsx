@@ -1,13 +1,13 @@
 import type { Context } from 'hono';
 import { renderSVG } from 'uqr';
 import { AccountClient } from '../../accounts/account-client';
-import { FUND_TOKEN_PATTERN, randomBase62, sha256Hex } from '../../accounts/credentials';
+import { FUND_TOKEN_PATTERN, sha256Hex } from '../../accounts/credentials';
 import { database } from '../../db';
 import { accountOfFundToken } from '../../db/accounts';
-import { committedCardMicros, openCardPayment } from '../../db/funding';
 import { countFundingSession } from '../../db/ip-counters';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
+import { openCardCheckout, UNCLAIMED_CARD_TOTAL_MICROS } from '../../funding/card-checkout';
 import { openUsdcIntent, usdcAmount, type UsdcIntent } from '../../funding/intents';
 import { stripeRail } from '../../funding/stripe';
 import { usdcConfig } from '../../funding/usdc-config';
@@ -16,7 +16,7 @@ import { clientIpKey } from '../../client-ip';
 import { publicBaseUrl } from '../../urls';
 import { spendPeriods } from '../../../durable-objects/account/periods';
 import type { AccountSnapshot } from '../../../durable-objects/account/types';
-import { redirectToCheckout } from '../checkout-redirect';
+import { CARD_PROCESSOR_DOWN } from '../card-refusals';
 import { checkCsrf, csrfToken, pageHeaders } from '../security';
 import { displayUsd } from '../shell';
 import { FundPage, NotFoundPage, type CardSection, type UsdcSection } from './page';
@@ -26,9 +26,6 @@ import { readFormPost } from '../form-post';
 const CARD_MIN_USD = 5;
 const UNCLAIMED_CARD_MAX_USD = 250;
 const CLAIMED_CARD_MAX_USD = 10_000;
-const UNCLAIMED_CARD_TOTAL_MICROS = 500 * MICROS_PER_USD;
-/** Checkout Sessions live at least 30 minutes (Stripe); a minute more absorbs clock skew. */
-const CHECKOUT_LIFETIME_MS = 31 * 60 * 1000;
 /** D3: funding sessions a fund page may start per IP per day (card checkouts and USDC intents). */
 export const FUNDING_SESSIONS_PER_IP_PER_DAY = 30;
 
@@ -81,6 +78,7 @@ function render(
       balanceUsd={displayUsd(target.account.balanceMicros)}
       csrf={csrfToken(c, `/fund/${target.token}`)}
       notice={parts.notice}
+      suspended={target.account.suspended !== null}
       card={cardSection(c.env, target.account, parts.card)}
       usdc={{ enabled: usdcConfig(c.env) !== undefined, ...parts.usdc }}
     />
@@ -124,35 +122,20 @@ export async function fundCard(c: Context<AppEnv>): Promise<Response> {
   if (cents > section.maxUsd * 100) return refuse(`A card payment can be at most $${section.maxUsd}${target.account.claimed ? '' : ' while the account is unclaimed'}.`);
   if (!(await takeFundingSession(c))) return refuse('Too many payments were started from this network today; try again tomorrow.', 429);
 
-  const db = database(c.env);
-  const now = Date.now();
-  const payment = { id: `cp_${randomBase62(24)}`, accountId: target.accountId, amountMicros: cents * 10_000, status: 'open' as const, sessionId: null, createdAt: now, expiresAt: now + CHECKOUT_LIFETIME_MS, paidAt: null };
-  if (!(await openCardPayment(db, payment, target.account.claimed ? null : UNCLAIMED_CARD_TOTAL_MICROS, now))) {
-    // What is left counting open payments too, as the cap does (the account's own figure counts paid ones only).
-    const left = usdCents(Math.max(0, UNCLAIMED_CARD_TOTAL_MICROS - (await committedCardMicros(db, target.accountId, now))));
-    const error = `An unclaimed account can receive at most $500 by card; $${left} is left (payments still open count too).`;
-    return render(c, target, { card: { amount, error, remainingUsd: left } }, 400);
-  }
   const pageUrl = `${publicBaseUrl(c)}/fund/${target.token}`;
-  return redirectToCheckout(
-    c,
-    db,
-    payment.id,
-    () =>
-      rail.client.checkout.sessions.create(
-        {
-          mode: 'payment',
-          line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: cents, product_data: { name: `Gateway credit for account ${target.accountId.slice(0, 8)}` } } }],
-          client_reference_id: target.accountId,
-          metadata: { account_id: target.accountId, card_payment_id: payment.id },
-          success_url: `${pageUrl}?paid=1`,
-          cancel_url: pageUrl,
-          expires_at: Math.floor(payment.expiresAt / 1000),
-        },
-        { idempotencyKey: payment.id },
-      ),
-    refuse,
-  );
+  const checkout = await openCardCheckout(c.env, rail, {
+    accountId: target.accountId,
+    amountMicros: cents * 10_000,
+    capMicros: target.account.claimed ? null : UNCLAIMED_CARD_TOTAL_MICROS,
+    successUrl: `${pageUrl}?paid=1`,
+    cancelUrl: pageUrl,
+  });
+  if (checkout.ok) return c.redirect(checkout.url, 303);
+  if (checkout.reason === 'unavailable') return refuse(CARD_PROCESSOR_DOWN, 502);
+  // What is left counting open and processing payments too, as the cap does (the account's own figure counts paid ones only).
+  const left = usdCents(Math.max(0, UNCLAIMED_CARD_TOTAL_MICROS - checkout.committedMicros));
+  const error = `An unclaimed account can receive at most $500 by card; $${left} is left (payments still open or processing count too).`;
+  return render(c, target, { card: { amount, error, remainingUsd: left } }, 400);
 }
 
 /** `POST /fund/<token>/usdc`: a USDC intent for this account, shown with its QR code. */

@@ -10,6 +10,8 @@ export interface FundPageProps {
   balanceUsd: string;
   csrf: string;
   notice?: string;
+  /** D28: the account's keys are refused; paying it still works. */
+  suspended?: boolean;
   card: CardSection;
   usdc: UsdcSection;
 }
@@ -42,6 +44,11 @@ export function FundPage(props: FundPageProps) {
       <p class="balance">
         Balance <strong id="balance" data-status-url={`${base}/status`} aria-live="polite">{props.balanceUsd}</strong>
       </p>
+      {props.suspended && (
+        <p id="suspended" class="error" role="alert">
+          This account is suspended: its API keys are refused until the gateway's operator lifts the suspension. Paying it still works, and the balance is kept.
+        </p>
+      )}
       <p id="notice" class="notice" role="status">
         {props.notice ?? ''}
       </p>

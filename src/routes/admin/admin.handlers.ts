@@ -11,6 +11,7 @@ import { GatewayError } from '../../errors';
 import { formatUsd, parseUsd } from '../../money';
 import { publicBaseUrl } from '../../urls';
 import { fundingHistory } from './funding.handlers';
+import { suspendedBody } from './suspension.handlers';
 import type { createKey, credit, getAccount, getLedger, KeyGuardrailsInput, releaseHold, updateKey } from './admin.routes';
 
 /** The account's Durable Object, after anything this isolate still has queued for it. */
@@ -46,6 +47,7 @@ export const getAccountHandler: RouteHandler<typeof getAccount, AppEnv> = async 
       holds: view.holds.map(holdBody),
       expired_unsettled_holds: view.expiredUnsettledHolds,
       ledger: view.ledger.map(ledgerBody),
+      suspended: suspendedBody(view.account.suspended),
       funding: await fundingHistory(c.env, account_id),
     },
     200,

@@ -4,6 +4,7 @@ import { KiB, limitBody } from '../../middleware/body-limit';
 import { parseJsonBody } from '../../middleware/json-body';
 import { Account, bearerAuth, errors, jsonBody, jsonResponse, UsdString } from '../schemas';
 import { CardPayment, Deposit } from './funding.routes';
+import { Suspended } from './suspension.routes';
 
 const AccountIdParam = z.object({ account_id: z.uuid().openapi({ param: { name: 'account_id', in: 'path' } }) });
 const KeyIdParam = AccountIdParam.extend({ key_id: z.string().min(1).openapi({ param: { name: 'key_id', in: 'path' } }) });
@@ -38,7 +39,7 @@ export const ApiKeyRecord = z
 
 const LedgerRow = z.object({
   seq: z.int(),
-  kind: z.enum(['credit', 'hold', 'charge', 'release']),
+  kind: z.enum(['credit', 'hold', 'charge', 'release', 'audit']).openapi({ description: '`audit`: an act of amount 0 with its reason (a suspension).' }),
   amount_usd: UsdString,
   balance_after_usd: UsdString,
   hold_id: z.string().nullable(),
@@ -96,6 +97,7 @@ export const getAccount = createRoute({
         holds: z.array(OpenHold),
         expired_unsettled_holds: z.int().openapi({ description: 'Holds released at their deadline and never charged: requests whose Worker died.' }),
         ledger: z.array(LedgerRow),
+        suspended: Suspended,
         funding: z.object({ card_payments: z.array(CardPayment), deposits: z.array(Deposit) }).openapi({ description: 'Card payments and USDC deposits, newest first.' }),
       }),
       'The account',

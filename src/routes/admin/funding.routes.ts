@@ -27,7 +27,7 @@ export const CardPayment = z
   .object({
     id: z.string(),
     amount_usd: UsdString,
-    status: z.enum(['open', 'paid', 'expired']),
+    status: z.enum(['open', 'processing', 'paid', 'expired']),
     checkout_session: z.string().nullable(),
     created_at: z.iso.datetime(),
     paid_at: z.iso.datetime().nullable(),
