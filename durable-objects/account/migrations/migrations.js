@@ -5,6 +5,7 @@ import m0002 from './0002_hold_leases.sql';
 import m0003 from './0003_fund_link.sql';
 import m0004 from './0004_auto_top_up.sql';
 import m0005 from './0005_holds_without_rowid.sql';
+import m0007 from './0007_human_claim.sql';
 
   export default {
     journal,
@@ -14,7 +15,8 @@ m0001,
 m0002,
 m0003,
 m0004,
-m0005
+m0005,
+m0007
     }
   }
   
