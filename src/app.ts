@@ -17,6 +17,8 @@ import * as imagesRoutes from './routes/media/images.routes';
 import * as adminRoutes from './routes/admin/admin.routes';
 import * as fundingAdmin from './routes/admin/funding.handlers';
 import * as fundingAdminRoutes from './routes/admin/funding.routes';
+import * as humanAdmin from './routes/admin/human.handlers';
+import * as humanAdminRoutes from './routes/admin/human.routes';
 import * as agent from './routes/agent/agent.handlers';
 import * as agentRoutes from './routes/agent/agent.routes';
 import * as claim from './routes/agent/claim.handlers';
@@ -38,6 +40,7 @@ import * as dashboardPages from './pages/dashboard/handlers';
 import * as keyPages from './pages/dashboard/keys';
 import * as ledgerPages from './pages/dashboard/ledger';
 import * as topUpPages from './pages/dashboard/top-up-handlers';
+import * as securityPages from './pages/dashboard/security';
 import { dashboardCss } from './pages/dashboard/styles';
 import * as fundPages from './pages/fund/handlers';
 import * as signInPages from './pages/signin/handlers';
@@ -90,6 +93,7 @@ export function createApp() {
     .openapi(adminRoutes.releaseHold, admin.releaseHoldHandler)
     .openapi(adminRoutes.createKey, admin.createKeyHandler)
     .openapi(adminRoutes.updateKey, admin.updateKeyHandler)
+    .openapi(humanAdminRoutes.resetHuman, humanAdmin.resetHumanHandler)
     .openapi(fundingAdminRoutes.unmatchedDeposits, fundingAdmin.unmatchedDepositsHandler)
     .openapi(fundingAdminRoutes.creditDeposit, fundingAdmin.creditDepositHandler)
     .get('/files/*', serveFile)
@@ -121,6 +125,10 @@ export function createApp() {
     .post('/dashboard/top-up', limitBody(4 * KiB), topUpPages.enableTopUp)
     .post('/dashboard/top-up/disable', limitBody(4 * KiB), topUpPages.disableTopUp)
     .post('/dashboard/top-up/card', limitBody(4 * KiB), topUpPages.saveCard)
+    .get('/dashboard/security', (c) => securityPages.securityPage(c))
+    .post('/dashboard/security/passkeys/revoke', limitBody(4 * KiB), securityPages.revokePasskey)
+    .post('/dashboard/security/sessions/revoke', limitBody(4 * KiB), securityPages.revokeSession)
+    .post('/dashboard/security/signout-everywhere', limitBody(4 * KiB), securityPages.signOutEverywhere)
     .post('/dashboard/signout', limitBody(4 * KiB), dashboardPages.signOut)
     .get('/assets/pages.css', pagesCss)
     .get('/assets/dashboard.css', dashboardCss)
