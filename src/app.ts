@@ -19,6 +19,8 @@ import * as fundingAdmin from './routes/admin/funding.handlers';
 import * as fundingAdminRoutes from './routes/admin/funding.routes';
 import * as suspension from './routes/admin/suspension.handlers';
 import * as suspensionRoutes from './routes/admin/suspension.routes';
+import * as humanAdmin from './routes/admin/human.handlers';
+import * as humanAdminRoutes from './routes/admin/human.routes';
 import * as agent from './routes/agent/agent.handlers';
 import * as agentRoutes from './routes/agent/agent.routes';
 import * as claim from './routes/agent/claim.handlers';

@@ -4,7 +4,7 @@ import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
 import { chargeSavedCard } from '../../src/funding/off-session';
 import { stripeRail } from '../../src/funding/stripe';
 import { ExpiryAlarm } from './alarm';
-import { ClaimState } from './claim';
+import { ClaimState, type HumanHolder, type OpenClaimResult } from './claim';
 import { newId } from './ids';
 import { Keys, type KeyPatch, type NewKey } from './keys';
 import { Ledger } from './ledger';
@@ -220,6 +220,26 @@ export class AccountDurableObject extends DurableObject<Env> {
   /** A human has claimed the account: it never expires and the card caps are lifted. Null without an account. */
   async markClaimed(now: number): Promise<AccountSnapshot | null> {
     return this.#claim.markClaimed(now) ? this.#snapshot() : null;
+  }
+
+  /** Opens claim `claimId` (it alone can then be approved); refused while a human holds the account or past the hourly limit. */
+  async openClaim(claimId: string, now: number): Promise<OpenClaimResult> {
+    return this.#claim.open(claimId, now);
+  }
+
+  /** Approves claim `claimId` if it is still current and nobody holds the account: atomically, its human then holds it. */
+  async approveClaim(claimId: string, now: number): Promise<boolean> {
+    return this.#claim.approve(claimId, now);
+  }
+
+  /** Who holds the account (the approved claim whose passkeys and sessions work); null without an account. */
+  async humanHolder(): Promise<HumanHolder | null> {
+    return this.#claim.holder();
+  }
+
+  /** Operator reset: the human's passkeys and sessions stop working at once; the account stays claimed. False without an account. */
+  async resetHuman(): Promise<boolean> {
+    return this.#claim.resetHuman();
   }
 
   /** Everything an operator looks at; null when the account does not exist. */

@@ -140,3 +140,19 @@ export const topUps = sqliteTable(
   },
   (t) => [uniqueIndex('top_ups_one_pending').on(t.status).where(sql`status = 'pending'`)],
 );
+
+/**
+ * One row (id 1) once a claim was opened or approved: the claim init opened last (only it can be
+ * approved) and the claim whose human holds the account (only its passkeys sign in; null while
+ * unclaimed or after an operator reset). `'legacy'` for accounts claimed before this table.
+ */
+export const humanClaim = sqliteTable('human_claim', {
+  id: integer('id').primaryKey(),
+  currentClaimId: text('current_claim_id'),
+  humanClaimId: text('human_claim_id'),
+});
+
+/** When each recent claim init was accepted, for the per-account limit (rows older than an hour are dropped). */
+export const claimInits = sqliteTable('claim_inits', {
+  at: integer('at').notNull(),
+});

@@ -1,6 +1,6 @@
-import { and, desc, eq, lt, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, lt, lte, sql } from 'drizzle-orm';
 import type { Database } from '.';
-import { claims } from './schema';
+import { claimMailSends, claims } from './schema';
 
 export type ClaimRow = typeof claims.$inferSelect;
 
@@ -46,9 +46,12 @@ export async function refundAttempt(db: Database, id: string): Promise<void> {
   await db.update(claims).set({ wrongAttempts: sql`max(${claims.wrongAttempts} - 1, 0)` }).where(eq(claims.id, id)).run();
 }
 
-/** The browser that entered the right user code: a new one replaces the previous. */
+/**
+ * The browser that entered the right user code: a new one replaces the previous, and the emailed
+ * code's verification is cleared with it (it belonged to the browser that passed it).
+ */
 export async function setTicket(db: Database, id: string, ticketHash: string): Promise<void> {
-  await db.update(claims).set({ ticketHash }).where(eq(claims.id, id)).run();
+  await db.update(claims).set({ ticketHash, emailVerifiedAt: null }).where(eq(claims.id, id)).run();
 }
 
 /** Stores a new emailed code unless `maxSends` were already sent; false then. */
@@ -62,19 +65,67 @@ export async function setEmailCode(db: Database, id: string, codeHash: string, m
   return rows.length > 0;
 }
 
-export async function markEmailVerified(db: Database, id: string, at: number): Promise<void> {
-  await db.update(claims).set({ emailVerifiedAt: at }).where(eq(claims.id, id)).run();
-}
-
-/** Approves a pending, unexpired claim; false when it is not (someone else finished first, or it ended). */
-export async function approve(db: Database, id: string, at: number): Promise<boolean> {
+/**
+ * The emailed code was right, entered by the browser holding `ticketHash`: verified only while that
+ * ticket is still the claim's (a browser that entered the user code meanwhile is not verified by it).
+ */
+export async function markEmailVerified(db: Database, id: string, ticketHash: string, at: number): Promise<boolean> {
   const rows = await db
     .update(claims)
-    .set({ status: 'approved', approvedAt: at })
-    .where(and(eq(claims.id, id), eq(claims.status, 'pending'), sql`${claims.expiresAt} > ${at}`))
+    .set({ emailVerifiedAt: at })
+    .where(and(eq(claims.id, id), eq(claims.ticketHash, ticketHash)))
     .returning({ id: claims.id })
     .all();
   return rows.length > 0;
+}
+
+/**
+ * Records in D1 what the account's Durable Object decided: claim `id` is approved (whatever its row
+ * said: the Durable Object is the authority) and the account's other pending claims are superseded.
+ * Idempotent, so a poll can finish it after a failure between the two.
+ */
+export async function recordApproval(db: Database, accountId: string, id: string, at: number): Promise<void> {
+  await db.batch([
+    db.update(claims).set({ status: 'approved', approvedAt: at }).where(and(eq(claims.id, id), sql`${claims.status} <> 'approved'`)),
+    db.update(claims).set({ status: 'superseded' }).where(and(eq(claims.accountId, accountId), eq(claims.status, 'pending'))),
+  ]);
+}
+
+/** Ends the account's pending claims (an operator reset: none of them may finish). */
+export async function supersedePending(db: Database, accountId: string): Promise<void> {
+  await db.update(claims).set({ status: 'superseded' }).where(and(eq(claims.accountId, accountId), eq(claims.status, 'pending'))).run();
+}
+
+/**
+ * Takes one of a recipient's claim mails: recorded and true unless `limit` were sent to that
+ * address in the hour before `now` (one statement, so concurrent sends cannot pass the limit together).
+ */
+export async function reserveClaimMail(db: Database, addressHash: string, now: number, limit: number, windowMs: number): Promise<boolean> {
+  const rows = await db.all<{ sent_at: number }>(
+    sql`INSERT INTO ${claimMailSends} (address_hash, sent_at)
+        SELECT ${addressHash}, ${now}
+        WHERE (SELECT COUNT(*) FROM ${claimMailSends} WHERE address_hash = ${addressHash} AND sent_at > ${now - windowMs}) < ${limit}
+        RETURNING sent_at`,
+  );
+  return rows.length > 0;
+}
+
+/** When the `n`th newest mail to the address after `since` was sent (the one whose hour ends first among those counted). */
+export async function nthNewestClaimMail(db: Database, addressHash: string, since: number, n: number): Promise<number | undefined> {
+  const row = await db
+    .select({ sentAt: claimMailSends.sentAt })
+    .from(claimMailSends)
+    .where(and(eq(claimMailSends.addressHash, addressHash), gt(claimMailSends.sentAt, since)))
+    .orderBy(desc(claimMailSends.sentAt))
+    .limit(1)
+    .offset(n - 1)
+    .get();
+  return row?.sentAt;
+}
+
+/** Claim mail records older than the limit's window. */
+export async function deleteOldClaimMails(db: Database, before: number): Promise<void> {
+  await db.delete(claimMailSends).where(lte(claimMailSends.sentAt, before)).run();
 }
 
 export async function deleteClaimsOf(db: Database, accountId: string): Promise<void> {

@@ -5,8 +5,10 @@ import { passkeyChallenges, passkeys } from './schema';
 export type PasskeyRow = typeof passkeys.$inferSelect;
 export type ChallengeRow = typeof passkeyChallenges.$inferSelect;
 
-export async function insertPasskey(db: Database, row: PasskeyRow): Promise<void> {
-  await db.insert(passkeys).values(row).run();
+/** Stores a new passkey; false when a passkey with its credential id exists (a second claim must not take it over). */
+export async function insertPasskey(db: Database, row: PasskeyRow): Promise<boolean> {
+  const rows = await db.insert(passkeys).values(row).onConflictDoNothing().returning({ id: passkeys.id }).all();
+  return rows.length > 0;
 }
 
 /** The passkey with this credential id: sign-in finds its account by it. */
@@ -16,6 +18,18 @@ export async function passkeyById(db: Database, id: string): Promise<PasskeyRow 
 
 export async function passkeysOf(db: Database, accountId: string): Promise<PasskeyRow[]> {
   return db.select().from(passkeys).where(eq(passkeys.accountId, accountId)).all();
+}
+
+/** Removes one of the account's passkeys; false when it has none of that id. */
+export async function deletePasskey(db: Database, accountId: string, id: string): Promise<boolean> {
+  const rows = await db.delete(passkeys).where(and(eq(passkeys.accountId, accountId), eq(passkeys.id, id))).returning({ id: passkeys.id }).all();
+  return rows.length > 0;
+}
+
+/** Removes every passkey of the account; how many there were. */
+export async function deletePasskeysOf(db: Database, accountId: string): Promise<number> {
+  const rows = await db.delete(passkeys).where(eq(passkeys.accountId, accountId)).returning({ id: passkeys.id }).all();
+  return rows.length;
 }
 
 /** After a sign-in: the authenticator's new signature counter and the time. */

@@ -279,6 +279,11 @@ export const passkeys = sqliteTable(
     transports: text('transports', { mode: 'json' }).$type<string[]>(),
     createdAt: integer('created_at').notNull(),
     lastUsedAt: integer('last_used_at'),
+    /**
+     * The claim that registered it. Stored before the account's Durable Object approves that claim,
+     * it signs in only while that claim's human holds the account (null: never).
+     */
+    claimId: text('claim_id'),
   },
   (t) => [index('passkeys_account').on(t.accountId)],
 );
@@ -330,4 +335,31 @@ export const fundingRequestCounters = sqliteTable(
     requests: integer('requests').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.hour] })],
+);
+
+/**
+ * Claim mails sent, per recipient (SHA-256 of the lowercased address): at most 3 in any hour,
+ * across claims and accounts. Rows older than an hour are swept.
+ */
+export const claimMailSends = sqliteTable(
+  'claim_mail_sends',
+  {
+    addressHash: text('address_hash').notNull(),
+    sentAt: integer('sent_at').notNull(),
+  },
+  (t) => [index('claim_mail_sends_address').on(t.addressHash, t.sentAt)],
+);
+
+/** The operator's resets of an account's human (`POST /admin/accounts/{id}/human/reset`); `id` is the idempotency key. */
+export const humanResets = sqliteTable(
+  'human_resets',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    reason: text('reason').notNull(),
+    passkeysRemoved: integer('passkeys_removed').notNull(),
+    sessionsRevoked: integer('sessions_revoked').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('human_resets_account').on(t.accountId, t.createdAt)],
 );

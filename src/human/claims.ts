@@ -1,7 +1,7 @@
 import { accountIdOfClaimToken, sha256Hex } from '../accounts/credentials';
 import { database } from '../db';
 import { markClaimed as markClaimedIndex } from '../db/accounts';
-import { approve, claimById, insertClaim, latestClaimOf, recordPoll, type ClaimRow } from '../db/claims';
+import { claimById, insertClaim, latestClaimOf, recordApproval, recordPoll, type ClaimRow } from '../db/claims';
 import type { AccountSnapshot } from '../../durable-objects/account/types';
 import { codeHash, newClaimId, newSixDigitCode } from './codes';
 import { WRONG_CODES_PER_CLAIM } from './limits';
@@ -44,9 +44,20 @@ export interface OpenedClaim {
   userCode: string;
 }
 
-/** Opens a claim on an unclaimed account, superseding its pending one (the old code stops working). */
-export async function openClaim(env: Env, accountId: string, email: string | null, now: number): Promise<OpenedClaim> {
+export type OpenClaimOutcome =
+  | { ok: true; opened: OpenedClaim }
+  | { ok: false; reason: 'no_account' | 'claimed' }
+  | { ok: false; reason: 'rate_limited'; retryAfterSeconds: number };
+
+/**
+ * Opens a claim, superseding the account's pending one (the old code stops working). The account's
+ * Durable Object decides first: refused while a human holds the account, and past three inits an
+ * hour; otherwise the new claim is the only one it will approve. The D1 row follows.
+ */
+export async function openClaim(env: Env, accountId: string, email: string | null, now: number): Promise<OpenClaimOutcome> {
   const id = newClaimId();
+  const verdict = await accountStub(env, accountId).openClaim(id, now);
+  if (!verdict.ok) return verdict;
   const userCode = newSixDigitCode();
   const claim: ClaimRow = {
     id,
@@ -66,7 +77,7 @@ export async function openClaim(env: Env, accountId: string, email: string | nul
     approvedAt: null,
   };
   await insertClaim(database(env), claim);
-  return { claim, userCode };
+  return { ok: true, opened: { claim, userCode } };
 }
 
 export type PollOutcome =
@@ -76,21 +87,22 @@ export type PollOutcome =
   | { state: 'expired'; why: 'expired' | 'locked' | 'superseded' | 'none' };
 
 /**
- * What the agent's poll answers at `now`. A poll sooner than the claim's interval after the
- * previous one is `slow_down` and adds 5 seconds to the interval (D13); every poll counts as the
- * previous one for the next.
+ * What the agent's poll answers at `now`: claimed once a human holds the account (the Durable
+ * Object says so). A poll sooner than the claim's interval after the previous one is `slow_down`
+ * and adds 5 seconds to the interval (D13); every poll counts as the previous one for the next.
  */
 export async function pollClaim(env: Env, account: AccountSnapshot, now: number): Promise<PollOutcome> {
-  if (account.claimed) return { state: 'claimed' };
+  const holder = await accountStub(env, account.accountId).humanHolder();
   const db = database(env);
+  if (holder?.humanClaimId) {
+    await followApproval(env, account.accountId, holder.humanClaimId, now);
+    return { state: 'claimed' };
+  }
   const claim = await latestClaimOf(db, account.accountId);
   if (!claim) return { state: 'expired', why: 'none' };
   const state = claimState(claim, now);
-  if (state === 'approved') {
-    // Approved in D1 but the account not yet marked (a failure between the two): finish it now.
-    await markAccountClaimed(env, claim.accountId, claim.approvedAt ?? now);
-    return { state: 'claimed' };
-  }
+  // Approved in D1 yet nobody holds the account: the operator reset its human since.
+  if (state === 'approved') return { state: 'expired', why: 'none' };
   if (state !== 'pending') return { state: 'expired', why: state };
   const early = claim.lastPollAt !== null && now - claim.lastPollAt < claim.intervalSeconds * 1000;
   const intervalSeconds = early ? claim.intervalSeconds + SLOW_DOWN_STEP_SECONDS : claim.intervalSeconds;
@@ -99,20 +111,40 @@ export async function pollClaim(env: Env, account: AccountSnapshot, now: number)
 }
 
 /**
- * The human finished: approves the claim and marks the account claimed (it never expires, the
- * card caps are lifted, its keys are untouched). False when the claim was no longer pending.
+ * The human finished claim `claimId`: the account's Durable Object approves it only if it is still
+ * the account's current claim and nobody holds the account (one step, so a re-init cannot land
+ * between a check and the approval); then D1 follows. False when it was refused.
  */
 export async function approveClaim(env: Env, claimId: string, now: number): Promise<boolean> {
-  const db = database(env);
-  const claim = await claimById(db, claimId);
+  const claim = await claimById(database(env), claimId);
+  // Expiry and the wrong-code lock are read from the row; supersession and who holds the account, atomically by the Durable Object.
   if (!claim || claimState(claim, now) !== 'pending') return false;
-  if (!(await approve(db, claimId, now))) return false;
-  await markAccountClaimed(env, claim.accountId, now);
+  if (!(await accountStub(env, claim.accountId).approveClaim(claim.id, now))) return false;
+  await followApproval(env, claim.accountId, claim.id, now);
   return true;
 }
 
-async function markAccountClaimed(env: Env, accountId: string, at: number): Promise<void> {
-  const account = await accountStub(env, accountId).markClaimed(at);
-  if (!account) return;
-  await markClaimedIndex(database(env), accountId, at);
+/** D1 follows the Durable Object's approval (idempotent; a poll repeats it after a failure between the two). */
+async function followApproval(env: Env, accountId: string, claimId: string, at: number): Promise<void> {
+  if (claimId === LEGACY_HUMAN) return;
+  const db = database(env);
+  const claim = await claimById(db, claimId);
+  if (claim?.status === 'approved') return;
+  await recordApproval(db, accountId, claimId, claim?.approvedAt ?? at);
+  await markClaimedIndex(db, accountId, at);
+}
+
+/** The holder the account Durable Object's migration gives accounts claimed before claims were bound to passkeys. */
+export const LEGACY_HUMAN = 'legacy';
+
+/**
+ * Whether a passkey registered by claim `passkeyClaimId` may sign in to its account now: only
+ * while the account's Durable Object says that claim's human holds the account. (Accounts claimed
+ * before: any passkey the migration tied to its approved claim.)
+ */
+export async function passkeyHoldsAccount(env: Env, accountId: string, passkeyClaimId: string | null): Promise<boolean> {
+  if (passkeyClaimId === null) return false;
+  const holder = await accountStub(env, accountId).humanHolder();
+  if (!holder?.claimed || !holder.humanClaimId) return false;
+  return holder.humanClaimId === passkeyClaimId || holder.humanClaimId === LEGACY_HUMAN;
 }

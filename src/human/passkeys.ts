@@ -15,6 +15,7 @@ import type { ClaimRow } from '../db/claims';
 import { insertChallenge, passkeyById, passkeysOf, recordPasskeyUse, takeChallenge, type PasskeyRow } from '../db/passkeys';
 import type { AppEnv } from '../env';
 import { publicBaseUrl } from '../urls';
+import { passkeyHoldsAccount } from './claims';
 
 /**
  * Passkeys (WebAuthn, through @simplewebauthn/server): a claim ends by registering one for the
@@ -92,6 +93,7 @@ export async function verifyRegistration(
         transports: credential.transports ?? null,
         createdAt: now,
         lastUsedAt: null,
+        claimId: claim.id,
       },
     };
   } catch (err) {
@@ -106,16 +108,20 @@ export async function authenticationOptions(env: Env, rp: RelyingParty, now: num
   return options;
 }
 
-/** Verifies a sign-in: the account of the passkey used, its counter and last use recorded. */
+/**
+ * Verifies a sign-in: the account of the passkey used, its counter and last use recorded. Refused
+ * unless the passkey's claim is the one whose human holds the account (an unclaimed account, a
+ * superseded claim's passkey, or one from before an operator reset never signs in).
+ */
 export async function verifyAuthentication(
   env: Env,
   rp: RelyingParty,
   response: AuthenticationResponseJSON,
   now: number,
-): Promise<PasskeyResult<{ accountId: string }>> {
+): Promise<PasskeyResult<{ accountId: string; passkeyId: string; claimId: string | null }>> {
   const db = database(env);
   const passkey = await passkeyById(db, response.id);
-  if (!passkey) return { ok: false, message: 'This passkey is not registered with this gateway.' };
+  if (!passkey) return { ok: false, message: NOT_REGISTERED };
   try {
     const verification = await verifyAuthenticationResponse({
       response,
@@ -131,12 +137,15 @@ export async function verifyAuthentication(
       requireUserVerification: true,
     });
     if (!verification.verified) return { ok: false, message: 'The passkey could not be verified.' };
+    if (!(await passkeyHoldsAccount(env, passkey.accountId, passkey.claimId))) return { ok: false, message: NOT_REGISTERED };
     await recordPasskeyUse(db, passkey.id, verification.authenticationInfo.newCounter, now);
-    return { ok: true, accountId: passkey.accountId };
+    return { ok: true, accountId: passkey.accountId, passkeyId: passkey.id, claimId: passkey.claimId };
   } catch (err) {
     return { ok: false, message: refusal(err) };
   }
 }
+
+const NOT_REGISTERED = 'This passkey is not registered with this gateway.';
 
 /** What a person is told when a ceremony fails: the library's reason is for the log. */
 function refusal(err: unknown): string {

@@ -1,6 +1,6 @@
 import { hashesEqual, randomBase62, sha256Hex } from '../accounts/credentials';
 import { database } from '../db';
-import { markEmailVerified, setEmailCode, setTicket, type ClaimRow } from '../db/claims';
+import { markEmailVerified, nthNewestClaimMail, reserveClaimMail, setEmailCode, setTicket, type ClaimRow } from '../db/claims';
 import { codeHash, codeMatches, newSixDigitCode, normalizeCode, type CodePurpose } from './codes';
 import { emailSender } from './email';
 import { takeAttempt, WRONG_CODES_PER_CLAIM, WRONG_CODES_PER_IP_PER_HOUR } from './limits';
@@ -68,12 +68,31 @@ export function needsEmailCode(claim: ClaimRow): boolean {
   return claim.email !== null && claim.emailVerifiedAt === null;
 }
 
-/** Mails a new one-time code to the claim's address (the previous one stops working); false once the sends are used up. */
-export async function sendEmailCode(env: Env, claim: ClaimRow, publicBase: string): Promise<boolean> {
+/** Claim mails one address receives in any hour, across claims and accounts (issue 20: no mail bombing through claims). */
+export const CLAIM_MAILS_PER_ADDRESS_PER_HOUR = 3;
+const HOUR_MS = 3_600_000;
+
+export type SendOutcome =
+  | { sent: true }
+  | { sent: false; reason: 'no_sender' | 'claim_limit' }
+  | { sent: false; reason: 'address_limit'; retryAfterSeconds: number };
+
+/**
+ * Mails a new one-time code to the claim's address (the previous one stops working): at most three
+ * per claim, and three an hour per address whatever claim or account asks.
+ */
+export async function sendEmailCode(env: Env, claim: ClaimRow, publicBase: string, now: number): Promise<SendOutcome> {
   const sender = emailSender(env, publicBase);
-  if (!claim.email || !sender) return false;
+  if (!claim.email || !sender) return { sent: false, reason: 'no_sender' };
+  if (claim.emailSends >= EMAIL_SENDS_PER_CLAIM) return { sent: false, reason: 'claim_limit' };
+  const db = database(env);
+  const addressHash = await sha256Hex(claim.email.toLowerCase());
+  if (!(await reserveClaimMail(db, addressHash, now, CLAIM_MAILS_PER_ADDRESS_PER_HOUR, HOUR_MS))) {
+    const oldest = await nthNewestClaimMail(db, addressHash, now - HOUR_MS, CLAIM_MAILS_PER_ADDRESS_PER_HOUR);
+    return { sent: false, reason: 'address_limit', retryAfterSeconds: Math.max(1, Math.ceil(((oldest ?? now) + HOUR_MS - now) / 1000)) };
+  }
   const code = newSixDigitCode();
-  if (!(await setEmailCode(database(env), claim.id, await codeHash(claim.id, 'email', code), EMAIL_SENDS_PER_CLAIM))) return false;
+  if (!(await setEmailCode(db, claim.id, await codeHash(claim.id, 'email', code), EMAIL_SENDS_PER_CLAIM))) return { sent: false, reason: 'claim_limit' };
   await sender.send({
     to: claim.email,
     subject: `Your code to claim account ${claim.accountId.slice(0, 8)}: ${code}`,
@@ -85,12 +104,16 @@ export async function sendEmailCode(env: Env, claim: ClaimRow, publicBase: strin
       'If it is not you, ignore this message: without the code nobody can finish the claim.',
     ].join('\n'),
   });
-  return true;
+  return { sent: true };
 }
 
-export async function enterEmailCode(env: Env, claim: ClaimRow, typed: unknown, ip: string, now: number): Promise<CodeResult> {
+/**
+ * The emailed code, entered by the browser holding `ticket`: when right, that browser (and only
+ * it: a new ticket clears the verification) may go on to the passkey.
+ */
+export async function enterEmailCode(env: Env, claim: ClaimRow, ticket: string, typed: unknown, ip: string, now: number): Promise<CodeResult> {
   const result = await checkCode(env, claim, 'email', typed, ip, now);
-  if (result.ok) await markEmailVerified(database(env), claim.id, now);
+  if (result.ok) await markEmailVerified(database(env), claim.id, await sha256Hex(ticket), now);
   return result;
 }
 

@@ -7,6 +7,7 @@ import * as dashboardPages from './dashboard/handlers';
 import * as keyPages from './dashboard/keys-handlers';
 import * as ledgerPages from './dashboard/ledger-handlers';
 import { dashboardCss } from './dashboard/styles';
+import * as securityPages from './dashboard/security-handlers';
 import * as topUpPages from './dashboard/top-up-handlers';
 import { renderPageError } from './error-page';
 import * as fundPages from './fund/handlers';
@@ -46,6 +47,10 @@ export function pagesApp() {
     .post('/dashboard/top-up', limitBody(4 * KiB), topUpPages.enableTopUp)
     .post('/dashboard/top-up/disable', limitBody(4 * KiB), topUpPages.disableTopUp)
     .post('/dashboard/top-up/card', limitBody(4 * KiB), topUpPages.saveCard)
+    .get('/dashboard/security', (c) => securityPages.securityPage(c))
+    .post('/dashboard/security/passkeys/revoke', limitBody(4 * KiB), securityPages.revokePasskey)
+    .post('/dashboard/security/sessions/revoke', limitBody(4 * KiB), securityPages.revokeSession)
+    .post('/dashboard/security/signout-everywhere', limitBody(4 * KiB), securityPages.signOutEverywhere)
     .post('/dashboard/signout', limitBody(4 * KiB), dashboardPages.signOut)
     .get('/assets/pages.css', pagesCss)
     .get('/assets/dashboard.css', dashboardCss)

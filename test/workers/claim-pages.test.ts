@@ -85,7 +85,7 @@ describe('the claim page', () => {
   });
 
   it('asks an email-bound claim for the mailed code: wrong ones count, a resend replaces it', async () => {
-    const { init, path, claimId } = await agentWithClaim('human@example.com');
+    const { init, path, claimId } = await agentWithClaim(`human-${crypto.randomUUID()}@example.com`);
     const { result: visitor, codes } = await mailedCodes(() => visitorPastCode(path, init.user_code));
     expect(codes).toHaveLength(1);
     const first = codes[0]!;
@@ -107,7 +107,7 @@ describe('the claim page', () => {
   });
 
   it('stops resending the email code after three sends', async () => {
-    const { init, path } = await agentWithClaim('human@example.com');
+    const { init, path } = await agentWithClaim(`human-${crypto.randomUUID()}@example.com`);
     const visitor = await visitorPastCode(path, init.user_code);
     expect((await visitor.post(`${path}/email/resend`, {})).res.status).toBe(200);
     expect((await visitor.post(`${path}/email/resend`, {})).res.status).toBe(200);
@@ -117,7 +117,7 @@ describe('the claim page', () => {
   });
 
   it('locks the claim through wrong email codes too', async () => {
-    const { init, path } = await agentWithClaim('human@example.com');
+    const { init, path } = await agentWithClaim(`human-${crypto.randomUUID()}@example.com`);
     const { result: visitor, codes } = await mailedCodes(() => visitorPastCode(path, init.user_code));
     const mailed = Number(codes[0]);
     const statuses: number[] = [];
@@ -129,7 +129,7 @@ describe('the claim page', () => {
 
 describe('the passkey calls of the claim page', () => {
   it('need the CSRF header, the ticket, and the email code first', async () => {
-    const { init, path } = await agentWithClaim('human@example.com');
+    const { init, path } = await agentWithClaim(`human-${crypto.randomUUID()}@example.com`);
     const stranger = new Visitor();
     await stranger.get(path);
     await expectError(await stranger.postJson(`${path}/passkey/options`, {}, {}), 400, 'invalid_request', 'invalid_request_error', 'csrf');

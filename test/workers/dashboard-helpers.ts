@@ -5,7 +5,7 @@ import { randomBase62, sha256Hex } from '../../src/accounts/credentials';
 import { createApp } from '../../src/app';
 import { database } from '../../src/db';
 import { insertSession } from '../../src/db/sessions';
-import { SESSION_COOKIE } from '../../src/human/sessions';
+import { SECURE_SESSION_COOKIE } from '../../src/human/sessions';
 import { Visitor } from './claim-helpers';
 import { accountStub, ADMIN_TOKEN, adminCredit, call, json, register, type Registered } from './helpers';
 
@@ -40,7 +40,7 @@ export async function signedInOwner(usd = '10'): Promise<Owner> {
   const now = Date.now();
   await insertSession(database(env), { tokenHash: await sha256Hex(token), accountId: agent.account_id, createdAt: now, expiresAt: now + 86_400_000, revokedAt: null });
   const visitor = new Visitor(undefined, send);
-  visitor.cookies.set(SESSION_COOKIE, token);
+  visitor.cookies.set(SECURE_SESSION_COOKIE, token);
   expect((await visitor.get('/dashboard')).res.status).toBe(200);
   return { agent, visitor };
 }

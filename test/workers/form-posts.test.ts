@@ -13,7 +13,7 @@ const broken: RequestInit = {
 };
 
 describe('a malformed form post', () => {
-  it.each(['/claim/clm_nope', '/claim/clm_nope/email', '/claim/clm_nope/email/resend', '/dashboard/signout', '/fund/{token}/usdc'])(
+  it.each(['/claim/clm_nope', '/claim/clm_nope/email', '/claim/clm_nope/email/resend', '/dashboard/signout', '/dashboard/security/passkeys/revoke', '/dashboard/security/sessions/revoke', '/dashboard/security/signout-everywhere', '/fund/{token}/usdc'])(
     'is a 400 invalid_request at %s',
     async (path) => {
       // The fund page reads its form only for a fund link that exists.

@@ -5,7 +5,7 @@ import { randomBase62, sha256Hex } from '../../src/accounts/credentials';
 import { database } from '../../src/db';
 import { insertSession } from '../../src/db/sessions';
 import type { AppEnv } from '../../src/env';
-import { SESSION_COOKIE, startSession } from '../../src/human/sessions';
+import { SECURE_SESSION_COOKIE, startSession } from '../../src/human/sessions';
 import { SIGN_IN_CHALLENGES_PER_IP_PER_HOUR } from '../../src/pages/signin/handlers';
 import { adminCredit, expectError, register } from './helpers';
 import { reread, Visitor } from './claim-helpers';
@@ -24,7 +24,7 @@ async function signedInVisitor(accountId: string, state: { expiresAt?: number; r
   const now = Date.now();
   await insertSession(database(env), { tokenHash: await sha256Hex(token), accountId, createdAt: now, expiresAt: state.expiresAt ?? now + 30 * DAY, revokedAt: state.revokedAt ?? null });
   const visitor = new Visitor();
-  visitor.cookies.set(SESSION_COOKIE, token);
+  visitor.cookies.set(SECURE_SESSION_COOKIE, token);
   return { visitor, token };
 }
 
@@ -36,7 +36,7 @@ describe('human sessions', () => {
     });
     const res = await app.request('https://gateway.test/start', {}, env);
     const cookie = res.headers.get('Set-Cookie')!;
-    expect(cookie).toMatch(new RegExp(`^${SESSION_COOKIE}=[A-Za-z0-9]{43};`));
+    expect(cookie).toMatch(new RegExp(`^${SECURE_SESSION_COOKIE}=[A-Za-z0-9]{43};`));
     expect(cookie).toContain('HttpOnly');
     expect(cookie).toContain('SameSite=Lax');
     expect(cookie).toContain('Secure');
@@ -81,7 +81,7 @@ describe('human sessions', () => {
     expect(seenByAlice).not.toContain(b.account_id.slice(0, 8));
     expect((await bob.get('/dashboard')).html).toContain(b.account_id.slice(0, 8));
     const forged = new Visitor();
-    forged.cookies.set(SESSION_COOKIE, token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A'));
+    forged.cookies.set(SECURE_SESSION_COOKIE, token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A'));
     expect((await forged.get('/dashboard')).res.status).toBe(303);
   });
 
@@ -96,10 +96,10 @@ describe('human sessions', () => {
     const { res } = await visitor.post('/dashboard/signout', {});
     expect(res.status).toBe(303);
     expect(res.headers.get('Location')).toBe('/signin?signed_out=1');
-    expect(visitor.cookies.has(SESSION_COOKIE)).toBe(false);
+    expect(visitor.cookies.has(SECURE_SESSION_COOKIE)).toBe(false);
     // The old cookie, kept by someone, no longer works.
     const replay = new Visitor();
-    replay.cookies.set(SESSION_COOKIE, token);
+    replay.cookies.set(SECURE_SESSION_COOKIE, token);
     expect((await replay.get('/dashboard')).res.status).toBe(303);
   });
 });

@@ -2,13 +2,13 @@ import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { database } from '../../db';
 import { claimById, type ClaimRow } from '../../db/claims';
-import { insertPasskey } from '../../db/passkeys';
+import { deletePasskey, insertPasskey } from '../../db/passkeys';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
-import { accountStub, approveClaim, claimState } from '../../human/claims';
+import { accountStub, approveClaim, claimState, passkeyHoldsAccount } from '../../human/claims';
 import { CLAIM_ID_PATTERN } from '../../human/codes';
 import { registrationOptions, relyingParty, verifyRegistration } from '../../human/passkeys';
-import { startSession } from '../../human/sessions';
+import { startHumanSession } from '../../human/sessions';
 import {
   enterEmailCode,
   enterUserCode,
@@ -70,7 +70,7 @@ async function accountSummary(env: Env, claim: ClaimRow): Promise<AccountSummary
 }
 
 /** The step the ticket holder is at: the emailed code, or the passkey. */
-async function currentStep(c: Context<AppEnv>, claim: ClaimRow, extra: { notice?: string; error?: PageError } = {}, status: 200 | 400 | 429 = 200): Promise<Response> {
+async function currentStep(c: Context<AppEnv>, claim: ClaimRow, extra: { notice?: string; error?: PageError & { retryAfter?: number } } = {}, status: 200 | 400 | 429 = 200): Promise<Response> {
   const csrf = csrfToken(c, claimPath(claim));
   const account = await accountSummary(c.env, claim);
   const page =
@@ -138,18 +138,19 @@ export async function submitUserCode(c: Context<AppEnv>): Promise<Response> {
     secure: isHttps(c),
     maxAge: Math.max(1, Math.ceil((claim.expiresAt - now) / 1000)),
   });
-  if (needsEmailCode(claim) && claim.emailSends === 0) await sendEmailCode(c.env, claim, publicBaseUrl(c));
+  if (needsEmailCode(claim) && claim.emailSends === 0) await sendEmailCode(c.env, claim, publicBaseUrl(c), now);
   // Post/redirect/get: a reload shows the next step instead of sending the code again.
   return c.redirect(claimPath(claim), 303);
 }
 
 /** The claim of a later step: pending, and this browser holds its ticket. */
-async function ticketHolder(c: Context<AppEnv>, now: number): Promise<{ claim: ClaimRow } | { page: Page }> {
+async function ticketHolder(c: Context<AppEnv>, now: number): Promise<{ claim: ClaimRow; ticket: string } | { page: Page }> {
   const claim = await loadClaim(c);
   const ended = endedPage(c, claim, now);
   if (ended || !claim) return { page: ended! };
-  if (!(await holdsTicket(claim, getCookie(c, TICKET_COOKIE)))) return { page: codeStep(c, claim, '', { message: 'Enter the code from the agent first.' }, 400) };
-  return { claim };
+  const ticket = getCookie(c, TICKET_COOKIE);
+  if (!ticket || !(await holdsTicket(claim, ticket))) return { page: codeStep(c, claim, '', { message: 'Enter the code from the agent first.' }, 400) };
+  return { claim, ticket };
 }
 
 /** `POST /claim/<id>/email`: the code mailed to the claim's address. */
@@ -159,9 +160,9 @@ export async function submitEmailCode(c: Context<AppEnv>): Promise<Response> {
   checkCsrf(c, form.csrf);
   const held = await ticketHolder(c, now);
   if ('page' in held) return held.page;
-  const { claim } = held;
+  const { claim, ticket } = held;
   if (!needsEmailCode(claim)) return c.redirect(claimPath(claim), 303);
-  const result = await enterEmailCode(c.env, claim, form.email_code, clientIpKey(c), now);
+  const result = await enterEmailCode(c.env, claim, ticket, form.email_code, clientIpKey(c), now);
   if (result.ok) return c.redirect(claimPath(claim), 303);
   const { error, status } = codeRefusal(result);
   return currentStep(c, claim, { error }, status);
@@ -169,13 +170,20 @@ export async function submitEmailCode(c: Context<AppEnv>): Promise<Response> {
 
 /** `POST /claim/<id>/email/resend`: a new code to the claim's address (three sends per claim). */
 export async function resendEmailCode(c: Context<AppEnv>): Promise<Response> {
+  const now = Date.now();
   const form = await readFormPost(c);
   checkCsrf(c, form.csrf);
-  const held = await ticketHolder(c, Date.now());
+  const held = await ticketHolder(c, now);
   if ('page' in held) return held.page;
   const { claim } = held;
   if (!needsEmailCode(claim)) return c.redirect(claimPath(claim), 303);
-  if (await sendEmailCode(c.env, claim, publicBaseUrl(c))) return currentStep(c, claim, { notice: 'A new code is on its way; the previous one no longer works.' });
+  const sent = await sendEmailCode(c.env, claim, publicBaseUrl(c), now);
+  if (sent.sent) return currentStep(c, claim, { notice: 'A new code is on its way; the previous one no longer works.' });
+  if (sent.reason === 'address_limit') {
+    const minutes = Math.ceil(sent.retryAfterSeconds / 60);
+    const message = `This address has been sent three codes in the last hour. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+    return currentStep(c, claim, { error: { code: 'rate_limit_exceeded', message, retryAfter: sent.retryAfterSeconds } }, 429);
+  }
   return currentStep(c, claim, { error: { message: 'No more codes can be sent for this link. Ask the agent for a new link.' } }, 400);
 }
 
@@ -200,8 +208,11 @@ export async function passkeyOptions(c: Context<AppEnv>): Promise<Response> {
 }
 
 /**
- * `POST /claim/<id>/passkey/verify` (JSON, CSRF header): verifies the new passkey, stores it,
- * approves the claim (the account is now claimed) and starts the human's session.
+ * `POST /claim/<id>/passkey/verify` (JSON, CSRF header): verifies the new passkey, stores it tied
+ * to this claim, has the account's Durable Object approve the claim (only if it is still the
+ * account's current claim and nobody holds the account) and starts the human's session. The
+ * passkey is stored first so a claimed account always has a way in, but it signs in only once
+ * its claim is the approved one; when the approval is refused it is removed again.
  */
 export async function passkeyVerify(c: Context<AppEnv>): Promise<Response> {
   const now = Date.now();
@@ -209,10 +220,14 @@ export async function passkeyVerify(c: Context<AppEnv>): Promise<Response> {
   const claim = await passkeyClaim(c, now);
   const verified = await verifyRegistration(c.env, relyingParty(c), claim, registrationResponse(body), now);
   if (!verified.ok) throw new GatewayError('invalid_request', verified.message);
-  // The passkey first: a claimed account always has a way in.
-  await insertPasskey(database(c.env), verified.passkey);
-  if (!(await approveClaim(c.env, claim.id, now))) throw new GatewayError('invalid_request', 'This claim has ended; reload the page.');
-  await startSession(c, claim.accountId, now);
+  const db = database(c.env);
+  if (!(await insertPasskey(db, verified.passkey))) throw new GatewayError('invalid_request', 'This passkey is already registered; use another one.');
+  if (!(await approveClaim(c.env, claim.id, now))) {
+    await deletePasskey(db, claim.accountId, verified.passkey.id);
+    throw new GatewayError('invalid_request', 'This claim has ended; reload the page.');
+  }
+  const holdsAccount = () => passkeyHoldsAccount(c.env, claim.accountId, claim.id);
+  if (!(await startHumanSession(c, claim.accountId, holdsAccount, now))) throw new GatewayError('invalid_request', 'This claim has ended; reload the page.');
   deleteCookie(c, TICKET_COOKIE, { path: claimPath(claim), secure: isHttps(c) });
   return c.json({ redirect: '/dashboard' }, 200, { 'Cache-Control': 'no-store' });
 }

@@ -5,7 +5,9 @@ import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { authenticationOptions, relyingParty, verifyAuthentication } from '../../human/passkeys';
 import { utcHour } from '../../human/limits';
-import { currentSession, startSession } from '../../human/sessions';
+import { currentSession, startHumanSession } from '../../human/sessions';
+import { passkeyHoldsAccount } from '../../human/claims';
+import { passkeyById } from '../../db/passkeys';
 import { clientIpKey } from '../../client-ip';
 import { readJsonPost } from '../json-post';
 import { AuthenticationBody, authenticationResponse, OptionsBody } from '../passkey-bodies';
@@ -39,6 +41,9 @@ export async function signInVerify(c: Context<AppEnv>): Promise<Response> {
   const body = await readJsonPost(c, AuthenticationBody);
   const verified = await verifyAuthentication(c.env, relyingParty(c), authenticationResponse(body), now);
   if (!verified.ok) throw new GatewayError('invalid_request', verified.message);
-  await startSession(c, verified.accountId, now);
+  // Checked again once the session exists: a revoke or an operator reset that landed meanwhile wins.
+  const db = database(c.env);
+  const stillValid = async () => (await passkeyById(db, verified.passkeyId)) !== undefined && (await passkeyHoldsAccount(c.env, verified.accountId, verified.claimId));
+  if (!(await startHumanSession(c, verified.accountId, stillValid, now))) throw new GatewayError('invalid_request', 'This passkey no longer opens the account.');
   return c.json({ redirect: '/dashboard' }, 200, { 'Cache-Control': 'no-store' });
 }

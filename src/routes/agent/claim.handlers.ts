@@ -2,7 +2,8 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { emailSender } from '../../human/email';
-import { accountOfClaimToken, CLAIM_LIFETIME_SECONDS, openClaim, pollClaim, type PollOutcome } from '../../human/claims';
+import { accountOfClaimToken, CLAIM_LIFETIME_SECONDS, openClaim, pollClaim, type OpenClaimOutcome, type PollOutcome } from '../../human/claims';
+import { CLAIM_INITS_PER_HOUR } from '../../../durable-objects/account/claim';
 import { publicBaseUrl } from '../../urls';
 import type { AccountSnapshot } from '../../../durable-objects/account/types';
 import type { claimInit, claimPoll } from './claim.routes';
@@ -16,11 +17,12 @@ async function claimedAccount(env: Env, token: string): Promise<AccountSnapshot>
 export const claimInitHandler: RouteHandler<typeof claimInit, AppEnv> = async (c) => {
   const { claim_token, email } = c.req.valid('json');
   const account = await claimedAccount(c.env, claim_token);
-  if (account.claimed) throw new GatewayError('invalid_request', 'This account has already been claimed by a human; it cannot be claimed again.');
   if (email && !emailSender(c.env, publicBaseUrl(c))) {
     throw new GatewayError('invalid_request', 'This gateway cannot send email: claim without an email address.', { param: 'email' });
   }
-  const { claim, userCode } = await openClaim(c.env, account.accountId, email?.trim().toLowerCase() ?? null, Date.now());
+  const outcome = await openClaim(c.env, account.accountId, email?.trim().toLowerCase() ?? null, Date.now());
+  if (!outcome.ok) throw initRefusal(outcome);
+  const { claim, userCode } = outcome.opened;
   const uri = `${publicBaseUrl(c)}/claim/${claim.id}`;
   return c.json(
     {
@@ -33,6 +35,18 @@ export const claimInitHandler: RouteHandler<typeof claimInit, AppEnv> = async (c
     200,
   );
 };
+
+/** Why the account's Durable Object refused a new claim. */
+function initRefusal(outcome: Exclude<OpenClaimOutcome, { ok: true }>): GatewayError {
+  switch (outcome.reason) {
+    case 'claimed':
+      return new GatewayError('invalid_request', 'This account has already been claimed by a human; it cannot be claimed again.');
+    case 'rate_limited':
+      return new GatewayError('rate_limit_exceeded', `At most ${CLAIM_INITS_PER_HOUR} claims can be started per account in an hour.`, { retryAfter: outcome.retryAfterSeconds });
+    case 'no_account':
+      return new GatewayError('invalid_claim_token', 'The claim token is unknown or wrong.');
+  }
+}
 
 export const claimPollHandler: RouteHandler<typeof claimPoll, AppEnv> = async (c) => {
   const { claim_token } = c.req.valid('json');

@@ -33,9 +33,11 @@ export const claimInit = createRoute({
   path: '/agent/claim/init',
   tags: ['agent'],
   summary: 'Start handing the account to a human: a code and a link to show them',
+  description:
+    'Refused (400) once a human holds the account. At most 3 inits per account in any hour: the 4th is 429 `rate_limit_exceeded` with `Retry-After`.',
   middleware: [limitBody(4 * KiB), parseJsonBody()] as const,
   request: { body: jsonBody(ClaimInitRequest) },
-  responses: { 200: jsonResponse(ClaimInit, 'The claim: show the human both the link and the code'), ...errors(400, 401, 413) },
+  responses: { 200: jsonResponse(ClaimInit, 'The claim: show the human both the link and the code'), ...errors(400, 401, 413, 429) },
 });
 
 export const claimPoll = createRoute({
