@@ -2,7 +2,7 @@ import type { KeyRecord } from '../../../durable-objects/account/types';
 import { isoDay } from '../shell';
 import { GuardrailFields, guardrailSummary, keyState, NameField, type ModelChoice } from './key-fields';
 import type { FieldErrors, KeyFields } from './key-form';
-import { Csrf, DashboardLayout, utcTime } from './layout';
+import { Csrf, DashboardLayout, FormMessages, utcTime } from './layout';
 
 interface Frame {
   shortId: string;
@@ -77,16 +77,7 @@ export function KeyPage(props: Frame & { key_: KeyRecord; models: ModelChoice[];
       <p>
         <a href="/dashboard/keys">All keys</a>
       </p>
-      {props.notice ? (
-        <p id="notice" class="notice" role="status">
-          {props.notice}
-        </p>
-      ) : null}
-      {props.problem ? (
-        <p id="form-error" class="error" role="alert">
-          {props.problem}
-        </p>
-      ) : null}
+      <FormMessages notice={props.notice} problem={props.problem} />
       <section aria-labelledby="key-title">
         <h2 id="key-title">
           {key.name} <StateBadge key_={key} now={props.now} />

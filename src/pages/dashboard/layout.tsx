@@ -53,6 +53,24 @@ export function DashboardLayout(props: { title: string; shortId: string; csrf: s
 }
 
 /** The hidden CSRF field of a dashboard form. */
+/** A page's outcome after a form post: what was done (`notice`) or what was refused (`problem`). */
+export function FormMessages(props: { notice?: string | undefined; problem?: string | undefined }) {
+  return (
+    <>
+      {props.notice ? (
+        <p id="notice" class="notice" role="status">
+          {props.notice}
+        </p>
+      ) : null}
+      {props.problem ? (
+        <p id="form-error" class="error" role="alert">
+          {props.problem}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
 export function Csrf(props: { token: string }) {
   return <input type="hidden" name="csrf" value={props.token} />;
 }

@@ -1,5 +1,5 @@
 import { isoDay } from '../shell';
-import { Csrf, DashboardLayout, utcTime } from './layout';
+import { Csrf, DashboardLayout, FormMessages, utcTime } from './layout';
 
 export interface PasskeyItem {
   id: string;
@@ -24,16 +24,7 @@ function shortCredential(id: string): string {
 export function SecurityPage(props: { shortId: string; csrf: string; passkeys: PasskeyItem[]; sessions: SessionItem[]; notice?: string; problem?: string }) {
   return (
     <DashboardLayout title="Security" shortId={props.shortId} csrf={props.csrf} tab="security">
-      {props.notice ? (
-        <p id="notice" class="notice" role="status">
-          {props.notice}
-        </p>
-      ) : null}
-      {props.problem ? (
-        <p id="form-error" class="error" role="alert">
-          {props.problem}
-        </p>
-      ) : null}
+      <FormMessages notice={props.notice} problem={props.problem} />
       <section aria-labelledby="passkeys-title">
         <h2 id="passkeys-title">Passkeys</h2>
         <p class="muted">The passkeys that sign in to this account. Remove any you do not recognise; removing your last one leaves only the operator to let you in again.</p>
