@@ -89,6 +89,7 @@ export function createApp() {
     .openapi(adminRoutes.updateKey, admin.updateKeyHandler)
     .openapi(suspensionRoutes.suspend, suspension.suspendHandler)
     .openapi(suspensionRoutes.unsuspend, suspension.unsuspendHandler)
+    .openapi(humanAdminRoutes.resetHuman, humanAdmin.resetHumanHandler)
     .openapi(fundingAdminRoutes.unmatchedDeposits, fundingAdmin.unmatchedDepositsHandler)
     .openapi(fundingAdminRoutes.creditDeposit, fundingAdmin.creditDepositHandler)
     .get('/files/*', serveFile)

@@ -16,7 +16,7 @@ export function renderPageError(err: unknown, c: Context<AppEnv>): Response | Pr
   return c.html(
     <Shell title={title}>
       <h1>{title}</h1>
-      <p id="form-error" class="error" role="alert" data-code={error.code}>
+      <p id="form-error" class="error" role="alert" data-code={error.code} data-param={error.options.param}>
         {error.message}
       </p>
       <p class="muted">

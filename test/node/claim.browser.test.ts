@@ -154,7 +154,8 @@ describe('claiming an account in a browser', () => {
       await page.goto('http://attacker.test/');
       const [refused] = await Promise.all([page.waitForResponse(`${base}/dashboard/signout`), page.getByRole('button', { name: 'Win a prize' }).click()]);
       expect(refused.status()).toBe(400);
-      expect(((await refused.json()) as { error: { param: string } }).error.param).toBe('csrf');
+      // The browser is shown an error page, not the API's JSON.
+      await expect(page.locator('#form-error').getAttribute('data-param')).resolves.toBe('csrf');
       await page.goto(`${base}/dashboard`);
       await expect(page.locator('h1').innerText()).resolves.toBe(`Account ${owner.accountId.slice(0, 8)}`);
     } finally {

@@ -157,6 +157,25 @@ describe('the dashboard in a browser', () => {
       await context.close();
     }
   });
+
+  it('shows a browser an error page, never the API JSON, for an address nobody serves and a forged form post', async () => {
+    const { context, page, problems } = await openTab(browser);
+    try {
+      const missing = await page.goto(`${base}/dashboard/no-such-page`);
+      expect(missing?.status()).toBe(404);
+      expect(missing?.headers()['content-type']).toMatch(/^text\/html/);
+      await expect(page.locator('#form-error').getAttribute('data-code')).resolves.toBe('not_found');
+      await page.screenshot({ path: `${ARTIFACTS}error-page-desktop.png`, fullPage: true });
+      // A form post the browser sends without our CSRF token (a page elsewhere, or an expired form).
+      await page.setContent(`<form method="post" action="${base}/dashboard/signout"><input name="csrf" value="forged"><button>go</button></form>`);
+      await Promise.all([page.waitForURL(`${base}/dashboard/signout`), page.click('button')]);
+      await expect(page.locator('#form-error').getAttribute('data-code')).resolves.toBe('invalid_request');
+      expect(await page.locator('h1').innerText()).toBe('This did not work');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 /** The label of the ledger's key option that starts with `name`. */

@@ -31,6 +31,7 @@ describe('errors on the pages', () => {
     const res = await call('/dashboard/signout', formPost({ csrf: 'forged' }, BROWSER_ACCEPT));
     const html = await expectErrorPage(res, 400, 'invalid_request');
     expect(html).toContain('reload the page');
+    expect(html).toContain('data-param="csrf"');
   });
 
   it('answers a malformed multipart post from a browser with a page', async () => {
