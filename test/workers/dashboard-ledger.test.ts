@@ -69,7 +69,7 @@ describe('the CSV export', () => {
     expect(byModel).toContain('req_default');
   });
 
-  it(`exports more than one step of ${CSV_PAGE} charges, each once, newest first`, async () => {
+  it(`exports more than one step of ${CSV_PAGE} charges, each once, newest first`, { timeout: 20_000 }, async () => {
     const { agent, visitor } = await signedInOwner();
     for (let i = 0; i < CSV_PAGE + 2; i++) await charge(agent.account_id, agent.api_key, 'crawl', 1, `req_${i}`);
     const rows = (await visitor.get('/dashboard/ledger.csv')).html.split('\r\n').filter(Boolean).slice(1);
