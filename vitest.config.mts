@@ -3,27 +3,41 @@ import { defineConfig } from 'vitest/config';
 
 import { ADMIN_TOKEN } from './test/workers/constants.ts';
 
+const WORKERS_TESTS = ['src/**/*.test.ts', 'durable-objects/**/*.test.ts', 'test/workers/**/*.test.ts'];
+
+/**
+ * Files that need a runtime of their own: they read state the whole runtime shares (a sweep over
+ * every account, an isolate's memory of distances and channels). Every other file shares one
+ * workerd per Vitest worker, because starting workerd and loading the gateway's modules costs each
+ * isolated file about 9 s, most of the suite's time (README, "Tests").
+ */
+const OWN_RUNTIME = ['test/workers/settlement-journal.test.ts', 'test/workers/account-expiry.test.ts'];
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations('./migrations');
+  // Unit and whole-request tests inside workerd, on real local D1, R2, Durable Objects and Queues.
+  const workers = (name: string, isolate: boolean, include: string[], exclude: string[]) => ({
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: './wrangler.toml' },
+        miniflare: { bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN } },
+      }),
+    ],
+    test: {
+      name,
+      include,
+      exclude,
+      isolate,
+      setupFiles: ['./test/workers/apply-migrations.ts'],
+      // Runs in Node: the upstream simulators that tests inside workerd call over 127.0.0.1.
+      globalSetup: ['./test/workers/global-setup.ts'],
+    },
+  });
   return {
     test: {
       projects: [
-        {
-          // Unit and whole-request tests inside workerd, on real local D1, R2, Durable Objects and Queues.
-          plugins: [
-            cloudflareTest({
-              wrangler: { configPath: './wrangler.toml' },
-              miniflare: { bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN } },
-            }),
-          ],
-          test: {
-            name: 'workers',
-            include: ['src/**/*.test.ts', 'durable-objects/**/*.test.ts', 'test/workers/**/*.test.ts'],
-            setupFiles: ['./test/workers/apply-migrations.ts'],
-            // Runs in Node: the upstream simulators that tests inside workerd call over 127.0.0.1.
-            globalSetup: ['./test/workers/global-setup.ts'],
-          },
-        },
+        workers('workers', false, WORKERS_TESTS, OWN_RUNTIME),
+        workers('workers-isolated', true, OWN_RUNTIME, []),
         {
           // End-to-end tests against `wrangler dev` with the official SDKs, and tools that need Node.
           test: {
