@@ -11,11 +11,14 @@ export interface R2S3Config {
   secretAccessKey: string;
 }
 
+/** The configuration names presigning reads (all optional strings of `Env`; `.dev.vars.example`). */
+export type R2Settings = Partial<Record<'R2_ACCOUNT_ID' | 'R2_ACCESS_KEY_ID' | 'R2_SECRET_ACCESS_KEY' | 'R2_S3_ENDPOINT' | 'R2_BUCKET_NAME', string>>;
+
 /**
  * The S3 configuration when `R2_ACCOUNT_ID`, `R2_ACCESS_KEY_ID` and `R2_SECRET_ACCESS_KEY` are
  * all set; otherwise null, and uploads go through the Worker's own `PUT /uploads/<token>`.
  */
-export function r2S3Config(env: Env): R2S3Config | null {
+export function r2S3Config(env: R2Settings): R2S3Config | null {
   const { R2_ACCOUNT_ID: accountId, R2_ACCESS_KEY_ID: accessKeyId, R2_SECRET_ACCESS_KEY: secretAccessKey } = env;
   if (!accountId || !accessKeyId || !secretAccessKey) return null;
   const endpoint = (env.R2_S3_ENDPOINT || `https://${accountId}.r2.cloudflarestorage.com`).replace(/\/+$/, '');

@@ -111,7 +111,7 @@ async function verify(req: IncomingMessage, url: URL, signer: SignatureV4, acces
     { method: req.method ?? 'PUT', protocol: 'http:', hostname: hostname ?? '', port: port ? Number(port) : undefined, path: url.pathname, query, headers, body: req },
     { signingDate: signedAt, expiresIn: expires, signableHeaders: new Set(Object.keys(headers)) },
   );
-  if (expected.query['X-Amz-Signature'] !== params.get('X-Amz-Signature')) {
+  if (expected.query?.['X-Amz-Signature'] !== params.get('X-Amz-Signature')) {
     return { status: 403, code: 'SignatureDoesNotMatch', message: 'The request signature we calculated does not match the signature you provided. Check your key and signing method.' };
   }
   return null;
