@@ -148,6 +148,19 @@ describe('presigned uploads', () => {
     expect(await listed(apiKey)).toEqual([]);
   });
 
+  it('refuses a video whose first frame is an upload not PUT yet, before anything is held', async () => {
+    const apiKey = await fundedKey();
+    const reservation = await reserve(apiKey, 100);
+    const res = await expectError(
+      await request('/v1/videos/generations', apiKey, { model: 'openai/sora-2', prompt: 'the frame, moving', duration: 4, image_url: reservation.public_url }),
+      400,
+      'invalid_request',
+      'invalid_request_error',
+      'image_url',
+    );
+    expect(res.error.message).toContain('has not been uploaded yet');
+  });
+
   it('refuses a link to an upload that is not hosted here', async () => {
     const apiKey = await fundedKey();
     const unknown = `${BASE}/files/uploads/${crypto.randomUUID()}/${'a'.repeat(32)}.png`;
