@@ -34,7 +34,15 @@ type OptionalConfig = Partial<
     /** `off` keeps every chat request in strict order: the hold, then the upstream (D21). */
     | 'SPECULATIVE_DISPATCH'
     /** Welcome credit granted per UTC day across all registrations, in USD (default 50). */
-    | 'WELCOME_CREDITS_DAILY_USD',
+    | 'WELCOME_CREDITS_DAILY_USD'
+    /** R2's S3 API credentials: all three set, `POST /v1/uploads` answers a presigned R2 PUT (`src/media/presign.ts`). */
+    | 'R2_ACCOUNT_ID'
+    | 'R2_ACCESS_KEY_ID'
+    | 'R2_SECRET_ACCESS_KEY'
+    /** The S3 endpoint (default `https://<R2_ACCOUNT_ID>.r2.cloudflarestorage.com`; tests point it at a local server). */
+    | 'R2_S3_ENDPOINT'
+    /** The `MEDIA` binding's bucket name, for S3 URLs (default `ai-gateway-media`, as in wrangler.toml). */
+    | 'R2_BUCKET_NAME',
     string
   >
 >;

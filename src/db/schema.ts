@@ -105,8 +105,9 @@ export const mediaJobs = sqliteTable(
 
 /**
  * Uploads (`POST /v1/uploads`): each row is first a reservation whose `upload_url` carries a
- * random token (stored here hashed), then, after its one PUT, the hosted file; listed until it
- * expires (about 48 hours, D10). Also counts each account's bytes per UTC day for the allowance.
+ * random token (stored here hashed) or is a presigned R2 PUT, then, once its bytes are in R2 and
+ * checked, the hosted file; listed until it expires (about 48 hours, D10). Also counts each
+ * account's bytes per UTC day for the allowance.
  */
 export const uploads = sqliteTable(
   'uploads',
@@ -124,8 +125,11 @@ export const uploads = sqliteTable(
     putBy: integer('put_by').notNull(),
     /** Set when the PUT starts: a second PUT is refused. */
     putAt: integer('put_at'),
+    /** When the file was first found in R2 with the declared size and type signature. */
     uploadedAt: integer('uploaded_at'),
     expiresAt: integer('expires_at').notNull(),
+    /** The ETag of the object that was checked (migration 0012): another ETag means it was replaced, and is checked again. */
+    etag: text('etag'),
   },
   (t) => [
     index('uploads_account_day').on(t.accountId, t.day),

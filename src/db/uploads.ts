@@ -8,7 +8,7 @@ export type UploadRow = typeof uploads.$inferSelect;
  * Reserves an upload if the account's bytes of `day` plus this one stay within `allowance`: one
  * statement, so concurrent reservations cannot both pass. False when the allowance is spent.
  */
-export async function reserveUpload(db: Database, row: UploadRow, allowance: number): Promise<boolean> {
+export async function reserveUpload(db: Database, row: Omit<UploadRow, 'etag'>, allowance: number): Promise<boolean> {
   const inserted = await db.run(sql`
     INSERT INTO uploads (key, account_id, token_hash, content_type, bytes, day, created_at, put_by, put_at, uploaded_at, expires_at)
     SELECT ${row.key}, ${row.accountId}, ${row.tokenHash}, ${row.contentType}, ${row.bytes}, ${row.day}, ${row.createdAt}, ${row.putBy}, NULL, NULL, ${row.expiresAt}
@@ -33,6 +33,39 @@ export async function uploadOfToken(db: Database, tokenHash: string): Promise<Up
 
 export async function markUploaded(db: Database, key: string, now: number): Promise<void> {
   await db.update(uploads).set({ uploadedAt: now }).where(eq(uploads.key, key)).run();
+}
+
+export async function uploadOfKey(db: Database, key: string): Promise<UploadRow | undefined> {
+  return db.select().from(uploads).where(eq(uploads.key, key)).get();
+}
+
+/** Records the object `etag` as checked; the upload counts as stored from its first check on. */
+export async function markChecked(db: Database, key: string, etag: string, now: number): Promise<void> {
+  await db
+    .update(uploads)
+    .set({ etag, uploadedAt: sql`COALESCE(${uploads.uploadedAt}, ${now})` })
+    .where(eq(uploads.key, key))
+    .run();
+}
+
+/** After its object failed the check (and was deleted): pending again, unlisted, usable by a new PUT. */
+export async function markRefused(db: Database, key: string): Promise<void> {
+  await db.update(uploads).set({ etag: null, uploadedAt: null }).where(eq(uploads.key, key)).run();
+}
+
+/**
+ * An account's newest reservations not yet seen in R2 whose URL worked until `since` or later
+ * (a PUT that started in time may end later), at most `limit`: what `GET /v1/uploads` looks for.
+ */
+export async function pendingUploads(db: Database, query: { accountId: string; since: number; now: number; limit: number }): Promise<UploadRow[]> {
+  const { accountId, since, now, limit } = query;
+  return db
+    .select()
+    .from(uploads)
+    .where(and(eq(uploads.accountId, accountId), isNull(uploads.uploadedAt), gt(uploads.putBy, since), gt(uploads.expiresAt, now)))
+    .orderBy(desc(uploads.createdAt))
+    .limit(limit)
+    .all();
 }
 
 export interface UploadCursor {

@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { presignPut } from '../../src/media/presign';
 import { startOpenAIImagesUpstream, type ImagesUpstream } from '../upstreams/openai-images';
 import { png } from '../upstreams/openai-images';
+import { startS3, type S3StandIn } from '../upstreams/s3';
 import { fundedAgent } from './agents';
 import { startGateway, type RunningGateway } from './gateway-process';
 
 /**
  * `POST /v1/uploads`, the one PUT to its `upload_url`, `GET /v1/uploads`, and an upload used as
- * an image reference: the gateway under `npm start` with `.dev.vars`.
+ * an image reference: the gateway under `npm start` with `.dev.vars`. Then the same with R2's S3
+ * credentials set: the `upload_url` is a presigned PUT that a local S3 stand-in checks with AWS's
+ * own signer (`test/upstreams/s3.ts`).
  */
 
 const ADMIN = 'uploads-admin-token-0123456789';
@@ -143,5 +147,72 @@ describe('uploads', () => {
     expect(seen).toEqual(keys);
     const other = await agent('0');
     expect(await (await fetch(`${gateway.url}/v1/uploads`, { headers: { Authorization: `Bearer ${other.apiKey}` } })).json()).toEqual({ data: [], next_cursor: null });
+  });
+});
+
+describe('presigned uploads', () => {
+  const credentials = { accessKeyId: 'AKIDPRESIGNTEST', secretAccessKey: 'presign-secret-0123456789' };
+  let s3: S3StandIn;
+  let presigning: RunningGateway;
+
+  beforeAll(async () => {
+    s3 = await startS3(credentials);
+    presigning = await startGateway({
+      ADMIN_TOKEN: ADMIN,
+      R2_ACCOUNT_ID: '0123456789abcdef0123456789abcdef',
+      R2_ACCESS_KEY_ID: credentials.accessKeyId,
+      R2_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      R2_S3_ENDPOINT: s3.url,
+    });
+  });
+  afterAll(async () => {
+    await presigning?.stop();
+    await s3?.stop();
+  });
+
+  const reservePresigned = async (apiKey: string, type: string, bytes: number): Promise<Reservation> => {
+    const res = await fetch(`${presigning.url}/v1/uploads`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: JSON.stringify({ content_type: type, content_length: bytes }) });
+    expect(res.status).toBe(200);
+    return (await res.json()) as Reservation;
+  };
+  const s3Error = async (res: Response) => /<Code>([A-Za-z]+)<\/Code>/.exec(await res.text())?.[1];
+
+  it('answers an upload_url on R2 that takes the declared bytes and type, and refuses another length or type', async () => {
+    const { apiKey } = await fundedAgent(presigning.url, ADMIN, '1');
+    const bytes = png(32, 32, 'straight to R2');
+    const reservation = await reservePresigned(apiKey, 'image/png', bytes.length);
+    expect(reservation.upload_url.startsWith(`${s3.url}/ai-gateway-media/${reservation.key}?`)).toBe(true);
+    expect(reservation.public_url).toBe(`${presigning.url}/files/${reservation.key}`);
+
+    const longer = new Uint8Array(bytes.length + 1);
+    longer.set(bytes);
+    const wrongLength = await put(reservation.upload_url, longer, 'image/png');
+    expect(wrongLength.status).toBe(403);
+    expect(await s3Error(wrongLength)).toBe('SignatureDoesNotMatch');
+    const wrongType = await put(reservation.upload_url, bytes, 'image/jpeg');
+    expect(wrongType.status).toBe(403);
+    expect(await s3Error(wrongType)).toBe('SignatureDoesNotMatch');
+    const otherKey = reservation.upload_url.replace(reservation.key, `${reservation.key.slice(0, -4)}x.png`);
+    expect(await s3Error(await put(otherKey, bytes, 'image/png'))).toBe('SignatureDoesNotMatch');
+    expect(s3.objects.has(`ai-gateway-media/${reservation.key}`)).toBe(false);
+
+    const stored = await put(reservation.upload_url, bytes, 'image/png');
+    expect(stored.status).toBe(200);
+    const object = s3.objects.get(`ai-gateway-media/${reservation.key}`);
+    expect(object?.contentType).toBe('image/png');
+    expect(object?.bytes.equals(bytes)).toBe(true);
+  });
+
+  it('refuses a presigned URL past its 600 seconds, and one signed with another secret', async () => {
+    const config = { endpoint: s3.url, bucket: 'ai-gateway-media', ...credentials };
+    const put10 = { key: 'uploads/00000000-0000-0000-0000-000000000000/expiry.png', contentType: 'image/png', bytes: 10, expiresInSeconds: 600 };
+    const body = new Uint8Array(10);
+    const fresh = await presignPut(config, put10, Date.now() - 590_000);
+    expect((await put(fresh, body, 'image/png')).status).toBe(200);
+    const expired = await put(await presignPut(config, put10, Date.now() - 601_000), body, 'image/png');
+    expect(expired.status).toBe(403);
+    expect(await expired.text()).toContain('<Code>AccessDenied</Code><Message>Request has expired</Message>');
+    const forged = await put(await presignPut({ ...config, secretAccessKey: 'not-the-secret' }, put10), body, 'image/png');
+    expect(await s3Error(forged)).toBe('SignatureDoesNotMatch');
   });
 });

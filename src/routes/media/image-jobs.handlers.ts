@@ -10,6 +10,7 @@ import { imageHoldMicros } from '../../media/images/cost';
 import { planImages } from '../../media/images/plan';
 import { MEDIA_JOB_HOLD_TTL_MS, renderMessage } from '../../media/jobs';
 import { fileUrl } from '../../media/outputs';
+import { requireStoredUploads } from '../../media/upload-check';
 import { toUsdNumber } from '../../money';
 import { publicBaseUrl } from '../../urls';
 import type { getImageJob, submitImageJob } from './images.routes';
@@ -21,6 +22,7 @@ import type { getImageJob, submitImageJob } from './images.routes';
 export const submitImageJobHandler: RouteHandler<typeof submitImageJob, AppEnv> = async (c) => {
   const request = c.req.valid('json');
   const plan = planImages(request, c.env);
+  await requireStoredUploads(c.env, publicBaseUrl(c), plan.references, plan.referencesParam);
   const caller = c.get('caller');
   const predicted = imageHoldMicros(plan);
   const id = `imgjob_${randomBase62(24)}`;

@@ -7,6 +7,7 @@ import type { AppEnv } from '../../env';
 import { imageHoldMicros } from '../../media/images/cost';
 import { planImages } from '../../media/images/plan';
 import { fileUrl } from '../../media/outputs';
+import { requireStoredUploads } from '../../media/upload-check';
 import { formatUsd } from '../../money';
 import { publicBaseUrl } from '../../urls';
 import { requestGuard } from '../../web/policy';
@@ -23,6 +24,7 @@ import { renderDurably } from './sync-render';
 export const generateImagesHandler: RouteHandler<typeof generateImages, AppEnv> = async (c) => {
   const request = c.req.valid('json');
   const plan = planImages(request, c.env); // 400/404 before any money moves
+  await requireStoredUploads(c.env, publicBaseUrl(c), plan.references, plan.referencesParam);
   const { keys, created, costMicros, balanceMicros } = await renderDurably(c, {
     kind: 'image',
     model: plan.model.id,

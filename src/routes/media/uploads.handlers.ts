@@ -8,8 +8,10 @@ import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { accountPrefix } from '../../media/keys';
 import { fileUrl } from '../../media/outputs';
+import { presignPut, r2S3Config } from '../../media/presign';
 import { matchesDeclaredType, peekStream, SNIFF_BYTES } from '../../media/sniff';
 import { streamIntoR2 } from '../../media/stream-copy';
+import { checkPendingUploads } from '../../media/upload-check';
 import {
   dailyUploadAllowance,
   formatMegabytes,
@@ -38,8 +40,11 @@ const EXTENSIONS: Record<UploadType, string> = {
 
 /**
  * `POST /v1/uploads`: reserves a file of exactly `content_length` bytes against the day's
- * allowance and answers a one-time `upload_url` whose random token is the capability (stored
- * hashed). Free, but only for an account with a positive balance.
+ * allowance (the declared size counts now, whether or not it is ever PUT) and answers an
+ * `upload_url`: with R2's S3 credentials configured, a presigned R2 PUT bound to the type and
+ * size (`src/media/presign.ts`), so the bytes never pass the Worker; otherwise the Worker's own
+ * one-time `/uploads/<token>`, whose random token is the capability (stored hashed). Free, but
+ * only for an account with a positive balance.
  */
 export const createUploadHandler: RouteHandler<typeof createUpload, AppEnv> = async (c) => {
   const { content_type: contentType, content_length: bytes } = c.req.valid('json');
@@ -66,13 +71,18 @@ export const createUploadHandler: RouteHandler<typeof createUpload, AppEnv> = as
     });
   }
   const base = publicBaseUrl(c);
+  const s3 = r2S3Config(c.env);
+  const expiresIn = UPLOAD_URL_TTL_MS / 1000;
+  const uploadUrl = s3 ? await presignPut(s3, { key, contentType, bytes, expiresInSeconds: expiresIn }, now) : `${base}/uploads/${token}`;
   return c.json(
     {
-      upload_url: `${base}/uploads/${token}`,
+      upload_url: uploadUrl,
       public_url: fileUrl(base, key),
       key,
-      expires_in: UPLOAD_URL_TTL_MS / 1000,
-      note: `PUT exactly ${bytes} bytes with Content-Type ${contentType} to upload_url within ${UPLOAD_URL_TTL_MS / 1000} seconds; it takes one PUT. The file is deleted about 48 hours later; public_url works as image_url, image_urls or video_url meanwhile.`,
+      expires_in: expiresIn,
+      note: s3
+        ? `PUT exactly ${bytes} bytes with Content-Type ${contentType} and Content-Length ${bytes} to upload_url within ${expiresIn} seconds (the URL is signed for both; anything else is refused). The file is deleted about 48 hours later; public_url works as image_url, image_urls or video_url meanwhile.`
+        : `PUT exactly ${bytes} bytes with Content-Type ${contentType} to upload_url within ${expiresIn} seconds; it takes one PUT. The file is deleted about 48 hours later; public_url works as image_url, image_urls or video_url meanwhile.`,
     },
     200,
   );
@@ -114,12 +124,14 @@ export async function putUpload(c: Context<AppEnv>): Promise<Response> {
   return c.json({ key: reservation.key, bytes: reservation.bytes, public_url: fileUrl(publicBaseUrl(c), reservation.key) }, 200);
 }
 
-/** `GET /v1/uploads` (D9): this account's hosted uploads, newest first. */
+/** `GET /v1/uploads` (D9): this account's hosted uploads (stored and checked), newest first. */
 export const listUploadsHandler: RouteHandler<typeof listUploads, AppEnv> = async (c) => {
   const { limit, cursor } = c.req.valid('query');
   const caller = c.get('caller');
   const auth = await caller.account.authenticate(caller.keyHash);
   if (!auth.ok) throw holdFailureError(auth);
+  // A presigned PUT is seen only by looking in R2: the newest pending reservations are checked first.
+  if (!cursor) await checkPendingUploads(c.env, auth.accountId, Date.now());
   const after = cursor ? decodeCursor(cursor, /^uploads\/[0-9a-f-]{36}\/[A-Za-z0-9]{32}\.[a-z0-9]{2,4}$/) : undefined;
   const rows = await uploadsPage(database(c.env), { accountId: auth.accountId, limit, cursor: after && { uploadedAt: after.time, key: after.id }, now: Date.now() });
   const page = rows.slice(0, limit);

@@ -9,7 +9,7 @@ export const createUpload = createRoute({
   method: 'post',
   path: '/v1/uploads',
   tags: ['media'],
-  summary: 'A one-time upload URL for a file of exactly content_length bytes; free, but needs a positive balance',
+  summary: 'An upload URL for a file of exactly content_length bytes (a presigned R2 PUT where configured); free, but needs a positive balance',
   security: bearerAuth,
   middleware: [apiKey(), limitBody(4 * KiB), parseJsonBody()] as const,
   request: {
@@ -23,7 +23,7 @@ export const createUpload = createRoute({
   responses: {
     200: jsonResponse(
       z.object({ upload_url: z.url(), public_url: z.url(), key: z.string(), expires_in: z.int(), note: z.string() }),
-      'PUT the bytes to upload_url with the declared Content-Type within expires_in seconds',
+      'PUT the bytes to upload_url with the declared Content-Type and Content-Length within expires_in seconds',
     ),
     ...errors(400, 401, 402, 429),
   },

@@ -8,6 +8,7 @@ import { holdMediaPrice } from './hold';
 import { GatewayError } from '../../errors';
 import { fileUrl } from '../../media/outputs';
 import { loadReferences } from '../../media/references';
+import { requireStoredUploads } from '../../media/upload-check';
 import { VIDEO_JOB_HOLD_TTL_MS, pollMessage } from '../../media/videos/job';
 import { planVideo } from '../../media/videos/plan';
 import { submitVideo as sendVideoUpstream, videoRailReadsFrameBytes } from '../../media/videos/rail';
@@ -24,6 +25,7 @@ import type { getVideo, submitVideo } from './videos.routes';
 export const submitVideoHandler: RouteHandler<typeof submitVideo, AppEnv> = async (c) => {
   const request = c.req.valid('json');
   const plan = planVideo(request, c.env);
+  await requireStoredUploads(c.env, publicBaseUrl(c), plan.imageUrl ? [plan.imageUrl] : [], request.image_url ? 'image_url' : 'image_urls');
   const caller = c.get('caller');
   const hold = await holdMediaPrice(c, { model: plan.model.id, micros: plan.predictedMicros, purpose: 'video', ttlMs: VIDEO_JOB_HOLD_TTL_MS });
   const id = `vidjob_${randomBase62(24)}`;

@@ -1,0 +1,76 @@
+import { database, type Database } from '../db';
+import { markChecked, markRefused, pendingUploads, uploadOfKey, type UploadRow } from '../db/uploads';
+import { GatewayError } from '../errors';
+import { hostedKey } from './keys';
+import { matchesDeclaredType, SNIFF_BYTES } from './sniff';
+
+/**
+ * A presigned PUT goes straight to R2, so the gateway learns of an upload only by looking: an
+ * upload is "stored" from the first time its object is found in R2 with the declared size, type
+ * and first bytes (`src/media/sniff.ts`). A presigned URL takes any number of PUTs until it
+ * expires, so the ETag that passed is recorded and an object found under another ETag (replaced
+ * since) is checked again. An object that fails is deleted and the row is pending again.
+ */
+export type UploadCheck = { ok: true } | { ok: false; reason: 'not_uploaded' | 'gone' } | { ok: false; reason: 'refused'; detail: string };
+
+export async function checkUpload(bucket: R2Bucket, db: Database, row: UploadRow, now: number): Promise<UploadCheck> {
+  const head = await bucket.head(row.key);
+  if (!head) return { ok: false, reason: row.uploadedAt === null ? 'not_uploaded' : 'gone' };
+  if (row.uploadedAt !== null && row.etag === head.etag) return { ok: true };
+  const detail = head.size !== row.bytes ? `is ${head.size} bytes, not the ${row.bytes} declared` : await contentProblem(bucket, row, head);
+  if (detail === 'gone') return { ok: false, reason: row.uploadedAt === null ? 'not_uploaded' : 'gone' };
+  if (detail !== null) {
+    await bucket.delete(row.key);
+    await markRefused(db, row.key);
+    return { ok: false, reason: 'refused', detail };
+  }
+  await markChecked(db, row.key, head.etag, now);
+  return { ok: true };
+}
+
+/** What is wrong with the stored type or first bytes, or null; 'gone' when the object vanished meanwhile. */
+async function contentProblem(bucket: R2Bucket, row: UploadRow, head: R2Object): Promise<string | null | 'gone'> {
+  const stored = head.httpMetadata?.contentType?.split(';')[0]?.trim().toLowerCase();
+  if (stored !== row.contentType) return `is stored as ${stored ?? 'no type'}, not the ${row.contentType} declared`;
+  const first = await bucket.get(row.key, { range: { offset: 0, length: Math.min(SNIFF_BYTES, row.bytes) }, onlyIf: { etagMatches: head.etag } });
+  if (!first) return 'gone';
+  if (!('body' in first)) return null; // replaced between the two reads: the next use checks the new object
+  if (!matchesDeclaredType(row.contentType, new Uint8Array(await first.arrayBuffer()))) return `does not start as a ${row.contentType} file does`;
+  return null;
+}
+
+/** How long after its URL expired a reservation is still looked for: a PUT that started in time may end later. */
+const PUT_GRACE_MS = 60 * 60 * 1000;
+/** Reservations looked for per listing (each costs an R2 `head`). */
+const PENDING_CHECKS = 10;
+
+/** Before `GET /v1/uploads`: checks the account's newest reservations not yet seen in R2, so a finished PUT is listed. */
+export async function checkPendingUploads(env: Env, accountId: string, now: number): Promise<void> {
+  const db = database(env);
+  const pending = await pendingUploads(db, { accountId, since: now - PUT_GRACE_MS, now, limit: PENDING_CHECKS });
+  await Promise.all(pending.map((row) => checkUpload(env.MEDIA, db, row, now)));
+}
+
+/**
+ * Before a generation takes its inputs: every link to one of our uploads must name a stored
+ * upload (checked now if it never was, or if its object changed), else a 400 naming `param`.
+ * Links to outputs and to other hosts are left to the render's own checks.
+ */
+export async function requireStoredUploads(env: Env, base: string, urls: string[], param: string): Promise<void> {
+  const prefix = `${base}/files/`;
+  const db = database(env);
+  const now = Date.now();
+  await Promise.all(
+    urls.map(async (url) => {
+      if (!url.startsWith(`${prefix}uploads/`)) return;
+      const key = hostedKey(url.slice(prefix.length));
+      const row = key === null ? undefined : await uploadOfKey(db, key);
+      const refused = (why: string) => new GatewayError('invalid_request', `The upload ${url} ${why}.`, { param });
+      if (!row || row.expiresAt <= now) throw refused('is not hosted here (it may have expired)');
+      const check = await checkUpload(env.MEDIA, db, row, now);
+      if (check.ok) return;
+      if (check.reason === 'refused') throw refused(`${check.detail}, so it was deleted; PUT the declared file to its upload_url again, or ask POST /v1/uploads for a new one`);
+      throw refused(check.reason === 'not_uploaded' ? 'has not been uploaded yet: PUT its bytes to its upload_url first' : 'is not hosted here (it may have expired)');
+    }),
+  );
+}
