@@ -54,6 +54,10 @@ const PAGES: Record<string, () => { status?: number; html: string; headers?: Rec
   }),
   '/private/secret': () => ({ html: page('Secret', `<main><h1>Secret</h1>${paragraph('A secret')}</main>`) }),
   '/large': () => ({ html: large() }),
+  // A product whose description alone (3 MB) is above a Durable Object row's 2 MB: an extract record that must live in R2.
+  '/large-product': () => ({
+    html: page('Trail Shoe 9', `<main><h1>Trail Shoe 9</h1>${paragraph('This shoe')}</main>`, `<script type="application/ld+json">${JSON.stringify({ ...productJsonLd(9), description: LONG_SENTENCE.repeat(28_000) })}</script>`),
+  }),
   '/empty': () => ({ html: '<!DOCTYPE html><html><head><title></title></head><body><script>var x = 1;</script></body></html>' }),
   '/broken': () => ({ status: 500, html: page('Error', '<h1>Internal Server Error</h1>') }),
   '/slow': async () => {

@@ -114,6 +114,20 @@ describe('a crawl item above what a Durable Object row may hold', () => {
   });
 });
 
+describe('an extract record above what a Durable Object row may hold', () => {
+  it('lives in R2 while the job runs, and the owner gets it whole', { timeout: 60_000 }, async () => {
+    const site = inject('websiteUrl');
+    const { account, id, job } = await startJob({ kind: 'extract', scraper: 'product-page', urls: [`${site}/large-product`, `${site}/products/1`], limit: 2 }, productionRowLimit());
+    expect(await settled(job, account.account_id)).toMatchObject({ status: 'completed', record_count: 2, cost: 0.02, failed_urls: 0 });
+    const rows = await runInDurableObject(job, (_instance, state) => state.storage.sql.exec<{ r2_key: string | null }>('SELECT r2_key FROM items ORDER BY seq').toArray());
+    expect(rows.filter((row) => row.r2_key !== null)).toHaveLength(1);
+    const body = (await (await call(`/v1/extract/${id}`, bearer(account.api_key))).json()) as { records: { name: string; description?: string }[]; pages?: unknown };
+    expect(body.pages).toBeUndefined();
+    expect(body.records.map((record) => record.name).sort()).toEqual(['Trail Shoe 1', 'Trail Shoe 9']);
+    expect(body.records.find((record) => record.name === 'Trail Shoe 9')!.description!.length).toBeGreaterThan(2 * 1024 * 1024);
+  });
+});
+
 describe('a web job whose step throws', () => {
   it('is retried, then fails for free with its hold released, never left running', { timeout: 30_000 }, async () => {
     const site = inject('websiteUrl');
