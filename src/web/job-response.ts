@@ -16,16 +16,17 @@ export async function jobResponse(c: Context<AppEnv>, view: Omit<JobView, 'inlin
   const head = encoder.encode(`${JSON.stringify(view).slice(0, -1)},${JSON.stringify(field)}:`);
   const tail = encoder.encode('}');
   const stream = new FixedLengthStream(head.byteLength + inline.length + tail.byteLength);
+  // Pumps as the client reads; a client that goes away ends both streams.
   void (async () => {
     const writer = stream.writable.getWriter();
+    const reader = object.body.getReader();
     try {
       await writer.write(head);
-      const reader = object.body.getReader();
       for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) await writer.write(chunk.value);
       await writer.write(tail);
       await writer.close();
     } catch (err) {
-      await writer.abort(err).catch(() => undefined);
+      await Promise.allSettled([writer.abort(err), reader.cancel(err)]);
     }
   })();
   return c.body(stream.readable, 200, { 'Content-Type': 'application/json' });
