@@ -6,6 +6,7 @@ import { sweepMediaJobs } from './media/jobs';
 import { sweepVideoJobs } from './media/videos/job';
 import { sweepExpiredUploads } from './jobs/upload-expiry';
 import { sweepHumanRecords } from './jobs/human-records';
+import { sweepStorage } from './jobs/storage-sweep';
 
 export { AccountDurableObject } from '../durable-objects/account/account';
 export { WebJobDurableObject } from '../durable-objects/web-job/web-job';
@@ -23,6 +24,7 @@ export default {
     ctx.waitUntil(sweepVideoJobs(env, controller.scheduledTime));
     ctx.waitUntil(sweepExpiredUploads(env, controller.scheduledTime));
     ctx.waitUntil(sweepHumanRecords(env, controller.scheduledTime));
+    ctx.waitUntil(sweepStorage(env, controller.scheduledTime));
     // A deposit that came after its intent expired is still seen, and kept for the operator.
     if (env.BASE_RPC_URL) ctx.waitUntil(env.FUNDING_WATCHER.get(env.FUNDING_WATCHER.idFromName('usdc')).wake());
   },

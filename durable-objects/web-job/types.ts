@@ -44,11 +44,11 @@ export interface JobView {
   result_url: string | null;
   error?: string;
   page_count?: number;
-  pages?: CrawledPage[];
   scraper?: string;
   record_count?: number;
-  records?: Record<string, unknown>[];
   failed_urls: number;
   created_at: string;
   completed_at?: string;
+  /** A freshly settled job's `pages`/`records`: the byte range of that array in the R2 result set (not sent to the client). */
+  inline?: { key: string; offset: number; length: number };
 }

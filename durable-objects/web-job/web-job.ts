@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import { count, eq, sql } from 'drizzle-orm';
+import { count, eq, isNotNull, sql } from 'drizzle-orm';
 import { drizzle, type DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
 import { parseHTML } from 'linkedom';
@@ -12,10 +12,12 @@ import { sameSiteLinks, siteOf } from '../../src/web/links';
 import { loadPage } from '../../src/web/load-page';
 import { admitUrl } from '../../src/web/policy';
 import { CRAWL_PAGE_MICROS, EXTRACT_RECORD_MICROS } from '../../src/web/pricing';
+import { deleteItemObjects, storeItem, type StoredItem } from './items';
 import migrations from './migrations/migrations.js';
+import { writeResultSet } from './result-set';
 import * as schema from './schema';
 import { items, job, queue } from './schema';
-import type { CrawledPage, CrawlParams, ExtractParams, JobStart, JobView } from './types';
+import type { CrawlParams, ExtractParams, JobStart, JobView } from './types';
 
 /** Pages fetched at once: polite to the site, and bounded work per alarm. */
 const CONCURRENCY = 4;
@@ -26,6 +28,9 @@ export const JOB_DEADLINE_MS = 10 * 60 * 1000;
 const INLINE_FOR_MS = 60 * 60 * 1000;
 /** The frontier stops growing here, so a site that links forever cannot fill storage. */
 const FRONTIER_PER_PAGE = 20;
+/** Steps in a row that may throw before the job fails (free); each retry waits twice as long, from 1 s. */
+const MAX_STEP_FAILURES = 3;
+const STEP_RETRY_MS = 1_000;
 
 type JobRow = typeof job.$inferSelect;
 
@@ -55,14 +60,18 @@ export class WebJobDurableObject extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(now);
   }
 
-  /** The job as its owner sees it; null for anyone else (the route answers 404). */
+  /**
+   * The job as its owner sees it; null for anyone else (the route answers 404). The inline
+   * `pages`/`records` of a freshly settled job are not in this answer (it could pass the 32 MiB an
+   * RPC carries): `inline` names their byte range in the R2 result set, which the route streams.
+   */
   async view(accountId: string): Promise<JobView | null> {
     const row = this.#job();
     if (!row || row.accountId !== accountId) return null;
     const found = this.#itemCount();
     const unit = row.kind === 'crawl' ? CRAWL_PAGE_MICROS : EXTRACT_RECORD_MICROS;
     const fresh = row.settledAt !== null && Date.now() - row.settledAt < INLINE_FOR_MS && row.status === 'completed';
-    const list = fresh ? this.#db.select({ data: items.data }).from(items).orderBy(items.seq).all().map((r) => r.data) : undefined;
+    const inline = fresh && row.resultKey && row.resultOffset !== null && row.resultLength !== null ? { key: row.resultKey, offset: row.resultOffset, length: row.resultLength } : undefined;
     const params = row.params as CrawlParams | ExtractParams;
     return {
       id: row.id,
@@ -70,12 +79,11 @@ export class WebJobDurableObject extends DurableObject<Env> {
       cost: toUsdNumber(row.costMicros ?? (row.status === 'running' ? found * unit : 0)),
       result_url: row.resultKey ? `${row.base}/files/${row.resultKey}` : null,
       ...(row.error ? { error: row.error } : {}),
-      ...(row.kind === 'crawl'
-        ? { page_count: found, ...(list ? { pages: list as unknown as CrawledPage[] } : {}) }
-        : { scraper: (params as ExtractParams).scraper, record_count: found, ...(list ? { records: list } : {}) }),
+      ...(row.kind === 'crawl' ? { page_count: found } : { scraper: (params as ExtractParams).scraper, record_count: found }),
       failed_urls: row.failedUrls,
       created_at: new Date(row.createdAt).toISOString(),
       ...(row.settledAt ? { completed_at: new Date(row.settledAt).toISOString() } : {}),
+      ...(inline ? { inline } : {}),
     };
   }
 
@@ -85,9 +93,22 @@ export class WebJobDurableObject extends DurableObject<Env> {
     await this.ctx.storage.deleteAll();
   }
 
+  /**
+   * One step: a batch of URLs, or the settlement. A step that throws never leaves the job running
+   * with no alarm: it is tried again a few times, then the job fails and its hold is released.
+   */
   override async alarm(): Promise<void> {
     const row = this.#job();
     if (!row || row.status !== 'running') return;
+    try {
+      await this.#step(row);
+      if (row.stepFailures > 0) this.#db.update(job).set({ stepFailures: 0 }).run();
+    } catch (err) {
+      await this.#stepFailed(row, err);
+    }
+  }
+
+  async #step(row: JobRow): Promise<void> {
     const params = row.params as (CrawlParams | ExtractParams) & { guard: JobStart['guard'] };
     const remaining = params.limit - this.#itemCount();
     const batch = this.#db
@@ -102,31 +123,60 @@ export class WebJobDurableObject extends DurableObject<Env> {
     this.#db.update(queue).set({ state: 'done' }).where(sql`${queue.seq} in ${batch.map((b) => b.seq)}`).run();
     const results = await Promise.all(batch.map((entry) => this.#visit(entry.url, params)));
 
-    this.#db.transaction((tx) => {
-      let found = params.limit - remaining;
-      let queued = tx.select({ n: count() }).from(queue).get()?.n ?? 0;
-      for (const result of results) {
-        if ('failure' in result) {
-          tx.update(job).set({ failedUrls: sql`${job.failedUrls} + 1`, lastFailure: result.failure }).run();
-          continue;
-        }
-        for (const item of result.items) {
-          if (found >= params.limit) break;
-          tx.insert(items).values({ data: item }).run();
-          found++;
-        }
-        for (const link of result.links) {
-          if (queued >= params.limit * FRONTIER_PER_PAGE) break;
-          const inserted = tx.insert(queue).values({ url: link, state: 'queued' }).onConflictDoNothing().returning({ seq: queue.seq }).get();
-          if (inserted) queued++;
-        }
+    let found = params.limit - remaining;
+    let queued = this.#db.select({ n: count() }).from(queue).get()?.n ?? 0;
+    for (const result of results) {
+      if ('failure' in result) {
+        this.#recordFailure(result.failure);
+        continue;
       }
-    });
+      // One URL's items and links are written together, or not at all: a page that cannot be
+      // stored fails that page (free), never the batch or the job.
+      try {
+        const kept = result.items.slice(0, Math.max(0, params.limit - found));
+        const stored: StoredItem[] = [];
+        for (const [i, item] of kept.entries()) stored.push(await storeItem(this.env.MEDIA, row.accountId, row.id, found + i, item));
+        const added = this.#db.transaction((tx) => {
+          for (const item of stored) tx.insert(items).values(item).run();
+          let linked = 0;
+          for (const link of result.links) {
+            if (queued + linked >= params.limit * FRONTIER_PER_PAGE) break;
+            if (tx.insert(queue).values({ url: link, state: 'queued' }).onConflictDoNothing().returning({ seq: queue.seq }).get()) linked++;
+          }
+          return linked;
+        });
+        found += stored.length;
+        queued += added;
+      } catch (err) {
+        this.#recordFailure(`${result.url}: the result could not be stored (${String(err)})`);
+      }
+    }
     await this.ctx.storage.setAlarm(Date.now());
   }
 
+  #recordFailure(failure: string): void {
+    this.#db.update(job).set({ failedUrls: sql`${job.failedUrls} + 1`, lastFailure: failure }).run();
+  }
+
+  /** A step threw: retry it after a pause, or after `MAX_STEP_FAILURES` fail the job for free. */
+  async #stepFailed(row: JobRow, err: unknown): Promise<void> {
+    const failures = row.stepFailures + 1;
+    console.error(JSON.stringify({ webJob: row.id, step: 'failed', failures, error: String(err) }));
+    this.#db.update(job).set({ stepFailures: failures }).run();
+    if (failures < MAX_STEP_FAILURES) {
+      await this.ctx.storage.setAlarm(Date.now() + STEP_RETRY_MS * 2 ** (failures - 1));
+      return;
+    }
+    // The release is idempotent (its ledger key); if it throws, the platform retries this alarm.
+    await this.env.ACCOUNT.get(this.env.ACCOUNT.idFromName(row.accountId)).release(row.holdId);
+    this.#db
+      .update(job)
+      .set({ status: 'failed', settledAt: Date.now(), costMicros: 0, error: 'The job stopped on an internal error; nothing was charged.' })
+      .run();
+  }
+
   /** Fetches one URL through the guard, robots.txt and the standard rail; never throws. */
-  async #visit(url: string, params: (CrawlParams | ExtractParams) & { guard: JobStart['guard'] }): Promise<{ items: Record<string, unknown>[]; links: string[] } | { failure: string }> {
+  async #visit(url: string, params: (CrawlParams | ExtractParams) & { guard: JobStart['guard'] }): Promise<{ url: string; items: Record<string, unknown>[]; links: string[] } | { failure: string }> {
     try {
       const guard = { allowHosts: params.guard.allowHosts, ownHosts: params.guard.ownHosts };
       await admitUrl(url, this.env, guard);
@@ -135,16 +185,16 @@ export class WebJobDurableObject extends DurableObject<Env> {
         const scraper = findScraper(params.scraper);
         if (!scraper) return { failure: `unknown scraper ${params.scraper}` };
         const { document } = parseHTML(page.html);
-        return { items: scraper.extract({ html: page.html, url: page.finalUrl, document }), links: [] };
+        return { url, items: scraper.extract({ html: page.html, url: page.finalUrl, document }), links: [] };
       }
       const site = siteOf(new URL(params.url));
       if (siteOf(new URL(page.finalUrl)) !== site) return { failure: `${url} redirected off the site to ${page.finalUrl}` };
       const markdown = convertPage(page.html, page.finalUrl, 'markdown');
       const links = sameSiteLinks(page.html, page.finalUrl, site);
-      if (!markdown) return { items: [], links };
+      if (!markdown) return { url, items: [], links };
       const content = params.format === 'markdown' ? undefined : convertPage(page.html, page.finalUrl, params.format)?.content;
       const item = { url: page.finalUrl, title: markdown.title, markdown: markdown.content, status: page.status, ...(content === undefined ? {} : { [params.format]: content }) };
-      return { items: [item], links };
+      return { url, items: [item], links };
     } catch (err) {
       return { failure: err instanceof GatewayError ? `${url}: ${err.message}` : `${url}: ${String(err)}` };
     }
@@ -152,11 +202,11 @@ export class WebJobDurableObject extends DurableObject<Env> {
 
   /** Settles once: the result set to R2 and a charge for what was returned, or a free failure. */
   async #finish(row: JobRow): Promise<void> {
-    const found = this.#db.select({ data: items.data }).from(items).orderBy(items.seq).all().map((r) => r.data);
+    const found = this.#itemCount();
     const params = row.params as CrawlParams | ExtractParams;
     const account = this.env.ACCOUNT.get(this.env.ACCOUNT.idFromName(row.accountId));
     const now = Date.now();
-    if (found.length === 0) {
+    if (found === 0) {
       await account.release(row.holdId);
       const empty = params.kind === 'extract' && row.failedUrls < params.urls.length;
       this.#db
@@ -172,14 +222,17 @@ export class WebJobDurableObject extends DurableObject<Env> {
     }
     // The job id is random, so the key (and its link) cannot be guessed; a retried finish rewrites the same object.
     const key = `${accountPrefix('results', row.accountId)}${row.id}.json`;
-    const body = params.kind === 'crawl' ? { id: row.id, url: params.url, pages: found } : { id: row.id, scraper: params.scraper, records: found };
-    await this.env.MEDIA.put(key, JSON.stringify(body), { httpMetadata: { contentType: 'application/json' } });
-    const cost = found.length * (params.kind === 'crawl' ? CRAWL_PAGE_MICROS : EXTRACT_RECORD_MICROS);
+    const head = params.kind === 'crawl' ? { id: row.id, url: params.url } : { id: row.id, scraper: params.scraper };
+    const range = await writeResultSet(this.ctx.storage.sql, this.env.MEDIA, key, head, params.kind === 'crawl' ? 'pages' : 'records');
+    const cost = found * (params.kind === 'crawl' ? CRAWL_PAGE_MICROS : EXTRACT_RECORD_MICROS);
     const settled = await account.settle(row.holdId, cost);
     this.#db
       .update(job)
-      .set({ status: 'completed', settledAt: now, costMicros: settled.ok ? settled.chargedMicros : cost, resultKey: key })
+      .set({ status: 'completed', settledAt: now, costMicros: settled.ok ? settled.chargedMicros : cost, resultKey: key, resultOffset: range.offset, resultLength: range.length })
       .run();
+    // The large items are in the result set now; a failure here leaves them to the results sweep.
+    const large = this.#db.select({ key: items.r2Key }).from(items).where(isNotNull(items.r2Key)).all();
+    await deleteItemObjects(this.env.MEDIA, large.map((item) => item.key ?? '')).catch((err: unknown) => console.error(JSON.stringify({ webJob: row.id, step: 'delete-items', error: String(err) })));
   }
 
   #job(): JobRow | undefined {

@@ -32,7 +32,7 @@ export const ipDailyCounters = sqliteTable(
     /** Funding sessions started from fund pages (card checkouts and USDC intents), D3's abuse limit. */
     fundingSessions: integer('funding_sessions').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.ip, t.day] })],
+  (t) => [primaryKey({ columns: [t.ip, t.day] }), index('ip_daily_counters_day').on(t.day)],
 );
 
 /** Crawl and extract jobs by account, so deleting an account finds its job Durable Objects. */
@@ -44,7 +44,7 @@ export const webJobs = sqliteTable(
     kind: text('kind').$type<'crawl' | 'extract'>().notNull(),
     createdAt: integer('created_at').notNull(),
   },
-  (t) => [index('web_jobs_account').on(t.accountId)],
+  (t) => [index('web_jobs_account').on(t.accountId), index('web_jobs_created').on(t.createdAt)],
 );
 
 /**
@@ -64,7 +64,7 @@ export const generations = sqliteTable(
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
   },
-  (t) => [index('generations_account').on(t.accountId, t.createdAt, t.id)],
+  (t) => [index('generations_account').on(t.accountId, t.createdAt, t.id), index('generations_expiry').on(t.expiresAt)],
 );
 
 /**
@@ -162,6 +162,7 @@ export const fundingIntents = sqliteTable(
     index('funding_intents_account').on(t.accountId, t.createdAt),
     // The watcher matches a deposit to the intent of its amount open when its block was mined.
     index('funding_intents_amount').on(t.amountMicros, t.createdAt),
+    index('funding_intents_expiry').on(t.expiresAt),
   ],
 );
 
@@ -265,7 +266,7 @@ export const ipHourlyCounters = sqliteTable(
     /** Sign-in challenges handed out (each a D1 row until used or swept): D3's abuse limit. */
     signInChallenges: integer('sign_in_challenges').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.ip, t.hour] })],
+  (t) => [primaryKey({ columns: [t.ip, t.hour] }), index('ip_hourly_counters_hour').on(t.hour)],
 );
 
 /** A claimed account's passkeys (WebAuthn credentials); sign-in finds the account by credential id. */
@@ -338,7 +339,7 @@ export const fundingRequestCounters = sqliteTable(
     hour: text('hour').notNull(),
     requests: integer('requests').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.hour] })],
+  (t) => [primaryKey({ columns: [t.accountId, t.hour] }), index('funding_request_counters_hour').on(t.hour)],
 );
 
 /**

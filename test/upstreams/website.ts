@@ -21,6 +21,20 @@ const productJsonLd = (id: number) => ({
   offers: { '@type': 'Offer', price: `${id * 10}.00`, priceCurrency: 'EUR', availability: 'https://schema.org/InStock' },
 });
 
+const LONG_SENTENCE = 'This sentence is part of a long section, written so that a reader finds the main content without trouble. ';
+/** Sections of the 10 MB page: a few large paragraphs convert in seconds, where 70,000 small ones take half a minute. */
+export const LARGE_PAGE_SECTIONS = 105;
+let largePage: string | undefined;
+
+/** A page of about 10 MB (under the standard rail's 10 MiB), whose markdown is above a Durable Object row's 2 MB. */
+function large(): string {
+  largePage ??= page(
+    'Large Page',
+    `<article><h1>Large Page</h1>${Array.from({ length: LARGE_PAGE_SECTIONS }, (_, i) => `<h2>Section ${i}</h2><p>${LONG_SENTENCE.repeat(900)}</p>`).join('')}</article>`,
+  );
+  return largePage;
+}
+
 /** A small local web site with every case the web features must handle. */
 const PAGES: Record<string, () => { status?: number; html: string; headers?: Record<string, string> } | Promise<{ status?: number; html: string }>> = {
   '/robots.txt': () => ({ html: 'User-agent: *\nDisallow: /private/\n', headers: { 'Content-Type': 'text/plain' } }),
@@ -39,6 +53,11 @@ const PAGES: Record<string, () => { status?: number; html: string; headers?: Rec
     ),
   }),
   '/private/secret': () => ({ html: page('Secret', `<main><h1>Secret</h1>${paragraph('A secret')}</main>`) }),
+  '/large': () => ({ html: large() }),
+  // A product whose description alone (3 MB) is above a Durable Object row's 2 MB: an extract record that must live in R2.
+  '/large-product': () => ({
+    html: page('Trail Shoe 9', `<main><h1>Trail Shoe 9</h1>${paragraph('This shoe')}</main>`, `<script type="application/ld+json">${JSON.stringify({ ...productJsonLd(9), description: LONG_SENTENCE.repeat(28_000) })}</script>`),
+  }),
   '/empty': () => ({ html: '<!DOCTYPE html><html><head><title></title></head><body><script>var x = 1;</script></body></html>' }),
   '/broken': () => ({ status: 500, html: page('Error', '<h1>Internal Server Error</h1>') }),
   '/slow': async () => {

@@ -9,6 +9,7 @@ import { insertWebJob } from '../../db/web-jobs';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { findScraper, SCRAPERS } from '../../web/extract';
+import { jobResponse } from '../../web/job-response';
 import { admitUrl, requestGuard } from '../../web/policy';
 import { CRAWL_PAGE_MICROS, EXTRACT_RECORD_MICROS } from '../../web/pricing';
 import { publicBaseUrl } from '../../urls';
@@ -66,8 +67,9 @@ export const crawlHandler: RouteHandler<typeof crawl, AppEnv> = async (c) => {
 };
 
 export const getCrawlHandler: RouteHandler<typeof getCrawl, AppEnv> = async (c) => {
-  const { scraper: _scraper, record_count: _count, records: _records, ...view } = await ownedJob(c, c.req.valid('param').id, 'crawl');
-  return c.json(view, 200);
+  const { scraper: _scraper, record_count: _count, inline, ...view } = await ownedJob(c, c.req.valid('param').id, 'crawl');
+  // A streamed body (the inline pages from R2) with the CrawlJob shape; the typed c.json cannot stream.
+  return jobResponse(c, view, inline, 'pages') as never;
 };
 
 export const extractHandler: RouteHandler<typeof extract, AppEnv> = async (c) => {
@@ -81,8 +83,8 @@ export const extractHandler: RouteHandler<typeof extract, AppEnv> = async (c) =>
 };
 
 export const getExtractHandler: RouteHandler<typeof getExtract, AppEnv> = async (c) => {
-  const { page_count: _count, pages: _pages, ...view } = await ownedJob(c, c.req.valid('param').id, 'extract');
-  return c.json(view, 200);
+  const { page_count: _count, inline, ...view } = await ownedJob(c, c.req.valid('param').id, 'extract');
+  return jobResponse(c, view, inline, 'records') as never;
 };
 
 export const listScrapersHandler: RouteHandler<typeof listScrapers, AppEnv> = async (c) => {
