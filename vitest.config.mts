@@ -7,11 +7,22 @@ const WORKERS_TESTS = ['src/**/*.test.ts', 'durable-objects/**/*.test.ts', 'test
 
 /**
  * Files that need a runtime of their own: they read state the whole runtime shares (a sweep over
- * every account, an isolate's memory of distances and channels). Every other file shares one
+ * every row, an isolate's memory of distances). Every other file shares one
  * workerd per Vitest worker, because starting workerd and loading the gateway's modules costs each
  * isolated file about 9 s, most of the suite's time (README, "Tests").
  */
-const OWN_RUNTIME = ['test/workers/settlement-journal.test.ts', 'test/workers/account-expiry.test.ts'];
+const OWN_RUNTIME = [
+  // Sweeps read (and delete) every row past a time, whoever made it.
+  'test/workers/account-expiry.test.ts',
+  'test/workers/human-records.test.ts',
+  'test/workers/media-jobs.test.ts',
+  'test/workers/render-once.test.ts',
+  'test/workers/storage-sweep.test.ts',
+  'test/workers/upload-expiry.test.ts',
+  'test/workers/video-jobs.test.ts',
+  // A cold isolate's memory of round trips decides where a settlement goes.
+  'test/workers/settlement-journal.test.ts',
+];
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations('./migrations');
