@@ -20,6 +20,8 @@ import * as fundingAdminRoutes from './routes/admin/funding.routes';
 import * as suspension from './routes/admin/suspension.handlers';
 import * as suspensionRoutes from './routes/admin/suspension.routes';
 import * as humanAdmin from './routes/admin/human.handlers';
+import * as accountSearch from './routes/admin/search.handlers';
+import * as accountSearchRoutes from './routes/admin/search.routes';
 import * as humanAdminRoutes from './routes/admin/human.routes';
 import * as agent from './routes/agent/agent.handlers';
 import * as agentRoutes from './routes/agent/agent.routes';
@@ -81,6 +83,7 @@ export function createApp() {
     .openapi(claimRoutes.claimInit, claim.claimInitHandler)
     .openapi(claimRoutes.claimPoll, claim.claimPollHandler)
     .openapi(fundRoutes.fund, fund.fundHandler)
+    .openapi(accountSearchRoutes.searchAccounts, accountSearch.searchAccountsHandler)
     .openapi(adminRoutes.credit, admin.creditHandler)
     .openapi(adminRoutes.getAccount, admin.getAccountHandler)
     .openapi(adminRoutes.getLedger, admin.getLedgerHandler)

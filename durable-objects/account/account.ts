@@ -1,11 +1,11 @@
 import { DurableObject } from 'cloudflare:workers';
 import { drizzle, type DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
+import { newKeyId } from '../../src/accounts/credentials';
 import { chargeSavedCard } from '../../src/funding/off-session';
 import { stripeRail } from '../../src/funding/stripe';
 import { ExpiryAlarm } from './alarm';
 import { ClaimState, type HumanHolder, type OpenClaimResult } from './claim';
-import { newId } from './ids';
 import { Keys, type KeyPatch, type NewKey } from './keys';
 import { Ledger } from './ledger';
 import { AccountMemory } from './memory';
@@ -117,7 +117,7 @@ export class AccountDurableObject extends DurableObject<Env> {
       tx.insert(account)
         .values({ id: input.accountId, createdAt: now, claimTokenHash: input.claimTokenHash, expiresAt: input.expiresAt, fundToken: input.fundToken })
         .run();
-      tx.insert(apiKeys).values({ id: newId('key'), createdAt: now, ...input.key }).run();
+      tx.insert(apiKeys).values({ id: newKeyId(input.accountId), createdAt: now, ...input.key }).run();
     });
     this.#memory.load(this.ctx.storage);
     this.#topUp.load();
@@ -201,6 +201,12 @@ export class AccountDurableObject extends DurableObject<Env> {
   async credit(request: CreditRequest): Promise<{ applied: boolean; balanceMicros: number } | null> {
     if (!this.#memory.account) return null;
     return this.#ledger.credit(request, Date.now());
+  }
+
+  /** An operator's debit with its reason: refused beyond the available balance; idempotent by key. Null without an account. */
+  async debit(request: CreditRequest): Promise<Result<{ applied: boolean; balanceMicros: number }, { reason: 'exceeds_available'; availableMicros: number }> | null> {
+    if (!this.#memory.account) return null;
+    return this.#ledger.debit(request, Date.now());
   }
 
   async snapshot(): Promise<AccountSnapshot> {

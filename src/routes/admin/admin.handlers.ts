@@ -29,9 +29,21 @@ export const creditHandler: RouteHandler<typeof credit, AppEnv> = async (c) => {
   // Without an Idempotency-Key every call is a new credit; with one, retries credit once.
   const idempotencyKey = `operator:${c.req.valid('header')['idempotency-key'] ?? crypto.randomUUID()}`;
   const account = await accountStub(c.env, account_id);
-  const result = await account.credit({ amountMicros, idempotencyKey, source: 'operator', note: reason });
+  const request = { amountMicros, idempotencyKey, source: 'operator', note: reason } as const;
+  if (amountMicros < 0) {
+    // A debit (a correction or a refund paid outside): never beyond what the account has free.
+    const result = await account.debit(request);
+    if (!result) throw noAccount(account_id);
+    if (!result.ok) {
+      throw new GatewayError('invalid_request', `The debit of ${formatUsd(-amountMicros)} USD exceeds the available balance, ${formatUsd(result.availableMicros)} USD (the balance less open holds).`, {
+        param: 'amount_usd',
+      });
+    }
+    return c.json({ account_id, balance_usd: formatUsd(result.balanceMicros) }, 200);
+  }
+  const result = await account.credit(request);
   if (!result) throw noAccount(account_id);
-  if (amountMicros > 0) await markFunded(database(c.env), account_id, Date.now());
+  await markFunded(database(c.env), account_id, Date.now());
   return c.json({ account_id, balance_usd: formatUsd(result.balanceMicros) }, 200);
 };
 
