@@ -3,6 +3,7 @@ import { version } from '../package.json';
 import type { AppEnv } from './env';
 import { GatewayError, renderError, validationError } from './errors';
 import { requestId } from './middleware/request-id';
+import { requestLog } from './middleware/request-log';
 import { refuseSelfFetch } from './middleware/self-fetch';
 import * as admin from './routes/admin/admin.handlers';
 import * as imageJobs from './routes/media/image-jobs.handlers';
@@ -53,7 +54,7 @@ export function createApp() {
     },
   });
 
-  app.use('*', requestId(), refuseSelfFetch());
+  app.use('*', requestId(), requestLog(), refuseSelfFetch());
 
   // The route table.
   app

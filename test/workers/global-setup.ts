@@ -3,6 +3,7 @@ import { startOpenAIImagesUpstream, type ImagesUpstream } from '../upstreams/ope
 import { startOpenAIVideosUpstream, type OpenAIVideosUpstream } from '../upstreams/openai-videos';
 import { startChain, type Chain } from '../upstreams/anvil';
 import { startOpenAIUpstream } from '../upstreams/openai';
+import { startWebsite } from '../upstreams/website';
 import type { Upstream } from '../upstreams/server';
 
 declare module 'vitest' {
@@ -15,6 +16,8 @@ declare module 'vitest' {
     chatUpstreamUrl: string;
     /** A local EVM node with a 6-decimal token as USDC, for the watcher tests: its RPC, the token, a funded payer. */
     chain: { rpcUrl: string; token: string; payer: string; depositAddress: string };
+    /** The test website (`test/upstreams/website.ts`) on 127.0.0.1, for scrapes inside workerd. */
+    websiteUrl: string;
   }
 }
 
@@ -25,14 +28,17 @@ let upstream: ImagesUpstream | undefined;
 let videos: OpenAIVideosUpstream | undefined;
 let chain: Chain | undefined;
 let chat: Upstream | undefined;
+let website: Upstream | undefined;
 
 export async function setup(project: TestProject) {
-  [upstream, videos, chain, chat] = await Promise.all([
+  [upstream, videos, chain, chat, website] = await Promise.all([
     startOpenAIImagesUpstream(IMAGES_UPSTREAM_KEY),
     startOpenAIVideosUpstream(VIDEOS_UPSTREAM_KEY),
     startChain(),
     startOpenAIUpstream(),
+    startWebsite(),
   ]);
+  project.provide('websiteUrl', website.url);
   project.provide('chatUpstreamUrl', chat.url);
   await chain.mint(chain.payer, 1_000_000_000_000n);
   project.provide('imagesUpstreamUrl', upstream.url);
@@ -45,4 +51,5 @@ export async function teardown() {
   await videos?.stop();
   await chain?.stop();
   await chat?.stop();
+  await website?.stop();
 }
