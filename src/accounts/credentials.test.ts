@@ -49,6 +49,10 @@ describe('key ids', () => {
     }
   });
 
+  it('fall back to the random format for an account id that is not a UUID', () => {
+    expect(newKeyId('acct_test')).toMatch(/^key_[A-Za-z0-9]{20}$/);
+  });
+
   it.each([
     ['a key id of the older random format', `key_${'a'.repeat(20)}`],
     ['an API key', newApiKey(crypto.randomUUID())],
