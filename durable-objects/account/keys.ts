@@ -84,6 +84,14 @@ export class Keys {
   }
 }
 
+/** What a patch changes, for its audit row: `revoked`, `restored`, and the names of the fields set. */
+export function describePatch(patch: KeyPatch): string {
+  const changed = Object.entries(patch)
+    .filter(([, value]) => value !== undefined)
+    .map(([field, value]) => (field === 'revoked' ? (value ? 'revoked' : 'restored') : field));
+  return changed.join(', ') || 'nothing';
+}
+
 function keyRecord(row: typeof apiKeys.$inferSelect): KeyRecord {
   const { hash: _hash, ...record } = row;
   return record;

@@ -195,6 +195,11 @@ export class Ledger {
     return { ok: true, ...this.credit(request, now) };
   }
 
+  /** An operator's act of amount 0 on a key (created, changed, revoked): an `audit` row naming the key, with what was done. */
+  auditKey(keyId: string, note: string, idempotencyKey: string, now: number): void {
+    run(this.#storage, SQL.insertLedger, 'audit', 0, this.#memory.account!.balance_micros, null, keyId, 'operator', idempotencyKey, note, null, now);
+  }
+
   /** Up to `limit` ledger rows older than the row `before` (the newest without it), newest first. */
   page(limit: number, before?: number): LedgerPage {
     const entries = this.#db

@@ -223,3 +223,20 @@ describe('debiting an account (a negative amount on /credits)', () => {
     expect(view.balance_usd).toBe('1.500000');
   });
 });
+
+describe('the audit trail of operator acts on keys', () => {
+  it('writes an audit ledger row naming the key for each key created, changed or revoked by the operator', async () => {
+    const agent = await register();
+    const admin = (path: string, body: unknown, method = 'POST') =>
+      call(path, { method, headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const created = (await (await admin(`/admin/accounts/${agent.account_id}/keys`, { name: 'ci' })).json()) as { key: { id: string } };
+    expect((await admin(`/admin/accounts/${agent.account_id}/keys/${created.key.id}`, { daily_limit_usd: '5' }, 'PATCH')).status).toBe(200);
+    expect((await admin(`/admin/accounts/${agent.account_id}/keys/${created.key.id}`, { revoked: true }, 'PATCH')).status).toBe(200);
+    const ledger = (await (await call(`/admin/accounts/${agent.account_id}/ledger`, bearer(ADMIN_TOKEN))).json()) as { data: Record<string, unknown>[] };
+    expect(ledger.data.filter((row) => row.kind === 'audit')).toEqual([
+      expect.objectContaining({ key_id: created.key.id, source: 'operator', amount_usd: '0.000000', note: 'key changed by the operator: revoked' }),
+      expect.objectContaining({ key_id: created.key.id, source: 'operator', note: 'key changed by the operator: dailyLimitMicros' }),
+      expect.objectContaining({ key_id: created.key.id, source: 'operator', note: 'key created by the operator: ci' }),
+    ]);
+  });
+});
