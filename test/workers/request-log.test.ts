@@ -3,6 +3,7 @@ import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { createApp } from '../../src/app';
 import { consumeJobs } from '../../src/jobs/consumer';
+import { withoutQueries } from '../../src/observability/request-log';
 import type { JobMessage } from '../../src/jobs/messages';
 import { ADMIN_TOKEN, adminCredit, register } from './helpers';
 
@@ -137,5 +138,11 @@ describe('the job log line', () => {
     expect(await deliver({ kind: 'image.render', jobId: 'job_missing' }, broken)).toEqual([
       expect.objectContaining({ kind: 'image.render', job_id: 'job_missing', outcome: 'retry', error: expect.any(String) }),
     ]);
+  });
+
+  it("drops URL queries (a provider's key, a signed link) from the error it logs", () => {
+    expect(withoutQueries('GET https://upstream.test/v1/models/x:generate?key=AIzaSecret&alt=sse failed; see "https://a.test/b?X-Amz-Signature=abc"')).toBe(
+      'GET https://upstream.test/v1/models/x:generate?[redacted] failed; see "https://a.test/b?[redacted]"',
+    );
   });
 });

@@ -89,12 +89,16 @@ export const createKeyHandler: RouteHandler<typeof createKey, AppEnv> = async (c
   const { name, ...guardrails } = c.req.valid('json');
   const apiKey = newApiKey(account_id);
   const account = await accountStub(c.env, account_id);
-  const key = await account.createKey({
-    hash: await sha256Hex(apiKey),
-    hint: `ak-…${apiKey.slice(-4)}`,
-    name: name ?? 'key',
-    ...toGuardrails(guardrails),
-  });
+  // By the operator: an audit ledger row names the key (the dashboard's keys are the human's own).
+  const key = await account.createKey(
+    {
+      hash: await sha256Hex(apiKey),
+      hint: `ak-…${apiKey.slice(-4)}`,
+      name: name ?? 'key',
+      ...toGuardrails(guardrails),
+    },
+    'operator',
+  );
   if (!key) throw noAccount(account_id);
   return c.json({ api_key: apiKey, key: keyBody(key) }, 201);
 };
@@ -103,7 +107,7 @@ export const updateKeyHandler: RouteHandler<typeof updateKey, AppEnv> = async (c
   const { account_id, key_id } = c.req.valid('param');
   const { name, revoked, ...guardrails } = c.req.valid('json');
   const account = await accountStub(c.env, account_id);
-  const key = await account.updateKey(key_id, { name, revoked, ...toGuardrails(guardrails) });
+  const key = await account.updateKey(key_id, { name, revoked, ...toGuardrails(guardrails) }, 'operator');
   if (!key) throw new GatewayError('not_found', `No key ${key_id} on account ${account_id}.`);
   return c.json(keyBody(key), 200);
 };
