@@ -42,6 +42,8 @@ export default defineConfig(async () => {
       setupFiles: ['./test/workers/apply-migrations.ts'],
       // Runs in Node: the upstream simulators that tests inside workerd call over 127.0.0.1.
       globalSetup: ['./test/workers/global-setup.ts'],
+      // The gateway's own log lines (one per request, README "Observability") would bury the test output.
+      onConsoleLog: (log: string) => (log.startsWith('{"event":') ? false : undefined),
     },
   });
   return {

@@ -3,6 +3,7 @@ import { version } from '../package.json';
 import type { AppEnv } from './env';
 import { GatewayError, renderError, validationError } from './errors';
 import { requestId } from './middleware/request-id';
+import { requestLog } from './middleware/request-log';
 import { refuseSelfFetch } from './middleware/self-fetch';
 import * as admin from './routes/admin/admin.handlers';
 import * as imageJobs from './routes/media/image-jobs.handlers';
@@ -20,6 +21,8 @@ import * as fundingAdminRoutes from './routes/admin/funding.routes';
 import * as suspension from './routes/admin/suspension.handlers';
 import * as suspensionRoutes from './routes/admin/suspension.routes';
 import * as humanAdmin from './routes/admin/human.handlers';
+import * as accountSearch from './routes/admin/search.handlers';
+import * as accountSearchRoutes from './routes/admin/search.routes';
 import * as humanAdminRoutes from './routes/admin/human.routes';
 import * as agent from './routes/agent/agent.handlers';
 import * as agentRoutes from './routes/agent/agent.routes';
@@ -51,7 +54,7 @@ export function createApp() {
     },
   });
 
-  app.use('*', requestId(), refuseSelfFetch());
+  app.use('*', requestId(), requestLog(), refuseSelfFetch());
 
   // The route table.
   app
@@ -81,6 +84,7 @@ export function createApp() {
     .openapi(claimRoutes.claimInit, claim.claimInitHandler)
     .openapi(claimRoutes.claimPoll, claim.claimPollHandler)
     .openapi(fundRoutes.fund, fund.fundHandler)
+    .openapi(accountSearchRoutes.searchAccounts, accountSearch.searchAccountsHandler)
     .openapi(adminRoutes.credit, admin.creditHandler)
     .openapi(adminRoutes.getAccount, admin.getAccountHandler)
     .openapi(adminRoutes.getLedger, admin.getLedgerHandler)

@@ -1,5 +1,6 @@
 import type { AccountClient } from './accounts/account-client';
 import type { AccountDurableObject } from '../durable-objects/account/account';
+import type { RequestLogFields } from './observability/request-log';
 import type { ProviderId } from './providers/ids';
 
 type ProviderSetting = `${Uppercase<ProviderId>}_${'API_KEY' | 'BASE_URL'}`;
@@ -75,5 +76,7 @@ export interface AppEnv {
   Variables: {
     requestId: string;
     caller: Caller;
+    /** What the handlers add to the request's log line (`src/middleware/request-log`). */
+    log: RequestLogFields;
   };
 }

@@ -1,12 +1,12 @@
 import { DurableObject } from 'cloudflare:workers';
 import { drizzle, type DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
+import { newKeyId } from '../../src/accounts/credentials';
 import { chargeSavedCard } from '../../src/funding/off-session';
 import { stripeRail } from '../../src/funding/stripe';
 import { ExpiryAlarm } from './alarm';
 import { ClaimState, type HumanHolder, type OpenClaimResult } from './claim';
-import { newId } from './ids';
-import { Keys, type KeyPatch, type NewKey } from './keys';
+import { describePatch, Keys, type KeyPatch, type NewKey } from './keys';
 import { Ledger } from './ledger';
 import { AccountMemory } from './memory';
 import migrations from './migrations/migrations.js';
@@ -117,7 +117,7 @@ export class AccountDurableObject extends DurableObject<Env> {
       tx.insert(account)
         .values({ id: input.accountId, createdAt: now, claimTokenHash: input.claimTokenHash, expiresAt: input.expiresAt, fundToken: input.fundToken })
         .run();
-      tx.insert(apiKeys).values({ id: newId('key'), createdAt: now, ...input.key }).run();
+      tx.insert(apiKeys).values({ id: newKeyId(input.accountId), createdAt: now, ...input.key }).run();
     });
     this.#memory.load(this.ctx.storage);
     this.#topUp.load();
@@ -203,6 +203,12 @@ export class AccountDurableObject extends DurableObject<Env> {
     return this.#ledger.credit(request, Date.now());
   }
 
+  /** An operator's debit with its reason: refused beyond the available balance; idempotent by key. Null without an account. */
+  async debit(request: CreditRequest): Promise<Result<{ applied: boolean; balanceMicros: number }, { reason: 'exceeds_available'; availableMicros: number }> | null> {
+    if (!this.#memory.account) return null;
+    return this.#ledger.debit(request, Date.now());
+  }
+
   async snapshot(): Promise<AccountSnapshot> {
     return this.#snapshot();
   }
@@ -286,16 +292,26 @@ export class AccountDurableObject extends DurableObject<Env> {
     return this.#usage.credits(limit);
   }
 
-  /** Adds a key; null when the account does not exist. */
-  async createKey(input: NewKey): Promise<KeyRecord | null> {
+  /** Adds a key; null when the account does not exist. By the operator, with an `audit` ledger row in the same transaction. */
+  async createKey(input: NewKey, by?: 'operator'): Promise<KeyRecord | null> {
     if (!this.#memory.account) return null;
-    return this.#keys.create(input, Date.now());
+    const now = Date.now();
+    return this.ctx.storage.transactionSync(() => {
+      const key = this.#keys.create(input, now);
+      if (by) this.#ledger.auditKey(key.id, `key created by the operator: ${key.name}`, `operator:key:${key.id}`, now);
+      return key;
+    });
   }
 
-  /** Changes a key's guardrails or revokes it; null when there is no such key. */
-  async updateKey(keyId: string, patch: KeyPatch): Promise<KeyRecord | null> {
+  /** Changes a key's guardrails or revokes it; null when there is no such key. By the operator, with an `audit` ledger row naming what changed. */
+  async updateKey(keyId: string, patch: KeyPatch, by?: 'operator'): Promise<KeyRecord | null> {
     if (!this.#memory.account) return null;
-    return this.#keys.update(keyId, patch, Date.now());
+    const now = Date.now();
+    return this.ctx.storage.transactionSync(() => {
+      const key = this.#keys.update(keyId, patch, now);
+      if (key && by) this.#ledger.auditKey(key.id, `key changed by the operator: ${describePatch(patch)}`, `operator:key:${key.id}:${crypto.randomUUID()}`, now);
+      return key;
+    });
   }
 
   async keys(): Promise<KeyRecord[]> {

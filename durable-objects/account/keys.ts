@@ -1,7 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import type { DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
-import { hashesEqual } from '../../src/accounts/credentials';
-import { newId } from './ids';
+import { hashesEqual, newKeyId } from '../../src/accounts/credentials';
 import type { AccountMemory } from './memory';
 import type * as schema from './schema';
 import { apiKeys } from './schema';
@@ -54,7 +53,7 @@ export class Keys {
   }
 
   create(input: NewKey, now: number): KeyRecord {
-    const id = newId('key');
+    const id = newKeyId(this.#memory.account!.id);
     this.#db.insert(apiKeys).values({ id, createdAt: now, ...input }).run();
     return keyRecord(this.#db.select().from(apiKeys).where(eq(apiKeys.id, id)).get()!);
   }
@@ -83,6 +82,14 @@ export class Keys {
     this.#byHash.clear();
     this.#spend.forgetLimits();
   }
+}
+
+/** What a patch changes, for its audit row: `revoked`, `restored`, and the names of the fields set. */
+export function describePatch(patch: KeyPatch): string {
+  const changed = Object.entries(patch)
+    .filter(([, value]) => value !== undefined)
+    .map(([field, value]) => (field === 'revoked' ? (value ? 'revoked' : 'restored') : field));
+  return changed.join(', ') || 'nothing';
 }
 
 function keyRecord(row: typeof apiKeys.$inferSelect): KeyRecord {

@@ -180,6 +180,26 @@ export class Ledger {
     return { applied: true, balanceMicros: next.balance_micros };
   }
 
+  /**
+   * An operator's debit (`amountMicros` < 0): like `credit`, once per idempotency key, but refused
+   * when it would take the available balance (the balance less open holds) below zero, so a typo
+   * cannot leave a debt and a settlement cannot overdraw what a hold set aside. A replayed key
+   * answers as applied before, without a check.
+   */
+  debit(request: CreditRequest, now: number): Result<{ applied: boolean; balanceMicros: number }, { reason: 'exceeds_available'; availableMicros: number }> {
+    if (!Number.isSafeInteger(request.amountMicros) || request.amountMicros >= 0) throw new Error(`invalid debit: ${request.amountMicros} micro-dollars`);
+    const row = this.#memory.account!;
+    if (run(this.#storage, SQL.ledgerKeyExists, request.idempotencyKey).length > 0) return { ok: true, applied: false, balanceMicros: row.balance_micros };
+    const available = row.balance_micros - this.#memory.holds.heldMicros;
+    if (available + request.amountMicros < 0) return { ok: false, reason: 'exceeds_available', availableMicros: Math.max(0, available) };
+    return { ok: true, ...this.credit(request, now) };
+  }
+
+  /** An operator's act of amount 0 on a key (created, changed, revoked): an `audit` row naming the key, with what was done. */
+  auditKey(keyId: string, note: string, idempotencyKey: string, now: number): void {
+    run(this.#storage, SQL.insertLedger, 'audit', 0, this.#memory.account!.balance_micros, null, keyId, 'operator', idempotencyKey, note, null, now);
+  }
+
   /** Up to `limit` ledger rows older than the row `before` (the newest without it), newest first. */
   page(limit: number, before?: number): LedgerPage {
     const entries = this.#db

@@ -187,6 +187,8 @@ function channelOf(accountId: string): AccountChannel {
 export class AccountClient {
   readonly #sender: Sender;
   readonly #channel: AccountChannel;
+  /** The id of the key this request's account verified (a granted hold or authentication), for its log line. */
+  keyId: string | undefined;
 
   constructor(env: Env, accountId: string, ctx?: Pick<ExecutionContext, 'waitUntil'>) {
     const channel = channelOf(accountId);
@@ -202,6 +204,7 @@ export class AccountClient {
    */
   async authorizeHold(request: HoldRequest) {
     const result = await this.#channel.call(this.#sender, { op: 'hold', request }).catch(spendCheckUnavailable);
+    if (result.ok) this.keyId = result.keyId;
     const { evidence } = this.#channel;
     evidence.delete(request.keyHash);
     if (result.ok) {
@@ -249,8 +252,10 @@ export class AccountClient {
     return this.#channel.call(this.#sender, { op: 'extend', holdId, ttlMs }, true);
   }
 
-  authenticate(keyHash: string) {
-    return this.#channel.call(this.#sender, { op: 'authenticate', keyHash }).catch(spendCheckUnavailable);
+  async authenticate(keyHash: string) {
+    const result = await this.#channel.call(this.#sender, { op: 'authenticate', keyHash }).catch(spendCheckUnavailable);
+    if (result.ok) this.keyId = result.keyId;
+    return result;
   }
 
   accountForKey(keyHash: string) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountIdOfApiKey, accountIdOfClaimToken, hashesEqual, newApiKey, newClaimToken, randomBase62, sha256Hex } from './credentials';
+import { accountIdOfApiKey, accountIdOfClaimToken, accountIdOfKeyId, hashesEqual, newApiKey, newClaimToken, newKeyId, randomBase62, sha256Hex } from './credentials';
 
 describe('API keys (D12)', () => {
   it('are ak- plus 45 base62 characters, 48 in all', () => {
@@ -37,6 +37,29 @@ describe('claim tokens', () => {
     expect(token).toMatch(/^act_[A-Za-z0-9]{54}$/);
     expect(accountIdOfClaimToken(token)).toBe(id);
     expect(accountIdOfClaimToken(newApiKey(id))).toBeNull();
+  });
+});
+
+describe('key ids', () => {
+  it('are key_ plus 34 base62 characters and name their account', () => {
+    for (const id of [crypto.randomUUID(), '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff']) {
+      const keyId = newKeyId(id);
+      expect(keyId).toMatch(/^key_[A-Za-z0-9]{34}$/);
+      expect(accountIdOfKeyId(keyId)).toBe(id);
+    }
+  });
+
+  it('fall back to the random format for an account id that is not a UUID', () => {
+    expect(newKeyId('acct_test')).toMatch(/^key_[A-Za-z0-9]{20}$/);
+  });
+
+  it.each([
+    ['a key id of the older random format', `key_${'a'.repeat(20)}`],
+    ['an API key', newApiKey(crypto.randomUUID())],
+    ['an account part above 2^128', `key_${'z'.repeat(34)}`],
+    ['a non-base62 character', `key_${'a'.repeat(33)}-`],
+  ])('name no account for %s', (_, text) => {
+    expect(accountIdOfKeyId(text)).toBeNull();
   });
 });
 

@@ -22,6 +22,24 @@ export function newClaimToken(accountId: string): string {
   return CLAIM_PREFIX + encodeAccountId(accountId) + randomBase62(CLAIM_SECRET);
 }
 
+/**
+ * A key's id: `key_`, the account id in base62 (22 characters) and 12 random characters. The
+ * operator's search finds the account of a key id without any lookup (keys made before this
+ * format, `key_` and 20 random characters, are found by their account id only).
+ */
+const KEY_ID_PATTERN = new RegExp(`^key_([0-9A-Za-z]{${ACCOUNT_PART}})[0-9A-Za-z]{12}$`);
+export function newKeyId(accountId: string): string {
+  // Account ids are UUIDs; anything else (a test harness's) gets a key id that names no account.
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(accountId)) return `key_${randomBase62(20)}`;
+  return `key_${encodeAccountId(accountId)}${randomBase62(12)}`;
+}
+
+/** The account a key id names; null for anything else (and for keys of the older, random format). */
+export function accountIdOfKeyId(keyId: string): string | null {
+  const part = KEY_ID_PATTERN.exec(keyId)?.[1];
+  return part ? decodeAccountId(part) : null;
+}
+
 /** A fund link's token (D22): 32 random base62 characters (about 190 bits), nothing of the account in it. */
 export const FUND_TOKEN_PATTERN = /^[A-Za-z0-9]{32}$/;
 export function newFundToken(): string {

@@ -14,6 +14,8 @@ export interface Dispatched {
   adapter: ChatAdapter;
   response: Response;
   unsupported: string[];
+  /** ms from the first upstream call to the answer's headers (a fallback's included). */
+  upstreamMs: number;
 }
 
 /**
@@ -26,6 +28,7 @@ export async function dispatchChat(
   options: { env: Env; signal: AbortSignal; maxTokens: number | null; guard: () => GuardOptions },
 ): Promise<Dispatched> {
   let lastError: GatewayError | undefined;
+  const started = Date.now();
   for (const [attempt, route] of routes.slice(0, 2).entries()) {
     let plan;
     try {
@@ -52,7 +55,7 @@ export async function dispatchChat(
       signal: options.signal,
       errorMessage: adapter.errorMessage,
     });
-    if (outcome.ok) return { route, adapter, response: outcome.response, unsupported: plan.unsupported };
+    if (outcome.ok) return { route, adapter, response: outcome.response, unsupported: plan.unsupported, upstreamMs: Date.now() - started };
     lastError = outcome.error;
     if (!outcome.retryable) break;
   }

@@ -17,7 +17,7 @@ export const accounts = sqliteTable(
     /** SHA-256 of the fund link's token (D22): the fund page finds its account by it. */
     fundTokenHash: text('fund_token_hash').unique(),
   },
-  (t) => [index('accounts_expiry').on(t.expiresAt)],
+  (t) => [index('accounts_expiry').on(t.expiresAt), index('accounts_created').on(t.createdAt, t.id)],
 );
 
 /** Per-IP daily counters for the registration limit and the welcome-credit allowance. */
@@ -194,7 +194,12 @@ export const deposits = sqliteTable(
     /** For a deposit credited by hand: the operator's reason. */
     note: text('note'),
   },
-  (t) => [index('deposits_status').on(t.status, t.blockNumber), index('deposits_account').on(t.accountId)],
+  (t) => [
+    index('deposits_status').on(t.status, t.blockNumber),
+    index('deposits_account').on(t.accountId),
+    // The operator finds accounts by a sender's wallet, whatever its checksum capitals.
+    index('deposits_from').on(sql`lower(${t.fromAddress})`),
+  ],
 );
 
 /**
@@ -251,7 +256,7 @@ export const claims = sqliteTable(
     expiresAt: integer('expires_at').notNull(),
     approvedAt: integer('approved_at'),
   },
-  (t) => [index('claims_account').on(t.accountId, t.createdAt)],
+  (t) => [index('claims_account').on(t.accountId, t.createdAt), index('claims_email').on(t.email).where(sql`status = 'approved'`)],
 );
 
 /** Per IP and UTC hour: wrong codes entered on verification pages (D4: 10 an hour). */

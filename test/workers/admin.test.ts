@@ -1,5 +1,9 @@
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, adminCredit, bearer, call, expectError, json, register } from './helpers';
+import { sha256Hex } from '../../src/accounts/credentials';
+import { agentWithClaim, visitorPastCode } from './claim-helpers';
+import { accountStub, ADMIN_TOKEN, adminCredit, bearer, call, expectError, json, register, type Registered } from './helpers';
+import { claimWithPasskey, mailedCodes } from './passkey-flow';
 
 describe('the operator API', () => {
   it('credits an account and the key sees the new balance', async () => {
@@ -69,5 +73,170 @@ describe('the operator API', () => {
   ])('refuses %s with 401', async (_, headers) => {
     const res = await call(`/admin/accounts/${crypto.randomUUID()}/credits`, { ...json({ amount_usd: '1', reason: 'x' }), headers: { 'Content-Type': 'application/json', ...headers } });
     await expectError(res, 401, 'invalid_admin_token', 'authentication_error');
+  });
+});
+
+interface ListedAccount {
+  account_id: string;
+  created_at: string;
+  claimed: boolean;
+  email: string | null;
+  funded_at: string | null;
+  suspended: { reason: string } | null;
+  balance_usd: string | null;
+  held_usd: string | null;
+}
+
+async function listAccounts(query: Record<string, string> = {}): Promise<Response> {
+  return call(`/admin/accounts?${new URLSearchParams(query)}`, bearer(ADMIN_TOKEN));
+}
+
+async function listed(query: Record<string, string> = {}): Promise<{ data: ListedAccount[]; next_cursor: string | null }> {
+  const res = await listAccounts(query);
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+/** A USDC deposit from `from` credited to the account, as the chain watcher records it. */
+async function depositFrom(accountId: string, from: string): Promise<void> {
+  const tx = `0x${crypto.randomUUID().replaceAll('-', '')}${crypto.randomUUID().replaceAll('-', '')}`;
+  await env.DB.prepare(
+    `INSERT INTO deposits (id, tx_hash, log_index, block_number, block_hash, from_address, amount, status, account_id, seen_at, credited_at)
+     VALUES (?, ?, 0, 1, ?, ?, '5000000', 'credited', ?, ?, ?)`,
+  )
+    .bind(`${tx}:0`, tx, tx, from, accountId, Date.now(), Date.now())
+    .run();
+}
+
+describe('searching accounts (GET /admin/accounts)', () => {
+  it('lists every account newest first, a page at a time, with balance, claim, funding and suspension', async () => {
+    const made: Registered[] = [];
+    for (let i = 0; i < 3; i++) made.push(await register());
+    await adminCredit(made[1]!.account_id, '4.5');
+    await call(`/admin/accounts/${made[2]!.account_id}/suspend`, bearer(ADMIN_TOKEN, json({ reason: 'review' })));
+
+    const all = await listed({ limit: '25' });
+    const ids = all.data.map((row) => row.account_id);
+    expect(ids).toEqual(expect.arrayContaining(made.map((m) => m.account_id)));
+    const order = all.data.map((row) => [Date.parse(row.created_at), row.account_id] as const);
+    expect(order).toEqual([...order].sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? 1 : -1)));
+
+    const funded = all.data.find((row) => row.account_id === made[1]!.account_id)!;
+    expect(funded).toMatchObject({ balance_usd: '4.500000', held_usd: '0.000000', claimed: false, email: null, suspended: null });
+    expect(funded.funded_at).toEqual(expect.any(String));
+    expect(all.data.find((row) => row.account_id === made[2]!.account_id)).toMatchObject({ suspended: { reason: 'review' }, funded_at: null });
+
+    // Page by page, the same rows in the same order, none twice.
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { data: ListedAccount[]; next_cursor: string | null } = await listed({ limit: '2', ...(cursor ? { cursor } : {}) });
+      expect(page.data.length).toBeLessThanOrEqual(2);
+      paged.push(...page.data.map((row) => row.account_id));
+      cursor = page.next_cursor;
+    } while (cursor && paged.length < ids.length);
+    expect(paged.slice(0, ids.length)).toEqual(ids);
+  });
+
+  it('finds an account by its id and by the id of any of its keys', async () => {
+    const agent = await register();
+    await register();
+    const created = (await (await call(`/admin/accounts/${agent.account_id}/keys`, bearer(ADMIN_TOKEN, json({ name: 'second' })))).json()) as { key: { id: string } };
+    const view = (await (await call(`/admin/accounts/${agent.account_id}`, bearer(ADMIN_TOKEN))).json()) as { keys: { id: string }[] };
+    expect(view.keys.map((key) => key.id)).toContain(created.key.id);
+    for (const q of [agent.account_id, agent.account_id.toUpperCase(), ...view.keys.map((key) => key.id)]) {
+      expect((await listed({ q })).data.map((row) => row.account_id)).toEqual([agent.account_id]);
+    }
+    // A key id of the older random format names no account.
+    expect((await listed({ q: `key_${'a'.repeat(20)}` })).data).toEqual([]);
+    expect((await listed({ q: crypto.randomUUID() })).data).toEqual([]);
+  });
+
+  it('finds the accounts a wallet sent USDC to, whatever the letter case', async () => {
+    const wallet = `0x${crypto.randomUUID().replaceAll('-', '')}AbCdEf01`;
+    const [first, second, other] = [await register(), await register(), await register()];
+    await depositFrom(first.account_id, wallet);
+    await depositFrom(second.account_id, wallet);
+    await depositFrom(other.account_id, `0x${'1'.repeat(40)}`);
+    const found = await listed({ q: wallet.toLowerCase() });
+    expect(found.data.map((row) => row.account_id).sort()).toEqual([first.account_id, second.account_id].sort());
+    expect((await listed({ q: wallet.toUpperCase().replace('0X', '0x') })).data).toHaveLength(2);
+  });
+
+  it("finds an account by its human's claimed email, and shows it", async () => {
+    const email = `owner-${crypto.randomUUID()}@example.com`;
+    const { agent, init, path } = await agentWithClaim(email);
+    // Not before the claim is approved.
+    expect((await listed({ q: email })).data).toEqual([]);
+    const { codes } = await mailedCodes(() => visitorPastCode(path, init.user_code));
+    expect((await claimWithPasskey(path, init.user_code, codes[0]!)).res.status).toBe(200);
+
+    const found = await listed({ q: email.toUpperCase() });
+    expect(found.data).toEqual([expect.objectContaining({ account_id: agent.account_id, claimed: true, email })]);
+  });
+
+  it.each([
+    ['a q of no known shape', { q: 'somebody' }, 'q'],
+    ['a limit above 25', { limit: '26' }, 'limit'],
+    ['a limit of 0', { limit: '0' }, 'limit'],
+    ['a limit that is not a number', { limit: 'ten' }, 'limit'],
+    ['a cursor it never gave', { cursor: 'not-a-cursor' }, 'cursor'],
+    ['a cursor of another listing', { cursor: btoa('1700000000000:gen_abc') }, 'cursor'],
+  ])('refuses %s with 400 naming the parameter', async (_, query, param) => {
+    await expectError(await listAccounts(query), 400, 'invalid_request', 'invalid_request_error', param);
+  });
+
+  it('needs the admin token and is in /openapi.json', async () => {
+    await expectError(await call('/admin/accounts'), 401, 'invalid_admin_token', 'authentication_error');
+    const paths = ((await (await call('/openapi.json')).json()) as { paths: Record<string, { get?: { parameters?: { name: string }[] } }> }).paths;
+    expect(paths['/admin/accounts']?.get?.parameters?.map((p) => p.name)).toEqual(expect.arrayContaining(['q', 'limit', 'cursor']));
+  });
+});
+
+describe('debiting an account (a negative amount on /credits)', () => {
+  it('debits with a ledger row carrying the reason and the Idempotency-Key, once per key', async () => {
+    const agent = await register();
+    await adminCredit(agent.account_id, '10');
+    const key = crypto.randomUUID();
+    const debit = () =>
+      call(`/admin/accounts/${agent.account_id}/credits`, bearer(ADMIN_TOKEN, json({ amount_usd: '-3', reason: 'refund paid by bank transfer' }, { 'Idempotency-Key': key })));
+    const [a, b] = await Promise.all([debit(), debit()]);
+    expect(await a.json()).toMatchObject({ balance_usd: '7.000000' });
+    expect(await b.json()).toMatchObject({ balance_usd: '7.000000' });
+    const ledger = (await (await call(`/admin/accounts/${agent.account_id}/ledger`, bearer(ADMIN_TOKEN))).json()) as { data: Record<string, unknown>[] };
+    const debits = ledger.data.filter((row) => row.amount_usd === '-3.000000');
+    expect(debits).toEqual([expect.objectContaining({ kind: 'credit', source: 'operator', note: 'refund paid by bank transfer', balance_after_usd: '7.000000' })]);
+  });
+
+  it('refuses a debit beyond the available balance (the balance less open holds) with 400 naming amount_usd, and changes nothing', async () => {
+    const agent = await register();
+    await adminCredit(agent.account_id, '2');
+    const res = await adminCredit(agent.account_id, '-2.000001');
+    const body = await expectError(res, 400, 'invalid_request', 'invalid_request_error', 'amount_usd');
+    expect(body.error.message).toContain('2.000000');
+    // A hold of $1.5 in flight leaves $0.5 to debit.
+    const hold = await accountStub(agent.account_id).authorizeHold({ keyHash: await sha256Hex(agent.api_key), minMicros: 1_500_000, maxMicros: 1_500_000, purpose: 'test' });
+    expect(hold.ok).toBe(true);
+    await expectError(await adminCredit(agent.account_id, '-0.6'), 400, 'invalid_request', 'invalid_request_error', 'amount_usd');
+    expect(await (await adminCredit(agent.account_id, '-0.5')).json()).toMatchObject({ balance_usd: '1.500000' });
+    const view = (await (await call(`/admin/accounts/${agent.account_id}`, bearer(ADMIN_TOKEN))).json()) as { balance_usd: string };
+    expect(view.balance_usd).toBe('1.500000');
+  });
+});
+
+describe('the audit trail of operator acts on keys', () => {
+  it('writes an audit ledger row naming the key for each key created, changed or revoked by the operator', async () => {
+    const agent = await register();
+    const admin = (path: string, body: unknown, method = 'POST') =>
+      call(path, { method, headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const created = (await (await admin(`/admin/accounts/${agent.account_id}/keys`, { name: 'ci' })).json()) as { key: { id: string } };
+    expect((await admin(`/admin/accounts/${agent.account_id}/keys/${created.key.id}`, { daily_limit_usd: '5' }, 'PATCH')).status).toBe(200);
+    expect((await admin(`/admin/accounts/${agent.account_id}/keys/${created.key.id}`, { revoked: true }, 'PATCH')).status).toBe(200);
+    const ledger = (await (await call(`/admin/accounts/${agent.account_id}/ledger`, bearer(ADMIN_TOKEN))).json()) as { data: Record<string, unknown>[] };
+    expect(ledger.data.filter((row) => row.kind === 'audit')).toEqual([
+      expect.objectContaining({ key_id: created.key.id, source: 'operator', amount_usd: '0.000000', note: 'key changed by the operator: revoked' }),
+      expect.objectContaining({ key_id: created.key.id, source: 'operator', note: 'key changed by the operator: dailyLimitMicros' }),
+      expect.objectContaining({ key_id: created.key.id, source: 'operator', note: 'key created by the operator: ci' }),
+    ]);
   });
 });

@@ -16,7 +16,7 @@ declare module 'vitest' {
     chatUpstreamUrl: string;
     /** A local EVM node with a 6-decimal token as USDC, for the watcher tests: its RPC, the token, a funded payer. */
     chain: { rpcUrl: string; token: string; payer: string; depositAddress: string };
-    /** The local web site (test/upstreams/website.ts) for crawl and extract jobs. */
+    /** The test website (`test/upstreams/website.ts`) on 127.0.0.1, for scrapes, crawls and extracts inside workerd. */
     websiteUrl: string;
   }
 }

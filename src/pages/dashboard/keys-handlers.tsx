@@ -19,7 +19,8 @@ import { readFormPost } from '../form-post';
  * found there (404). Every post is CSRF-checked before anything changes.
  */
 
-const KEY_ID = /^key_[A-Za-z0-9]{20}$/;
+/** A key id of either format (`credentials.ts`: `key_` and 34 characters; older keys 20). */
+const KEY_ID = /^key_(?:[A-Za-z0-9]{20}|[A-Za-z0-9]{34})$/;
 
 type Signed = Exclude<Awaited<ReturnType<typeof signedIn>>, Response>;
 

@@ -29,9 +29,21 @@ export const creditHandler: RouteHandler<typeof credit, AppEnv> = async (c) => {
   // Without an Idempotency-Key every call is a new credit; with one, retries credit once.
   const idempotencyKey = `operator:${c.req.valid('header')['idempotency-key'] ?? crypto.randomUUID()}`;
   const account = await accountStub(c.env, account_id);
-  const result = await account.credit({ amountMicros, idempotencyKey, source: 'operator', note: reason });
+  const request = { amountMicros, idempotencyKey, source: 'operator', note: reason } as const;
+  if (amountMicros < 0) {
+    // A debit (a correction or a refund paid outside): never beyond what the account has free.
+    const result = await account.debit(request);
+    if (!result) throw noAccount(account_id);
+    if (!result.ok) {
+      throw new GatewayError('invalid_request', `The debit of ${formatUsd(-amountMicros)} USD exceeds the available balance, ${formatUsd(result.availableMicros)} USD (the balance less open holds).`, {
+        param: 'amount_usd',
+      });
+    }
+    return c.json({ account_id, balance_usd: formatUsd(result.balanceMicros) }, 200);
+  }
+  const result = await account.credit(request);
   if (!result) throw noAccount(account_id);
-  if (amountMicros > 0) await markFunded(database(c.env), account_id, Date.now());
+  await markFunded(database(c.env), account_id, Date.now());
   return c.json({ account_id, balance_usd: formatUsd(result.balanceMicros) }, 200);
 };
 
@@ -77,12 +89,16 @@ export const createKeyHandler: RouteHandler<typeof createKey, AppEnv> = async (c
   const { name, ...guardrails } = c.req.valid('json');
   const apiKey = newApiKey(account_id);
   const account = await accountStub(c.env, account_id);
-  const key = await account.createKey({
-    hash: await sha256Hex(apiKey),
-    hint: `ak-…${apiKey.slice(-4)}`,
-    name: name ?? 'key',
-    ...toGuardrails(guardrails),
-  });
+  // By the operator: an audit ledger row names the key (the dashboard's keys are the human's own).
+  const key = await account.createKey(
+    {
+      hash: await sha256Hex(apiKey),
+      hint: `ak-…${apiKey.slice(-4)}`,
+      name: name ?? 'key',
+      ...toGuardrails(guardrails),
+    },
+    'operator',
+  );
   if (!key) throw noAccount(account_id);
   return c.json({ api_key: apiKey, key: keyBody(key) }, 201);
 };
@@ -91,7 +107,7 @@ export const updateKeyHandler: RouteHandler<typeof updateKey, AppEnv> = async (c
   const { account_id, key_id } = c.req.valid('param');
   const { name, revoked, ...guardrails } = c.req.valid('json');
   const account = await accountStub(c.env, account_id);
-  const key = await account.updateKey(key_id, { name, revoked, ...toGuardrails(guardrails) });
+  const key = await account.updateKey(key_id, { name, revoked, ...toGuardrails(guardrails) }, 'operator');
   if (!key) throw new GatewayError('not_found', `No key ${key_id} on account ${account_id}.`);
   return c.json(keyBody(key), 200);
 };

@@ -39,7 +39,7 @@ export const ApiKeyRecord = z
 
 const LedgerRow = z.object({
   seq: z.int(),
-  kind: z.enum(['credit', 'hold', 'charge', 'release', 'audit']).openapi({ description: '`audit`: an act of amount 0 with its reason (a suspension).' }),
+  kind: z.enum(['credit', 'hold', 'charge', 'release', 'audit']).openapi({ description: '`audit`: an act of amount 0 with its reason (a suspension, a key the operator created or changed).' }),
   amount_usd: UsdString,
   balance_after_usd: UsdString,
   hold_id: z.string().nullable(),

@@ -36,7 +36,12 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
   const caller = c.get('caller');
   const price = holdPrice(routes);
   const plan = planHold(request, model, price, estimatePromptTokens(request));
-  const { hold, dispatched, abortUpstream, stopLease } = await holdAndDispatch(c, { request, model, routes, plan, price });
+  const log = c.var.log;
+  log.model = model.id;
+  const { hold, dispatched, abortUpstream, stopLease, speculative } = await holdAndDispatch(c, { request, model, routes, plan, price });
+  log.provider = dispatched.route.provider;
+  log.upstream_ms = dispatched.upstreamMs;
+  log.decision_cache = speculative ? 'hit' : 'miss';
   const release = () => {
     stopLease();
     return caller.account.release(hold.holdId);
@@ -75,6 +80,10 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
     });
     // Keeps the Worker alive until the stream is settled, even after the client leaves.
     waitUntil(c, settled);
+    // The request's log line waits for the stream's end, when its cost is known.
+    log.until = settled.then((result) => {
+      if (result) log.cost_usd = formatUsd(result.costMicros);
+    });
     return new Response(body, {
       headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', ...headers, [REQUEST_ID_HEADER]: context.requestId },
     });

@@ -32,12 +32,15 @@ export const scrapeHandler: RouteHandler<typeof scrape, AppEnv> = async (c) => {
   try {
     const guard = requestGuard(c);
     await admitUrl(url, c.env, guard);
+    const loading = Date.now();
     const page = await loadPage(url, stealth, {
       env: c.env,
       guard,
       timeoutMs: timeout_ms,
       stealthAffordable: hold.amountMicros >= SCRAPE_PRICE_MICROS.stealth,
     });
+    c.var.log.rail = page.tier;
+    c.var.log.upstream_ms = Date.now() - loading;
     const converted = convertPage(page.html, page.finalUrl, format);
     if (!converted) throw new GatewayError('no_content', `${page.finalUrl} has no extractable content.`);
 
