@@ -12,7 +12,7 @@ const EXAMPLE = new URL('../../.dev.vars.example', import.meta.url);
 /** The shell block of the README's quick start that runs "in another terminal", one command per entry. */
 function quickStartCommands(): string[] {
   const readme = readFileSync(README, 'utf8');
-  const section = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('## Tests'));
+  const section = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('## Deploy'));
   const block = /In another terminal[^\n]*\n+```sh\n([\s\S]*?)\n```/.exec(section)?.[1];
   if (!block) throw new Error('The README has no quick-start block to run in another terminal.');
   return block.replace(/\\\n\s*/g, ' ').split('\n').filter((line) => line.trim() && !line.trim().startsWith('#'));
