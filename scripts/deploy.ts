@@ -21,11 +21,15 @@ const NOT_LOGGED_IN = [
   'then run `npm run deploy` again.',
 ].join('\n');
 
-/** Runs wrangler and fails the deploy with its output when it exits non-zero. */
+/** Runs wrangler and fails the deploy with its output when it exits non-zero; returns stdout and stderr together. */
 async function wrangler(args: string[]): Promise<string> {
+  return (await wranglerResult(args)).output;
+}
+
+async function wranglerResult(args: string[]): Promise<WranglerResult> {
   const result = await runWrangler(args);
   if (result.code !== 0) throw failure(args, result);
-  return result.output;
+  return result;
 }
 
 function failure(args: string[], result: WranglerResult): DeployFailure {
@@ -39,7 +43,7 @@ function failure(args: string[], result: WranglerResult): DeployFailure {
 async function requireLogin(): Promise<void> {
   if (process.env.CLOUDFLARE_API_TOKEN || (process.env.CLOUDFLARE_API_KEY && process.env.CLOUDFLARE_EMAIL)) return;
   const result = await runWrangler(['whoami', '--json']);
-  const status = /\{[\s\S]*\}/.exec(result.output)?.[0];
+  const status = /\{[\s\S]*\}/.exec(result.stdout)?.[0];
   let loggedIn = false;
   try {
     loggedIn = (JSON.parse(status ?? '{}') as { loggedIn?: unknown }).loggedIn === true;
@@ -57,7 +61,7 @@ interface Found {
 }
 
 async function ensureDatabase(name: string): Promise<Found> {
-  const listed = JSON.parse(await wrangler(['d1', 'list', '--json'])) as { uuid: string; name: string }[];
+  const listed = JSON.parse((await wranglerResult(['d1', 'list', '--json'])).stdout) as { uuid: string; name: string }[];
   const existing = listed.find((db) => db.name === name);
   if (existing) return { label: `D1 database ${name} (${existing.uuid})`, created: false };
   const output = await wrangler(['d1', 'create', name]);

@@ -11,6 +11,8 @@ const WRANGLER = fileURLToPath(new URL('../node_modules/wrangler/bin/wrangler.js
 
 export interface WranglerResult {
   code: number;
+  /** stdout alone (where `--json` answers go). */
+  stdout: string;
   /** stdout and stderr together, in the order they came. */
   output: string;
 }
@@ -24,10 +26,14 @@ export function runWrangler(args: string[], options: { env?: NodeJS.ProcessEnv }
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      output += chunk.toString('utf8');
+    });
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, output }));
   });
 }
 
