@@ -5,8 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
-/** What `npm start` needs of the project; node_modules is linked, not copied. */
-const PROJECT_FILES = ['package.json', 'package-lock.json', 'wrangler.toml', 'tsconfig.json', 'worker-configuration.d.ts', 'src', 'durable-objects', 'migrations'];
+/** What `npm start` and `npm run deploy` need of the project (a fresh clone's files); node_modules is linked, not copied. */
+export const PROJECT_FILES = ['package.json', 'package-lock.json', 'wrangler.toml', 'tsconfig.json', 'worker-configuration.d.ts', '.dev.vars.example', 'scripts', 'src', 'durable-objects', 'migrations'];
+
+/** A temporary copy of the project, as a fresh clone after `npm install` (node_modules linked). */
+export function copyProject(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  for (const file of PROJECT_FILES) cpSync(join(ROOT, file), join(dir, file), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return dir;
+}
 
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
@@ -58,14 +66,14 @@ export function exampleNames(): string[] {
 
 /**
  * Starts the gateway exactly as the README says: a copy of the project with `vars` written to
- * its `.dev.vars` (or `devVars` as the file's text), then `npm start -- --port N` (D1 migrations, then `wrangler dev`), and waits
- * until `/health` answers. Nothing reaches the Worker by any other door.
+ * its `.dev.vars` (or `devVars` as the file's text; `devVars: null` writes none, as on a fresh
+ * clone, and `npm start` creates it), then `npm start -- --port N` (D1 migrations, then
+ * `wrangler dev`), and waits until `/health` answers. Nothing reaches the Worker by any other door.
  */
-export async function startGateway(vars: Record<string, string> | { devVars: string }): Promise<RunningGateway> {
-  const dir = mkdtempSync(join(tmpdir(), 'gateway-e2e-'));
-  for (const file of PROJECT_FILES) cpSync(join(ROOT, file), join(dir, file), { recursive: true });
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  writeFileSync(join(dir, '.dev.vars'), 'devVars' in vars ? vars.devVars : devVarsFile(vars));
+export async function startGateway(vars: Record<string, string> | { devVars: string | null }): Promise<RunningGateway> {
+  const dir = copyProject('gateway-e2e-');
+  const devVars = 'devVars' in vars ? vars.devVars : devVarsFile(vars);
+  if (devVars !== null) writeFileSync(join(dir, '.dev.vars'), devVars);
 
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

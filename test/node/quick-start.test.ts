@@ -2,16 +2,17 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
 import { HELLO_WORDS } from '../upstreams/scenarios';
-import { exampleNames } from './gateway-process';
+import { exampleNames, startGateway } from './gateway-process';
 
 const base = inject('gatewayUrl');
 const dir = inject('gatewayDir');
 const README = new URL('../../README.md', import.meta.url);
+const EXAMPLE = new URL('../../.dev.vars.example', import.meta.url);
 
 /** The shell block of the README's quick start that runs "in another terminal", one command per entry. */
 function quickStartCommands(): string[] {
   const readme = readFileSync(README, 'utf8');
-  const section = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('## Tests'));
+  const section = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('## Deploy'));
   const block = /In another terminal[^\n]*\n+```sh\n([\s\S]*?)\n```/.exec(section)?.[1];
   if (!block) throw new Error('The README has no quick-start block to run in another terminal.');
   return block.replace(/\\\n\s*/g, ' ').split('\n').filter((line) => line.trim() && !line.trim().startsWith('#'));
@@ -87,4 +88,36 @@ describe('the README quick start, run verbatim against npm start with .dev.vars'
     expect(Number(res.headers.get('X-Service-Cost'))).toBeGreaterThan(0);
     expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe(HELLO_WORDS.join(''));
   });
+});
+
+describe('npm start on a fresh clone, with no .dev.vars', () => {
+  it('creates .dev.vars from the example with a generated ADMIN_TOKEN the admin API accepts, prints it once, and a second start leaves the file as it was', async () => {
+    const gateway = await startGateway({ devVars: null });
+    try {
+      const written = readFileSync(`${gateway.dir}/.dev.vars`, 'utf8');
+      const token = /^ADMIN_TOKEN=(.*)$/m.exec(written)?.[1] ?? '';
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(written.replace(/^ADMIN_TOKEN=.*$/m, 'ADMIN_TOKEN=')).toBe(readFileSync(EXAMPLE, 'utf8'));
+      expect(gateway.output()).toContain(`ADMIN_TOKEN=${token}`);
+      expect(gateway.output()).toContain('curl -s localhost:');
+
+      const registered = await fetch(`${gateway.url}/agent/register`, { method: 'POST', body: JSON.stringify({ type: 'anonymous' }) });
+      const { account_id } = (await registered.json()) as { account_id: string };
+      const credit = (authorization: string) =>
+        fetch(`${gateway.url}/admin/accounts/${account_id}/credits`, {
+          method: 'POST',
+          headers: { Authorization: authorization },
+          body: JSON.stringify({ amount_usd: '1.00', reason: 'fresh clone' }),
+        });
+      expect((await credit('Bearer not-the-token')).status).toBe(401);
+      expect((await credit(`Bearer ${token}`)).status).toBe(200);
+
+      await gateway.crash();
+      await gateway.restart();
+      expect(readFileSync(`${gateway.dir}/.dev.vars`, 'utf8')).toBe(written);
+      expect(gateway.output().split(token).length - 1).toBe(1);
+    } finally {
+      await gateway.stop();
+    }
+  }, 180_000);
 });
