@@ -24,24 +24,16 @@ export interface RequestLogFields {
   until?: Promise<unknown>;
 }
 
-/** The one line of a request, in the order the README's table lists the fields. */
-export interface RequestLine {
+/** The one line of a request: what the middleware knows, and what the handlers added. */
+export type RequestLine = {
   event: 'request';
   request_id: string;
   method: string;
   route: string | null;
   status: number;
-  account_id?: string;
-  key_id?: string;
-  model?: string;
-  provider?: string;
-  cost_usd?: string;
-  upstream_ms?: number;
   total_ms: number;
-  rail?: string;
-  decision_cache?: 'hit' | 'miss';
   error_code?: string;
-}
+} & Omit<RequestLogFields, 'until'>;
 
 export function requestLine(request: { requestId: string; method: string; route: string | null; status: number; totalMs: number; error?: unknown }, fields: RequestLogFields): RequestLine {
   // Spelled out, so every line lists its fields in one order (undefined ones are left out by JSON.stringify).
