@@ -5,6 +5,7 @@ import { createApp } from '../../src/app';
 import { consumeJobs } from '../../src/jobs/consumer';
 import { withoutQueries } from '../../src/observability/request-log';
 import type { JobMessage } from '../../src/jobs/messages';
+import { IMAGES_UPSTREAM_KEY } from './global-setup';
 import { ADMIN_TOKEN, adminCredit, register } from './helpers';
 
 /**
@@ -29,10 +30,10 @@ afterEach(() => {
 type Line = Record<string, unknown>;
 
 /** Sends a request to the app, reads the whole answer, lets its waitUntil work finish; the lines it logged. */
-async function logged(path: string, init: RequestInit): Promise<{ res: Response; text: string; lines: Line[]; raw: string }> {
+async function logged(path: string, init: RequestInit, target: Env = gateway): Promise<{ res: Response; text: string; lines: Line[]; raw: string }> {
   const log = vi.spyOn(console, 'log');
   const ctx = createExecutionContext();
-  const res = await app.fetch(new Request(`https://gateway.test${path}`, init), gateway, ctx);
+  const res = await app.fetch(new Request(`https://gateway.test${path}`, init), target, ctx);
   const text = await res.text();
   await waitOnExecutionContext(ctx);
   const raw = log.mock.calls.map((args) => String(args[0])).join('\n');
@@ -48,6 +49,19 @@ function post(body: unknown, apiKey?: string): RequestInit {
 const chatBody = (stream: boolean) => ({ model: 'openai/gpt-4o-mini', max_tokens: 20, stream, messages: [{ role: 'user', content: PROMPT }] });
 
 describe('the request log line', () => {
+  it('of an image generation names its model, provider and cost', async () => {
+    const agent = await register();
+    await adminCredit(agent.account_id, '1');
+    // The render's backstop message is recorded, not queued: this test delivers nothing.
+    const JOBS = { send: async () => {} };
+    const images = { ...gateway, OPENAI_API_KEY: IMAGES_UPSTREAM_KEY, OPENAI_BASE_URL: `${inject('imagesUpstreamUrl')}/v1`, JOBS } as unknown as Env;
+    const { res, text, lines } = await logged('/v1/images/generations', post({ model: 'openai/gpt-image-1-mini', prompt: 'a red square', size: '1024x1024' }, agent.api_key), images);
+    expect(res.status, text).toBe(200);
+    expect(lines.filter((line) => line.event === 'request')).toEqual([
+      expect.objectContaining({ route: '/v1/images/generations', status: 200, account_id: agent.account_id, model: 'openai/gpt-image-1-mini', provider: 'openai', cost_usd: res.headers.get('X-Service-Cost') }),
+    ]);
+  });
+
   it.each([false, true])('of a chat completion names the account, key, model, provider and cost, and no secret or prompt (stream: %s)', async (stream) => {
     const agent = await register();
     await adminCredit(agent.account_id, '1');

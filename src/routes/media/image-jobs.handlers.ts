@@ -22,6 +22,7 @@ import type { getImageJob, submitImageJob } from './images.routes';
 export const submitImageJobHandler: RouteHandler<typeof submitImageJob, AppEnv> = async (c) => {
   const request = c.req.valid('json');
   const plan = planImages(request, c.env);
+  Object.assign(c.var.log, { model: plan.model.id, provider: plan.route.provider });
   await requireStoredUploads(c.env, publicBaseUrl(c), plan.references, plan.referencesParam);
   const caller = c.get('caller');
   const predicted = imageHoldMicros(plan);

@@ -24,6 +24,7 @@ import { renderDurably } from './sync-render';
 export const generateImagesHandler: RouteHandler<typeof generateImages, AppEnv> = async (c) => {
   const request = c.req.valid('json');
   const plan = planImages(request, c.env); // 400/404 before any money moves
+  Object.assign(c.var.log, { model: plan.model.id, provider: plan.route.provider });
   await requireStoredUploads(c.env, publicBaseUrl(c), plan.references, plan.referencesParam);
   const { keys, created, costMicros, balanceMicros } = await renderDurably(c, {
     kind: 'image',

@@ -17,6 +17,7 @@ import { renderDurably } from './sync-render';
 export const speechHandler: RouteHandler<typeof speech, AppEnv> = async (c) => {
   const request = c.req.valid('json');
   const plan = planSpeech(request, c.env);
+  Object.assign(c.var.log, { model: plan.model.id, provider: plan.route.provider });
   const { keys, created, costMicros, balanceMicros } = await renderDurably(c, { kind: 'speech', model: plan.model.id, params: request, micros: plan.costMicros });
   return c.json({ created: Math.floor(created / 1000), data: keys.map((key) => ({ url: fileUrl(publicBaseUrl(c), key) })) }, 200, {
     [COST_HEADER]: formatUsd(costMicros),

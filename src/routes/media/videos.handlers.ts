@@ -25,6 +25,7 @@ import type { getVideo, submitVideo } from './videos.routes';
 export const submitVideoHandler: RouteHandler<typeof submitVideo, AppEnv> = async (c) => {
   const request = c.req.valid('json');
   const plan = planVideo(request, c.env);
+  Object.assign(c.var.log, { model: plan.model.id, provider: plan.route.provider });
   await requireStoredUploads(c.env, publicBaseUrl(c), plan.imageUrl ? [plan.imageUrl] : [], request.image_url ? 'image_url' : 'image_urls');
   const caller = c.get('caller');
   const hold = await holdMediaPrice(c, { model: plan.model.id, micros: plan.predictedMicros, purpose: 'video', ttlMs: VIDEO_JOB_HOLD_TTL_MS });
