@@ -66,6 +66,7 @@ describe('suspending an account (D28)', () => {
     expect(ledger.data.filter((row) => row.kind === 'audit')).toEqual([
       expect.objectContaining({ amount_usd: '0.000000', source: 'operator', note: 'unsuspended: evidence accepted' }),
       expect.objectContaining({ amount_usd: '0.000000', source: 'operator', note: 'suspended: chargeback review' }),
+      expect.objectContaining({ amount_usd: '0.000000', source: 'operator', note: 'key created by the operator: sub' }),
     ]);
   });
 
