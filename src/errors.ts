@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import type { AppEnv } from './env';
+import { fundingDetails, type FundingDetails, type FundingHint } from './funding/funding-details';
 
 export type ErrorType =
   | 'invalid_request_error'
@@ -61,7 +62,7 @@ const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 export interface ErrorBody {
-  error: { code: ErrorCode; message: string; type: ErrorType; param?: string };
+  error: { code: ErrorCode; message: string; type: ErrorType; param?: string; funding?: FundingDetails };
 }
 
 export interface GatewayErrorOptions {
@@ -71,6 +72,8 @@ export interface GatewayErrorOptions {
   retryAfter?: number;
   /** Extra top-level members beside `error` (D18: `interval` on `slow_down`). */
   extra?: Record<string, unknown>;
+  /** On a 402: how the account can pay, completed into `error.funding` when rendered (D23). */
+  funding?: FundingHint;
 }
 
 /** The one error every handler throws; `app.onError` renders it as the spec's envelope. */
@@ -116,7 +119,10 @@ export function toGatewayError(err: unknown, requestId: string): GatewayError {
 
 export function renderError(err: unknown, c: Context<AppEnv>): Response {
   const error = toGatewayError(err, c.get('requestId'));
-  return c.json(error.body(), error.status, error.headers());
+  const body = error.body();
+  const { funding } = error.options;
+  if (funding) body.error = { ...body.error, funding: fundingDetails(c, funding) };
+  return c.json(body, error.status, error.headers());
 }
 
 /** Validation failures name the field at fault as a dotted path in `error.param`. */

@@ -65,7 +65,7 @@ export class Ledger {
     const balance = account.balance_micros;
     const available = balance - holds.heldMicros;
     if (available < request.minMicros) {
-      return { ok: false, reason: 'insufficient_credits', availableMicros: Math.max(0, available), neededMicros: request.minMicros };
+      return { ok: false, reason: 'insufficient_credits', availableMicros: Math.max(0, available), neededMicros: request.minMicros, fundToken: account.fund_token };
     }
 
     const hold: OpenHold = {

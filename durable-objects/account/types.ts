@@ -10,7 +10,7 @@ export type AuthFailure =
 
 export type HoldFailure =
   | AuthFailure
-  | { reason: 'insufficient_credits'; availableMicros: number; neededMicros: number }
+  | { reason: 'insufficient_credits'; availableMicros: number; neededMicros: number; fundToken: string | null }
   | { reason: 'daily_limit' | 'monthly_limit' | 'total_limit'; remainingMicros: number; retryAfterSeconds: number }
   | { reason: 'too_many_holds'; openHolds: number };
 

@@ -8,7 +8,7 @@ describe('holdFailureError', () => {
     [{ reason: 'revoked' }, 401, 'api_key_revoked', 'authentication_error'],
     [{ reason: 'expired' }, 401, 'api_key_expired', 'authentication_error'],
     [{ reason: 'model_not_allowed', model: 'openai/gpt-4o' }, 403, 'model_not_allowed', 'authorization_error'],
-    [{ reason: 'insufficient_credits', availableMicros: 5, neededMicros: 10 }, 402, 'insufficient_credits', 'insufficient_credits_error'],
+    [{ reason: 'insufficient_credits', availableMicros: 5, neededMicros: 10, fundToken: null }, 402, 'insufficient_credits', 'insufficient_credits_error'],
     [{ reason: 'daily_limit', remainingMicros: 0, retryAfterSeconds: 60 }, 429, 'daily_spend_limit_exceeded', 'rate_limit_error'],
     [{ reason: 'monthly_limit', remainingMicros: 0, retryAfterSeconds: 60 }, 429, 'monthly_spend_limit_exceeded', 'rate_limit_error'],
     [{ reason: 'total_limit', remainingMicros: 0, retryAfterSeconds: 60 }, 429, 'credit_limit_exceeded', 'rate_limit_error'],
@@ -24,7 +24,7 @@ describe('holdFailureError', () => {
   });
 
   it('lets the route describe what the balance covers (D5)', () => {
-    const error = holdFailureError({ reason: 'insufficient_credits', availableMicros: 1500, neededMicros: 9000 }, (micros) => `covers ${micros}`);
+    const error = holdFailureError({ reason: 'insufficient_credits', availableMicros: 1500, neededMicros: 9000, fundToken: 'tok' }, (micros) => `covers ${micros}`);
     expect(error.message).toBe('covers 1500');
   });
 });

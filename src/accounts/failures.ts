@@ -23,6 +23,7 @@ export function holdFailureError(failure: HoldFailure, describeShortfall?: (avai
         'insufficient_credits',
         describeShortfall?.(failure.availableMicros) ??
           `Insufficient credits: this request needs up to $${formatUsd(failure.neededMicros)} and $${formatUsd(failure.availableMicros)} is available. Fund the account and retry.`,
+        { funding: { fundToken: failure.fundToken, availableMicros: failure.availableMicros, requiredMicros: failure.neededMicros } },
       );
     case 'daily_limit':
       return new GatewayError('daily_spend_limit_exceeded', "This API key has reached its daily spend limit (UTC day).", { retryAfter: failure.retryAfterSeconds });

@@ -15,6 +15,16 @@ export const ErrorEnvelope = z
         'api_error',
       ]),
       param: z.string().optional(),
+      funding: z
+        .object({
+          fund_url: z.url().nullable(),
+          usdc: z.object({ network: z.literal('base'), contract: z.string(), fund_endpoint: z.url() }).nullable(),
+          x402: z.boolean(),
+          available_usd: z.string(),
+          required_usd: z.string(),
+        })
+        .optional()
+        .openapi({ description: 'On a 402 insufficient_credits: how the account can pay, and what it has and needs' }),
     }),
   })
   .openapi('Error');

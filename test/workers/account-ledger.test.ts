@@ -75,7 +75,7 @@ describe('the account ledger', () => {
     const lowered = await stub.authorizeHold({ keyHash, minMicros: 1_000, maxMicros: 2_000_000, purpose: 'test' });
     expect(lowered).toMatchObject({ ok: true, amountMicros: 500_000, availableMicros: 0 });
     const refused = await stub.authorizeHold({ keyHash, minMicros: 1, maxMicros: 10, purpose: 'test' });
-    expect(refused).toEqual({ ok: false, reason: 'insufficient_credits', availableMicros: 0, neededMicros: 1 });
+    expect(refused).toEqual({ ok: false, reason: 'insufficient_credits', availableMicros: 0, neededMicros: 1, fundToken: expect.any(String) });
   });
 
   it('charges the actual amount when it exceeds the hold, and no more', async () => {

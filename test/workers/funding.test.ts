@@ -68,3 +68,37 @@ describe('the fund page', () => {
     expect(await limited.text()).toContain('Too many payments');
   });
 });
+
+describe('a 402 insufficient_credits says how to pay (D23 error.funding)', () => {
+  const openai = { OPENAI_API_KEY: 'sk-never-called', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' };
+  const chatBody = { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] };
+  interface Refusal {
+    error: { code: string; funding: { fund_url: string | null; usdc: unknown; x402: boolean; available_usd: string; required_usd: string } };
+  }
+
+  it('names the fund link, no USDC rail when none is set up, no x402, and what the request needs', async () => {
+    const agent = await register();
+    const res = await withEnv(openai)('/v1/chat/completions', bearer(agent.api_key, json(chatBody)));
+    expect(res.status).toBe(402);
+    const { error } = (await res.json()) as Refusal;
+    expect(error.code).toBe('insufficient_credits');
+    expect(error.funding).toEqual({ fund_url: agent.fund_url, usdc: null, x402: false, available_usd: '0.000000', required_usd: expect.stringMatching(/^0\.\d{6}$/) });
+    expect(Number(error.funding.required_usd)).toBeGreaterThan(0);
+  });
+
+  it('names the USDC contract and the funding endpoint when the rail is set up', async () => {
+    const agent = await register();
+    const rail = { ...openai, BASE_RPC_URL: 'http://127.0.0.1:9/', USDC_DEPOSIT_ADDRESS: '0x000000000000000000000000000000000000dEaD' };
+    const res = await withEnv(rail)('/v1/chat/completions', bearer(agent.api_key, json(chatBody)));
+    const { error } = (await res.json()) as Refusal;
+    expect(error.funding).toMatchObject({ fund_url: agent.fund_url, usdc: { network: 'base', contract: env.USDC_CONTRACT, fund_endpoint: 'https://gateway.test/agent/fund' } });
+  });
+
+  it('rides on the free upload route too, which needs only a positive balance', async () => {
+    const agent = await register();
+    const res = await call('/v1/uploads', bearer(agent.api_key, json({ content_type: 'image/png', content_length: 100 })));
+    expect(res.status).toBe(402);
+    const { error } = (await res.json()) as Refusal;
+    expect(error.funding).toMatchObject({ fund_url: agent.fund_url, available_usd: '0.000000', required_usd: '0.000001' });
+  });
+});

@@ -33,7 +33,9 @@ with one frame whose \`choices\` is empty and whose \`x_service\` holds the cost
 ## 3. Get funded
 
 A new account has a balance of 0 (plus any welcome credit); billed calls answer 402
-\`insufficient_credits\` until it is funded. Either:
+\`insufficient_credits\` until it is funded. Every such 402 says how to pay in \`error.funding\`:
+\`fund_url\`, \`usdc\` (the contract and \`fund_endpoint\`, or null when USDC is off), \`x402\`,
+\`available_usd\` and \`required_usd\`. Either:
 
 - give a human the \`fund_url\`: a page with no login that takes a card or USDC; or
 - ask for a USDC deposit on Base yourself:

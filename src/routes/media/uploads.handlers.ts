@@ -54,7 +54,10 @@ export const createUploadHandler: RouteHandler<typeof createUpload, AppEnv> = as
   const found = await caller.account.accountForKey(caller.keyHash);
   if (!found.ok) throw holdFailureError(found);
   const { balanceMicros } = found.account;
-  if (balanceMicros <= 0) throw new GatewayError('insufficient_credits', 'Uploads are free but need a positive balance; fund the account first.');
+  if (balanceMicros <= 0) {
+    const funding = { fundToken: found.account.fundToken, availableMicros: Math.max(0, balanceMicros), requiredMicros: 1 };
+    throw new GatewayError('insufficient_credits', 'Uploads are free but need a positive balance; fund the account first.', { funding });
+  }
 
   const now = Date.now();
   const token = randomBase62(40);

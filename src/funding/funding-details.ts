@@ -1,0 +1,35 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../env';
+import { formatUsd } from '../money';
+import { fundUrl, publicBaseUrl } from '../urls';
+import { usdcConfig } from './usdc-config';
+
+/** What the account tells the Worker when it refuses for want of money: its fund link's token and the two amounts. */
+export interface FundingHint {
+  fundToken: string | null;
+  availableMicros: number;
+  requiredMicros: number;
+}
+
+/** `error.funding` of a 402 `insufficient_credits` (D23): every way this account can pay, and how much it has and needs. */
+export interface FundingDetails {
+  fund_url: string | null;
+  usdc: { network: 'base'; contract: string; fund_endpoint: string } | null;
+  x402: boolean;
+  available_usd: string;
+  required_usd: string;
+}
+
+export function fundingDetails(c: Context<AppEnv>, hint: FundingHint): FundingDetails {
+  const base = publicBaseUrl(c);
+  const usdc = usdcConfig(c.env);
+  return {
+    fund_url: hint.fundToken ? fundUrl(base, hint.fundToken) : null,
+    // Null when the operator has not set up the USDC rail: `POST /agent/fund` would answer 502.
+    usdc: usdc ? { network: 'base', contract: usdc.token, fund_endpoint: `${base}/agent/fund` } : null,
+    // Pay-per-request (x402, issue #22) is not served yet.
+    x402: false,
+    available_usd: formatUsd(hint.availableMicros),
+    required_usd: formatUsd(hint.requiredMicros),
+  };
+}
