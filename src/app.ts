@@ -45,6 +45,8 @@ import * as jobs from './routes/web/jobs.handlers';
 import * as jobsRoutes from './routes/web/jobs.routes';
 import * as scrape from './routes/web/scrape.handlers';
 import * as scrapeRoutes from './routes/web/scrape.routes';
+import * as quoteApi from './routes/quote/quote.handlers';
+import * as quoteRoutes from './routes/quote/quote.routes';
 
 /** Builds the gateway. Each route's path, middleware and schemas are in its `*.routes.ts`. */
 export function createApp() {
@@ -79,6 +81,7 @@ export function createApp() {
     .openapi(jobsRoutes.extract, jobs.extractHandler)
     .openapi(jobsRoutes.listScrapers, jobs.listScrapersHandler)
     .openapi(jobsRoutes.getExtract, jobs.getExtractHandler)
+    .openapi(quoteRoutes.quote, quoteApi.quoteHandler)
     .openapi(agentRoutes.register, agent.registerHandler)
     .openapi(agentRoutes.account, agent.accountHandler)
     .openapi(claimRoutes.claimInit, claim.claimInitHandler)

@@ -404,6 +404,10 @@ export class AccountDurableObject extends DurableObject<Env> {
         return this.#authenticate(op.keyHash, now);
       case 'account':
         return this.#accountForKey(op.keyHash, now);
+      case 'spendable': {
+        const checked = this.#keys.check(op.keyHash, op.model, now);
+        return checked.ok ? { ok: true, ...this.#ledger.spendable(checked.key, now) } : checked;
+      }
       case 'sync':
         return null;
       default:

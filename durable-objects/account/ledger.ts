@@ -7,7 +7,7 @@ import type * as schema from './schema';
 import { ledger, type CreditSource, type LedgerKind } from './schema';
 import type { SpendCounters } from './spend';
 import { run, SQL, type AccountRow, type KeyRow, type OpenHold } from './statements';
-import type { CreditRequest, ExtendResult, Hold, HoldFailure, HoldRequest, LedgerPage, ReleaseResult, Result, SettleResult } from './types';
+import type { CreditRequest, ExtendResult, Hold, HoldFailure, HoldRequest, LedgerPage, ReleaseResult, Result, SettleResult, Spendable } from './types';
 
 /** D3's ceilings on open holds (in-flight requests, and long-lived job holds) live in `holds.ts`. */
 export { MAX_OPEN_HOLDS, MAX_OPEN_JOB_HOLDS } from './holds';
@@ -42,6 +42,20 @@ export class Ledger {
     this.#memory = memory;
     this.#spend = spend;
     this.#alarm = alarm;
+  }
+
+  /** What `hold` would allow a checked key now, changing nothing. */
+  spendable(key: KeyRow, now: number): Spendable {
+    const account = this.#memory.account!;
+    const accountAvailable = Math.max(0, account.balance_micros - this.#memory.holds.heldMicros);
+    const limit = this.#spend.headroom(key, now);
+    return {
+      accountId: account.id,
+      keyId: key.id,
+      availableMicros: Math.min(accountAvailable, limit?.remainingMicros ?? Infinity),
+      accountAvailableMicros: accountAvailable,
+      fundToken: account.fund_token,
+    };
   }
 
   /**

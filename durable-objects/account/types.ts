@@ -61,6 +61,15 @@ export interface Hold extends AuthorizedKey {
   availableMicros: number;
 }
 
+/** What a key could hold now, without holding it (D25's quote). */
+export interface Spendable extends AuthorizedKey {
+  /** The balance less open holds, or the key's spend-limit headroom when lower. */
+  availableMicros: number;
+  /** The account's own available balance, whatever the key's limits. */
+  accountAvailableMicros: number;
+  fundToken: string | null;
+}
+
 export interface Settlement {
   holdId: string;
   chargedMicros: number;
@@ -148,6 +157,7 @@ export type AccountOp =
   | { op: 'extend'; holdId: string; ttlMs: number }
   | { op: 'authenticate'; keyHash: string }
   | { op: 'account'; keyHash: string }
+  | { op: 'spendable'; keyHash: string; model?: string }
   | { op: 'sync' };
 
 /** What each kind of call answers, the same as the Durable Object's method of that name. */
@@ -158,6 +168,7 @@ export interface AccountOpResults {
   extend: ExtendResult;
   authenticate: Result<AuthorizedKey, AuthFailure>;
   account: Result<{ account: AccountSnapshot }, AuthFailure>;
+  spendable: Result<Spendable, AuthFailure>;
   sync: null;
 }
 

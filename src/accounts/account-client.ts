@@ -258,6 +258,11 @@ export class AccountClient {
     return result;
   }
 
+  /** What the key could hold now (D25), without holding it; checks the key and the model as a hold would. */
+  spendable(keyHash: string, model: string | undefined) {
+    return this.#channel.call(this.#sender, { op: 'spendable', keyHash, model }).catch(spendCheckUnavailable);
+  }
+
   accountForKey(keyHash: string) {
     return this.#channel.call(this.#sender, { op: 'account', keyHash }).catch(spendCheckUnavailable);
   }

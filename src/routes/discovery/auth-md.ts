@@ -30,6 +30,11 @@ OpenAI chat-completions format, so any OpenAI-compatible client works with base 
 Billed answers carry \`X-Service-Cost\` and \`X-Service-Credits-Remaining\`; a streamed chat ends
 with one frame whose \`choices\` is empty and whose \`x_service\` holds the cost.
 
+Before you spend, ask what a request would cost: \`POST ${base}/v1/quote\` with
+\`{"path": "/v1/chat/completions", "body": <the request>}\` (any billed route) answers
+\`worst_case_usd\`, \`estimated_usd\`, \`available_usd\`, \`affordable\` and, for chat,
+\`max_tokens_affordable\`. The body is checked as the route checks it; nothing is held or charged.
+
 ## 3. Get funded
 
 A new account has a balance of 0 (plus any welcome credit); billed calls answer 402

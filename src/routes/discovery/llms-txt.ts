@@ -27,5 +27,6 @@ Chat completions are OpenAI-compatible at ${base}/v1/chat/completions; authentic
 - POST /v1/audio/speech: speech, answered as a hosted MP3 link
 - POST /v1/uploads, GET /v1/uploads: files to pass as image references
 - GET /v1/generations: completed generations, newest first
+- POST /v1/quote: what a billed request would cost and whether the balance covers it, with no side effect
 `;
 }

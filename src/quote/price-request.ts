@@ -1,0 +1,126 @@
+import type { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { tokenCostMicros } from '../billing/cost';
+import { checkContent } from '../chat/content';
+import { estimatePromptTokens } from '../chat/estimate';
+import { planHold } from '../chat/hold-plan';
+import { applyParamRules } from '../chat/params';
+import { holdPrice, resolveChatModel } from '../chat/resolve';
+import { paramGroup } from '../catalog';
+import type { ChatModel, TokenPrice } from '../catalog/types';
+import type { AppEnv } from '../env';
+import { GatewayError, validationError } from '../errors';
+import { imageHoldMicros } from '../media/images/cost';
+import { planImages } from '../media/images/plan';
+import { planSpeech } from '../media/speech/render';
+import { requireStoredUploads } from '../media/upload-check';
+import { planVideo } from '../media/videos/plan';
+import { chatCompletions } from '../routes/chat/chat.routes';
+import { generateImages, submitImageJob } from '../routes/media/images.routes';
+import { speech } from '../routes/media/speech.routes';
+import { submitVideo } from '../routes/media/videos.routes';
+import { crawl, extract } from '../routes/web/jobs.routes';
+import { scrape } from '../routes/web/scrape.routes';
+import { findScraper } from '../web/extract';
+import { CRAWL_PAGE_MICROS, EXTRACT_RECORD_MICROS, SCRAPE_PRICE_MICROS } from '../web/pricing';
+import { publicBaseUrl } from '../urls';
+
+/** What a billed request would cost, worked out as its route does before it holds (D25). */
+export interface PricedRequest {
+  path: BilledPath;
+  /** The model it would run on; null for web routes. */
+  model: string | null;
+  /** What the route would hold: the most it can cost. */
+  worstMicros: number;
+  /** The least the route would hold and still serve it (D5 lowers an unset max_tokens to what is held). */
+  minMicros: number;
+  /** What it is likely to cost (equal to the worst case where the price is known up front). */
+  estimatedMicros: number;
+  /** Chat only: what a balance buys in output tokens. */
+  chat?: { model: ChatModel; price: TokenPrice; promptTokens: number; choices: number };
+}
+
+/**
+ * Chat's estimate assumes a reply of this many tokens per choice (or the cap when lower): a
+ * typical answer, not a bound. The worst case is the bound.
+ */
+export const TYPICAL_REPLY_TOKENS = 256;
+
+type Pricer = (body: unknown, c: Context<AppEnv>) => Promise<Omit<PricedRequest, 'path'>>;
+
+/** Parses a body with a route's own schema: the same 400s, with the same `param`. */
+function parsed<S extends z.ZodType>(route: { request: { body: { content: { 'application/json': { schema: S } } } } }, body: unknown): z.output<S> {
+  const result = route.request.body.content['application/json'].schema.safeParse(body);
+  if (!result.success) throw validationError(result.error);
+  return result.data;
+}
+
+const priceImages = (route: typeof generateImages | typeof submitImageJob): Pricer => async (body, c) => {
+  const plan = planImages(parsed(route, body), c.env);
+  await requireStoredUploads(c.env, publicBaseUrl(c), plan.references, plan.referencesParam);
+  const micros = imageHoldMicros(plan);
+  return { model: plan.model.id, worstMicros: micros, minMicros: micros, estimatedMicros: micros };
+};
+
+/** Every billed route, by path, and how its price is worked out. */
+const PRICERS = {
+  '/v1/chat/completions': async (body, c) => {
+    const request = parsed(chatCompletions, body);
+    const { model, routes } = resolveChatModel(request.model, c.env);
+    checkContent(request, model);
+    applyParamRules(request, paramGroup(routes[0]!));
+    const price = holdPrice(routes);
+    const plan = planHold(request, model, price, estimatePromptTokens(request));
+    const choices = request.n ?? 1;
+    const typical = Math.min(plan.outputCap, TYPICAL_REPLY_TOKENS * choices);
+    const estimatedMicros = tokenCostMicros({ inputTokens: plan.promptTokens, outputTokens: typical, cacheReadTokens: 0, cacheWriteTokens: 0 }, routes[0]!.price);
+    return { model: model.id, worstMicros: plan.maxMicros, minMicros: plan.minMicros, estimatedMicros, chat: { model, price, promptTokens: plan.promptTokens, choices } };
+  },
+  '/v1/images/generations': priceImages(generateImages),
+  '/v1/images/jobs': priceImages(submitImageJob),
+  '/v1/videos/generations': async (body, c) => {
+    const request = parsed(submitVideo, body);
+    const plan = planVideo(request, c.env);
+    await requireStoredUploads(c.env, publicBaseUrl(c), plan.imageUrl ? [plan.imageUrl] : [], request.image_url ? 'image_url' : 'image_urls');
+    return { model: plan.model.id, worstMicros: plan.predictedMicros, minMicros: plan.predictedMicros, estimatedMicros: plan.predictedMicros };
+  },
+  '/v1/audio/speech': async (body, c) => {
+    const plan = planSpeech(parsed(speech, body), c.env);
+    return { model: plan.model.id, worstMicros: plan.costMicros, minMicros: plan.costMicros, estimatedMicros: plan.costMicros };
+  },
+  '/v1/scrape': async (body) => {
+    const { stealth } = parsed(scrape, body);
+    return {
+      model: null,
+      worstMicros: SCRAPE_PRICE_MICROS[stealth === false ? 'standard' : 'stealth'],
+      minMicros: SCRAPE_PRICE_MICROS[stealth === true ? 'stealth' : 'standard'],
+      estimatedMicros: SCRAPE_PRICE_MICROS[stealth === true ? 'stealth' : 'standard'],
+    };
+  },
+  '/v1/crawl': async (body) => {
+    const micros = parsed(crawl, body).limit * CRAWL_PAGE_MICROS;
+    return { model: null, worstMicros: micros, minMicros: micros, estimatedMicros: micros };
+  },
+  '/v1/extract': async (body) => {
+    const { scraper, limit } = parsed(extract, body);
+    if (!findScraper(scraper)) throw new GatewayError('invalid_request', `No scraper ${scraper}; GET /v1/extract/scrapers lists them.`, { param: 'scraper' });
+    const micros = limit * EXTRACT_RECORD_MICROS;
+    return { model: null, worstMicros: micros, minMicros: micros, estimatedMicros: micros };
+  },
+} satisfies Record<string, Pricer>;
+
+export type BilledPath = keyof typeof PRICERS;
+export const BILLED_PATHS = Object.keys(PRICERS) as BilledPath[];
+
+export function isBilledPath(path: string): path is BilledPath {
+  return Object.hasOwn(PRICERS, path);
+}
+
+/**
+ * Prices a billed request without holding, charging or sending anything: the route's validation
+ * (400, 404 for an unknown model) and its worst case. The quote route and x402's keyless
+ * challenge use it.
+ */
+export async function priceRequest(c: Context<AppEnv>, path: BilledPath, body: unknown): Promise<PricedRequest> {
+  return { path, ...(await PRICERS[path](body, c)) };
+}

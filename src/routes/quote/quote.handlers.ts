@@ -1,0 +1,40 @@
+import type { RouteHandler } from '@hono/zod-openapi';
+import { holdFailureError } from '../../accounts/failures';
+import { affordableOutputTokens } from '../../billing/cost';
+import type { AppEnv } from '../../env';
+import { formatUsd } from '../../money';
+import { priceRequest, type PricedRequest } from '../../quote/price-request';
+import type { quote } from './quote.routes';
+
+/**
+ * `POST /v1/quote` (D25): the route's own validation and worst case, and what the key may spend,
+ * read from the account without holding anything; nothing is charged or sent upstream.
+ */
+export const quoteHandler: RouteHandler<typeof quote, AppEnv> = async (c) => {
+  const { path, body } = c.req.valid('json');
+  const priced = await priceRequest(c, path, body);
+  if (priced.model) c.var.log.model = priced.model;
+  const caller = c.get('caller');
+  const spendable = await caller.account.spendable(caller.keyHash, priced.model ?? undefined);
+  if (!spendable.ok) throw holdFailureError(spendable);
+  const available = spendable.availableMicros;
+  return c.json(
+    {
+      object: 'quote' as const,
+      path,
+      model: priced.model,
+      worst_case_usd: formatUsd(priced.worstMicros),
+      estimated_usd: formatUsd(priced.estimatedMicros),
+      available_usd: formatUsd(available),
+      affordable: available >= priced.minMicros,
+      ...(priced.chat && { max_tokens_affordable: maxTokensAffordable(priced.chat, available) }),
+    },
+    200,
+  );
+};
+
+/** The largest max_tokens (per choice) the amount pays for after the prompt, up to the model's cap; 0 when it does not cover the prompt. */
+function maxTokensAffordable(chat: NonNullable<PricedRequest['chat']>, availableMicros: number): number {
+  const tokens = Math.floor(affordableOutputTokens(availableMicros, chat.promptTokens, chat.price) / chat.choices);
+  return Math.min(chat.model.maxOutputTokens, tokens);
+}
