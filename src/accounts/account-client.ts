@@ -1,4 +1,4 @@
-import type { AccountOp, AccountOpReply, AccountOpResults, HoldRequest } from '../../durable-objects/account/types';
+import type { AccountOp, AccountOpReply, AccountOpResults, HoldRequest, RouteClass } from '../../durable-objects/account/types';
 import type { Evidence } from '../chat/speculation';
 import type { AccountStub } from '../env';
 import { GatewayError } from '../errors';
@@ -252,14 +252,15 @@ export class AccountClient {
     return this.#channel.call(this.#sender, { op: 'extend', holdId, ttlMs }, true);
   }
 
-  async authenticate(keyHash: string) {
-    const result = await this.#channel.call(this.#sender, { op: 'authenticate', keyHash }).catch(spendCheckUnavailable);
+  /** Checks a key; `route` names the route class for a call that is not a free read (D27 `allowed_routes`). */
+  async authenticate(keyHash: string, route?: RouteClass) {
+    const result = await this.#channel.call(this.#sender, { op: 'authenticate', keyHash, ...(route ? { route } : {}) }).catch(spendCheckUnavailable);
     if (result.ok) this.keyId = result.keyId;
     return result;
   }
 
-  accountForKey(keyHash: string) {
-    return this.#channel.call(this.#sender, { op: 'account', keyHash }).catch(spendCheckUnavailable);
+  accountForKey(keyHash: string, route?: RouteClass) {
+    return this.#channel.call(this.#sender, { op: 'account', keyHash, ...(route ? { route } : {}) }).catch(spendCheckUnavailable);
   }
 
   /** The balance once this isolate's queued charges are applied (exact when nothing else runs). */
