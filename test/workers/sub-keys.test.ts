@@ -82,7 +82,7 @@ describe('POST /agent/keys', () => {
 
   it('lets the sub-key chat, and lists what it spent', async () => {
     const agent = await funded();
-    const sub = await mint(agent.api_key, { name: 'worker', limit_usd: 1 });
+    const sub = await mint(agent.api_key, { name: 'worker' });
     const res = await chat(sub.api_key);
     expect(res.status, await res.clone().text()).toBe(200);
     const cost = res.headers.get('X-Service-Cost');
