@@ -199,15 +199,17 @@ export class AccountClient {
 
   /**
    * Authorizes a key and holds money. Remembers the answer per key as D21's evidence: a granted
-   * hold and what it left available, or, after any refusal, nothing. 503 `spend_check_unavailable`
+   * chat hold and what it left available, or, after any refusal, nothing. Only a chat hold counts:
+   * a hold granted on another route says nothing of whether the key may chat (D27
+   * `allowed_routes`), and a key refused chat must not get upstream calls sent early. 503 `spend_check_unavailable`
    * when the account's Durable Object cannot answer (overloaded, unreachable).
    */
   async authorizeHold(request: HoldRequest) {
     const result = await this.#channel.call(this.#sender, { op: 'hold', request }).catch(spendCheckUnavailable);
     if (result.ok) this.keyId = result.keyId;
     const { evidence } = this.#channel;
-    evidence.delete(request.keyHash);
-    if (result.ok) {
+    if (!result.ok || request.route === 'chat') evidence.delete(request.keyHash);
+    if (result.ok && request.route === 'chat') {
       if (evidence.size >= MAX_EVIDENCE) evidence.delete(evidence.keys().next().value!);
       evidence.set(request.keyHash, { at: Date.now(), availableMicros: result.availableMicros });
     }
