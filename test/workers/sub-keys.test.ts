@@ -232,6 +232,12 @@ describe('the operator and the dashboard', () => {
     const res = await call(`/admin/accounts/${agent.account_id}`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
     const view = (await res.json()) as { keys: { id: string; allowed_routes: string[] | null; parent_key_id: string | null }[] };
     expect(view.keys.find((key) => key.id === sub.id)).toMatchObject({ allowed_routes: ['chat', 'speech'], parent_key_id: sub.parent_key_id });
+    // The operator sets allowed_routes on any key; null lifts it.
+    const patch = (body: unknown) => call(`/admin/accounts/${agent.account_id}/keys/${sub.parent_key_id}`, bearer(ADMIN_TOKEN, { ...json(body), method: 'PATCH' }));
+    expect(((await (await patch({ allowed_routes: ['web'] })).json()) as { allowed_routes: string[] }).allowed_routes).toEqual(['web']);
+    await expectError(await chat(agent.api_key), 403, 'guardrail_blocked', 'authorization_error');
+    expect((await patch({ allowed_routes: null })).status).toBe(200);
+    expect((await chat(agent.api_key)).status).toBe(200);
     const page = await visitor.get('/dashboard/keys');
     expect(page.res.status).toBe(200);
     expect(page.html).toContain('routes: chat, speech');
