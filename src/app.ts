@@ -26,6 +26,8 @@ import * as accountSearchRoutes from './routes/admin/search.routes';
 import * as humanAdminRoutes from './routes/admin/human.routes';
 import * as agent from './routes/agent/agent.handlers';
 import * as agentRoutes from './routes/agent/agent.routes';
+import * as agentKeys from './routes/agent/keys.handlers';
+import * as agentKeysRoutes from './routes/agent/keys.routes';
 import * as claim from './routes/agent/claim.handlers';
 import * as claimRoutes from './routes/agent/claim.routes';
 import * as chat from './routes/chat/chat.handlers';
@@ -84,6 +86,9 @@ export function createApp() {
     .openapi(quoteRoutes.quote, quoteApi.quoteHandler)
     .openapi(agentRoutes.register, agent.registerHandler)
     .openapi(agentRoutes.account, agent.accountHandler)
+    .openapi(agentKeysRoutes.createSubKey, agentKeys.createSubKeyHandler)
+    .openapi(agentKeysRoutes.listKeys, agentKeys.listKeysHandler)
+    .openapi(agentKeysRoutes.revokeKey, agentKeys.revokeKeyHandler)
     .openapi(claimRoutes.claimInit, claim.claimInitHandler)
     .openapi(claimRoutes.claimPoll, claim.claimPollHandler)
     .openapi(fundRoutes.fund, fund.fundHandler)

@@ -13,6 +13,7 @@ import migrations from './migrations/migrations.js';
 import * as schema from './schema';
 import { account, apiKeys } from './schema';
 import { SpendCounters } from './spend';
+import { SubKeys, type KeyWithSpend, type SubKeyRefusal, type SubKeyRequest } from './sub-keys';
 import { Suspension, type CardReversal, type CardRestoration, type ReversalResult, type SuspensionView } from './suspension';
 import { AutoTopUp, dailyCapOf, type SavedCard, type TopUpRefusal, type TopUpRule, type TopUpView } from './top-up';
 import { Usage, type ChargeFilter, type ChargePage, type CreditEntry, type DailySpendRow } from './usage';
@@ -34,6 +35,7 @@ import type {
   OpenHoldView,
   ReleaseResult,
   Result,
+  RouteClass,
   SettleResult,
   SweepOutcome,
 } from './types';
@@ -86,6 +88,7 @@ export class AccountDurableObject extends DurableObject<Env> {
   readonly #topUp: AutoTopUp;
   readonly #usage: Usage;
   readonly #suspension: Suspension;
+  readonly #subKeys: SubKeys;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -98,6 +101,7 @@ export class AccountDurableObject extends DurableObject<Env> {
     this.#topUp = new AutoTopUp(this.#db, this.#memory, this.#alarm, this.#ledger, (charge) => chargeSavedCard(stripeRail(this.env), charge), dailyCapOf(env));
     this.#usage = new Usage(ctx.storage);
     this.#suspension = new Suspension(ctx.storage, this.#memory, this.#ledger);
+    this.#subKeys = new SubKeys(ctx.storage, this.#keys);
     void ctx.blockConcurrencyWhile(async () => {
       const [table] = ctx.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE name = 'account'").toArray();
       if (!table) return;
@@ -127,14 +131,14 @@ export class AccountDurableObject extends DurableObject<Env> {
     return this.snapshot();
   }
 
-  /** Checks a key for routes that spend nothing. */
-  async authenticate(keyHash: string): Promise<Result<AuthorizedKey, AuthFailure>> {
-    return this.#authenticate(keyHash, Date.now());
+  /** Checks a key for routes that spend nothing (on the route class `route` when named). */
+  async authenticate(keyHash: string, route?: RouteClass): Promise<Result<AuthorizedKey, AuthFailure>> {
+    return this.#authenticate(keyHash, route, Date.now());
   }
 
   /** The account as its owner sees it, for a valid key; one round trip for `GET /agent/account`. */
-  async accountForKey(keyHash: string): Promise<Result<{ account: AccountSnapshot }, AuthFailure>> {
-    return this.#accountForKey(keyHash, Date.now());
+  async accountForKey(keyHash: string, route?: RouteClass): Promise<Result<{ account: AccountSnapshot }, AuthFailure>> {
+    return this.#accountForKey(keyHash, route, Date.now());
   }
 
   /**
@@ -318,6 +322,21 @@ export class AccountDurableObject extends DurableObject<Env> {
     return this.#keys.list();
   }
 
+  /** D27 `POST /agent/keys`: a key of the account mints a sub-key (rules in `sub-keys.ts`). */
+  async mintSubKey(callerHash: string, request: SubKeyRequest): Promise<Result<{ key: KeyRecord }, SubKeyRefusal>> {
+    return this.#subKeys.mint(callerHash, request, Date.now());
+  }
+
+  /** D27 `GET /agent/keys`: the account's keys with their spend; a sub-key sees only itself. */
+  async keysForKey(callerHash: string): Promise<Result<{ keys: KeyWithSpend[] }, AuthFailure>> {
+    return this.#subKeys.list(callerHash, Date.now());
+  }
+
+  /** D27 `DELETE /agent/keys/{key_id}`: revoked from the next request on, with the sub-keys it minted. */
+  async revokeKeyForKey(callerHash: string, keyId: string): Promise<Result<{ key: KeyRecord }, SubKeyRefusal>> {
+    return this.#subKeys.revoke(callerHash, keyId, Date.now());
+  }
+
   async ledgerEntries(limit = 50): Promise<LedgerEntry[]> {
     return this.#ledger.page(limit).entries;
   }
@@ -401,11 +420,11 @@ export class AccountDurableObject extends DurableObject<Env> {
       case 'extend':
         return this.#ledger.extend(op.holdId, op.ttlMs, now);
       case 'authenticate':
-        return this.#authenticate(op.keyHash, now);
+        return this.#authenticate(op.keyHash, op.route, now);
       case 'account':
-        return this.#accountForKey(op.keyHash, now);
+        return this.#accountForKey(op.keyHash, op.route, now);
       case 'spendable': {
-        const checked = this.#keys.check(op.keyHash, op.model, now);
+        const checked = this.#keys.check(op.keyHash, op.model, now, op.route);
         return checked.ok ? { ok: true, ...this.#ledger.spendable(checked.key, now) } : checked;
       }
       case 'sync':
@@ -429,17 +448,17 @@ export class AccountDurableObject extends DurableObject<Env> {
   }
 
   #hold(request: HoldRequest, now: number): Result<Hold, HoldFailure> {
-    const checked = this.#keys.check(request.keyHash, request.model, now);
+    const checked = this.#keys.check(request.keyHash, request.model, now, request.route ?? 'unclassified');
     return checked.ok ? this.#ledger.hold(checked.key, request, now) : checked;
   }
 
-  #authenticate(keyHash: string, now: number): Result<AuthorizedKey, AuthFailure> {
-    const checked = this.#keys.check(keyHash, undefined, now);
+  #authenticate(keyHash: string, route: RouteClass | undefined, now: number): Result<AuthorizedKey, AuthFailure> {
+    const checked = this.#keys.check(keyHash, undefined, now, route);
     return checked.ok ? { ok: true, accountId: this.#memory.account!.id, keyId: checked.key.id } : checked;
   }
 
-  #accountForKey(keyHash: string, now: number): Result<{ account: AccountSnapshot }, AuthFailure> {
-    const checked = this.#keys.check(keyHash, undefined, now);
+  #accountForKey(keyHash: string, route: RouteClass | undefined, now: number): Result<{ account: AccountSnapshot }, AuthFailure> {
+    const checked = this.#keys.check(keyHash, undefined, now, route);
     return checked.ok ? { ok: true, account: this.#snapshot() } : checked;
   }
 

@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
 import { hashesEqual, newKeyId } from '../../src/accounts/credentials';
 import type { AccountMemory } from './memory';
@@ -6,12 +6,12 @@ import type * as schema from './schema';
 import { apiKeys } from './schema';
 import type { SpendCounters } from './spend';
 import { run, SQL, type KeyRow } from './statements';
-import type { AuthFailure, KeyGuardrails, KeyRecord } from './types';
+import type { AuthFailure, KeyGuardrails, KeyRecord, RouteClass } from './types';
 
 export type CheckedKey = { ok: true; key: KeyRow } | ({ ok: false } & AuthFailure);
 
-export type NewKey = { hash: string; hint: string; name: string } & KeyGuardrails;
-export type KeyPatch = KeyGuardrails & { revoked?: boolean; name?: string };
+export type NewKey = { hash: string; hint: string; name: string } & KeyGuardrails & { allowedRoutes?: RouteClass[] | null; parentKeyId?: string | null };
+export type KeyPatch = KeyGuardrails & { revoked?: boolean; name?: string; allowedRoutes?: RouteClass[] | null };
 
 /**
  * The account's API keys: the check every request makes, from a cache of the keys seen (this
@@ -32,8 +32,12 @@ export class Keys {
     this.#spend = spend;
   }
 
-  /** Whether a key may act for this account at `now`, and for `model` when one is named. */
-  check(keyHash: string, model: string | undefined, now: number): CheckedKey {
+  /**
+   * Whether a key may act for this account at `now`, for `model` and on the route class `route`
+   * when they are named (`unclassified`: a billed call that named none, refused to a key limited
+   * to some routes).
+   */
+  check(keyHash: string, model: string | undefined, now: number, route?: RouteClass | 'unclassified'): CheckedKey {
     if (!this.#memory.account) return { ok: false, reason: 'invalid_key' };
     let key = this.#byHash.get(keyHash);
     if (!key) {
@@ -49,6 +53,9 @@ export class Keys {
     if (model !== undefined && key.allowed_models && !(JSON.parse(key.allowed_models) as string[]).includes(model)) {
       return { ok: false, reason: 'model_not_allowed', model };
     }
+    if (route !== undefined && key.allowed_routes && !(JSON.parse(key.allowed_routes) as string[]).includes(route)) {
+      return { ok: false, reason: 'route_not_allowed', route };
+    }
     return { ok: true, key };
   }
 
@@ -58,19 +65,29 @@ export class Keys {
     return keyRecord(this.#db.select().from(apiKeys).where(eq(apiKeys.id, id)).get()!);
   }
 
-  /** Changes a key's guardrails or revokes it; null when there is no such key. */
+  /**
+   * Changes a key's guardrails or revokes it; null when there is no such key. Revoking a key also
+   * revokes the sub-keys it minted (D27): a delegate does not outlive its delegator.
+   */
   update(keyId: string, patch: KeyPatch, now: number): KeyRecord | null {
     const { revoked, ...rest } = patch;
     const changes = Object.fromEntries(
       Object.entries({ ...rest, revokedAt: revoked === undefined ? undefined : revoked ? now : null }).filter(([, v]) => v !== undefined),
     );
     if (Object.keys(changes).length > 0) this.#db.update(apiKeys).set(changes).where(eq(apiKeys.id, keyId)).run();
+    if (revoked === true) this.#db.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.parentKeyId, keyId), isNull(apiKeys.revokedAt))).run();
     // revocation and new limits apply from the next request
     this.forgetCached();
     const row = this.#db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
     if (!row) return null;
     if (row.dailyLimitMicros !== null || row.monthlyLimitMicros !== null || row.totalLimitMicros !== null) this.#spend.recount(keyId, now);
     return keyRecord(row);
+  }
+
+  /** The key `keyId` of this account, or null. */
+  get(keyId: string): KeyRecord | null {
+    const row = this.#db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
+    return row ? keyRecord(row) : null;
   }
 
   list(): KeyRecord[] {

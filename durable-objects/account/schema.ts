@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { RouteClass } from './types';
 
 /** One row: the account this Durable Object serializes. */
 export const account = sqliteTable('account', {
@@ -34,6 +35,10 @@ export const apiKeys = sqliteTable('api_keys', {
   totalLimitMicros: integer('total_limit_micros'),
   /** JSON array of model slugs; null allows every model. */
   allowedModels: text('allowed_models', { mode: 'json' }).$type<string[]>(),
+  /** D27: JSON array of route classes (`chat`, `web`, ...); null allows every route. */
+  allowedRoutes: text('allowed_routes', { mode: 'json' }).$type<RouteClass[]>(),
+  /** D27: the key that minted this sub-key (`POST /agent/keys`); null for the account's own keys. */
+  parentKeyId: text('parent_key_id'),
 });
 
 /** What each key has been charged per period: `total`, `d:2026-11-22`, `m:2026-11`. */

@@ -26,16 +26,28 @@ export const SQL = {
   account: 'SELECT id, created_at, balance_micros, claimed_at, funded_at, expires_at, card_funded_micros, fund_token, suspended_at, suspended_reason FROM account',
   setSuspended: 'UPDATE account SET suspended_at = ?, suspended_reason = ?',
   keyByHash:
-    'SELECT id, hash, revoked_at, expires_at, daily_limit_micros, monthly_limit_micros, total_limit_micros, allowed_models FROM api_keys WHERE hash = ?',
+    'SELECT id, hash, revoked_at, expires_at, daily_limit_micros, monthly_limit_micros, total_limit_micros, allowed_models, allowed_routes, parent_key_id FROM api_keys WHERE hash = ?',
   addSpend:
     'INSERT INTO key_spend (key_id, period, spent_micros) VALUES (?, ?, ?), (?, ?, ?), (?, ?, ?) ' +
     'ON CONFLICT (key_id, period) DO UPDATE SET spent_micros = spent_micros + excluded.spent_micros',
   spend: 'SELECT period, spent_micros FROM key_spend WHERE key_id = ? AND period IN (?, ?, ?)',
+  /** Whether a key's spend is counted: it has a limit, or it is a sub-key (D27: its `spent_usd` is read from the counters). */
   keyLimited:
-    'SELECT daily_limit_micros IS NOT NULL OR monthly_limit_micros IS NOT NULL OR total_limit_micros IS NOT NULL AS limited FROM api_keys WHERE id = ?',
+    'SELECT daily_limit_micros IS NOT NULL OR monthly_limit_micros IS NOT NULL OR total_limit_micros IS NOT NULL OR parent_key_id IS NOT NULL AS limited FROM api_keys WHERE id = ?',
   /** A key's charges since an instant, to rebuild its spend counters when it gains a limit. */
   chargedSince: "SELECT COALESCE(-SUM(amount_micros), 0) AS spent FROM ledger WHERE key_id = ? AND kind = 'charge' AND created_at >= ?",
   clearSpend: 'DELETE FROM key_spend WHERE key_id = ?',
+  /** D27: keys that still work at an instant, and every key row, for the mint's caps. */
+  liveKeys: 'SELECT COUNT(*) AS count FROM api_keys WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)',
+  keyRows: 'SELECT COUNT(*) AS count FROM api_keys',
+  /** D27: sub-keys revoked or expired before an instant, and their counters, deleted at the next mint. */
+  pruneDeadSubKeySpend:
+    'DELETE FROM key_spend WHERE key_id IN (SELECT id FROM api_keys WHERE parent_key_id IS NOT NULL AND (revoked_at < ? OR expires_at < ?))',
+  pruneDeadSubKeys: 'DELETE FROM api_keys WHERE parent_key_id IS NOT NULL AND (revoked_at < ? OR expires_at < ?)',
+  /** Every counted key's spend since its counters began (`spent_usd` of `GET /agent/keys`). */
+  spentTotals: "SELECT key_id, spent_micros FROM key_spend WHERE period = 'total'",
+  /** Every key's charges from the ledger, for keys without counters: a scan, on a rare read only. */
+  chargedByKey: "SELECT key_id, -SUM(amount_micros) AS spent FROM ledger WHERE kind = 'charge' AND key_id IS NOT NULL GROUP BY key_id",
   claimTokenHash: 'SELECT claim_token_hash FROM account',
   /** A claimed account never expires. */
   setClaimed: 'UPDATE account SET claimed_at = ?, expires_at = NULL',
@@ -79,6 +91,9 @@ export type KeyRow = {
   total_limit_micros: number | null;
   /** JSON array of slugs, or null for every model. */
   allowed_models: string | null;
+  /** JSON array of route classes, or null for every route (D27). */
+  allowed_routes: string | null;
+  parent_key_id: string | null;
 };
 
 export type OpenHold = {

@@ -1,12 +1,17 @@
 import type { CreditSource, LedgerKind } from './schema';
 
+/** The classes of routes a key may be limited to (D27 `allowed_routes`); free reads belong to none. */
+export const ROUTE_CLASSES = ['chat', 'images', 'videos', 'speech', 'web', 'uploads'] as const;
+export type RouteClass = (typeof ROUTE_CLASSES)[number];
+
 /** Why a key may not spend; the Worker maps each to one wire error (`src/accounts/failures.ts`). */
 export type AuthFailure =
   | { reason: 'invalid_key' }
   | { reason: 'revoked' }
   | { reason: 'expired' }
   | { reason: 'account_suspended' }
-  | { reason: 'model_not_allowed'; model: string };
+  | { reason: 'model_not_allowed'; model: string }
+  | { reason: 'route_not_allowed'; route: RouteClass | 'unclassified' };
 
 export type HoldFailure =
   | AuthFailure
@@ -31,6 +36,10 @@ export interface KeyRecord extends Required<KeyGuardrails> {
   hint: string;
   createdAt: number;
   revokedAt: number | null;
+  /** D27: the route classes the key may use; null allows every route. */
+  allowedRoutes: RouteClass[] | null;
+  /** D27: the key that minted this sub-key through `POST /agent/keys`; null for the account's own keys. */
+  parentKeyId: string | null;
 }
 
 export interface AuthorizedKey {
@@ -42,6 +51,11 @@ export interface HoldRequest {
   keyHash: string;
   /** Model slug checked against the key's allowlist; omit for routes without a model. */
   model?: string;
+  /**
+   * The route class checked against the key's `allowed_routes` (D27). Every billed route names
+   * one; a hold without it is refused to a key limited to some routes (fail closed).
+   */
+  route?: RouteClass;
   /** The hold is refused below this amount. */
   minMicros: number;
   /** The worst case; the hold is lowered toward `minMicros` when the balance cannot cover it (D5). */
@@ -155,9 +169,9 @@ export type AccountOp =
   | { op: 'settle'; holdId: string; chargeMicros: number }
   | { op: 'release'; holdId: string }
   | { op: 'extend'; holdId: string; ttlMs: number }
-  | { op: 'authenticate'; keyHash: string }
-  | { op: 'account'; keyHash: string }
-  | { op: 'spendable'; keyHash: string; model?: string }
+  | { op: 'authenticate'; keyHash: string; route?: RouteClass }
+  | { op: 'account'; keyHash: string; route?: RouteClass }
+  | { op: 'spendable'; keyHash: string; model?: string; route: RouteClass }
   | { op: 'sync' };
 
 /** What each kind of call answers, the same as the Durable Object's method of that name. */

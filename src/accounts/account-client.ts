@@ -1,4 +1,4 @@
-import type { AccountOp, AccountOpReply, AccountOpResults, HoldRequest } from '../../durable-objects/account/types';
+import type { AccountOp, AccountOpReply, AccountOpResults, HoldRequest, RouteClass } from '../../durable-objects/account/types';
 import type { Evidence } from '../chat/speculation';
 import type { AccountStub } from '../env';
 import { GatewayError } from '../errors';
@@ -199,15 +199,17 @@ export class AccountClient {
 
   /**
    * Authorizes a key and holds money. Remembers the answer per key as D21's evidence: a granted
-   * hold and what it left available, or, after any refusal, nothing. 503 `spend_check_unavailable`
+   * chat hold and what it left available, or, after any refusal, nothing. Only a chat hold counts:
+   * a hold granted on another route says nothing of whether the key may chat (D27
+   * `allowed_routes`), and a key refused chat must not get upstream calls sent early. 503 `spend_check_unavailable`
    * when the account's Durable Object cannot answer (overloaded, unreachable).
    */
   async authorizeHold(request: HoldRequest) {
     const result = await this.#channel.call(this.#sender, { op: 'hold', request }).catch(spendCheckUnavailable);
     if (result.ok) this.keyId = result.keyId;
     const { evidence } = this.#channel;
-    evidence.delete(request.keyHash);
-    if (result.ok) {
+    if (!result.ok || request.route === 'chat') evidence.delete(request.keyHash);
+    if (result.ok && request.route === 'chat') {
       if (evidence.size >= MAX_EVIDENCE) evidence.delete(evidence.keys().next().value!);
       evidence.set(request.keyHash, { at: Date.now(), availableMicros: result.availableMicros });
     }
@@ -252,19 +254,20 @@ export class AccountClient {
     return this.#channel.call(this.#sender, { op: 'extend', holdId, ttlMs }, true);
   }
 
-  async authenticate(keyHash: string) {
-    const result = await this.#channel.call(this.#sender, { op: 'authenticate', keyHash }).catch(spendCheckUnavailable);
+  /** Checks a key; `route` names the route class for a call that is not a free read (D27 `allowed_routes`). */
+  async authenticate(keyHash: string, route?: RouteClass) {
+    const result = await this.#channel.call(this.#sender, { op: 'authenticate', keyHash, ...(route ? { route } : {}) }).catch(spendCheckUnavailable);
     if (result.ok) this.keyId = result.keyId;
     return result;
   }
 
-  /** What the key could hold now (D25), without holding it; checks the key and the model as a hold would. */
-  spendable(keyHash: string, model: string | undefined) {
-    return this.#channel.call(this.#sender, { op: 'spendable', keyHash, model }).catch(spendCheckUnavailable);
+  /** What the key could hold now (D25), without holding it; checks the key, model and route class as a hold would. */
+  spendable(keyHash: string, model: string | undefined, route: RouteClass) {
+    return this.#channel.call(this.#sender, { op: 'spendable', keyHash, model, route }).catch(spendCheckUnavailable);
   }
 
-  accountForKey(keyHash: string) {
-    return this.#channel.call(this.#sender, { op: 'account', keyHash }).catch(spendCheckUnavailable);
+  accountForKey(keyHash: string, route?: RouteClass) {
+    return this.#channel.call(this.#sender, { op: 'account', keyHash, ...(route ? { route } : {}) }).catch(spendCheckUnavailable);
   }
 
   /** The balance once this isolate's queued charges are applied (exact when nothing else runs). */

@@ -18,6 +18,13 @@ export function holdFailureError(failure: HoldFailure, describeShortfall?: (avai
       return new GatewayError('account_suspended', 'This account is suspended; its keys are refused until the operator lifts the suspension. Funding it still works.');
     case 'model_not_allowed':
       return new GatewayError('model_not_allowed', `This API key may not use ${failure.model}.`, { param: 'model' });
+    case 'route_not_allowed':
+      return new GatewayError(
+        'guardrail_blocked',
+        failure.route === 'unclassified'
+          ? 'This API key is limited to some route classes (allowed_routes) and this route is not one of them.'
+          : `This API key may not use ${failure.route} routes (its allowed_routes do not include "${failure.route}").`,
+      );
     case 'insufficient_credits':
       return new GatewayError(
         'insufficient_credits',

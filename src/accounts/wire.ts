@@ -32,6 +32,8 @@ export function keyBody(key: KeyRecord) {
     monthly_limit_usd: usd(key.monthlyLimitMicros),
     total_limit_usd: usd(key.totalLimitMicros),
     allowed_models: key.allowedModels,
+    allowed_routes: key.allowedRoutes,
+    parent_key_id: key.parentKeyId,
   };
 }
 

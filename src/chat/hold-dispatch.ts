@@ -48,6 +48,7 @@ export async function holdAndDispatch(c: Context<AppEnv>, ask: Ask): Promise<Hel
   const holdRequest = {
     keyHash: caller.keyHash,
     model: model.id,
+    route: 'chat' as const,
     minMicros: plan.minMicros,
     maxMicros: plan.maxMicros,
     purpose: `chat:${model.id}`,

@@ -8,6 +8,7 @@ import { applyParamRules } from '../chat/params';
 import { holdPrice, resolveChatModel } from '../chat/resolve';
 import { paramGroup } from '../catalog';
 import type { ChatModel, TokenPrice } from '../catalog/types';
+import type { RouteClass } from '../../durable-objects/account/types';
 import type { AppEnv } from '../env';
 import { GatewayError, validationError } from '../errors';
 import { imageHoldMicros } from '../media/images/cost';
@@ -28,6 +29,8 @@ import { publicBaseUrl } from '../urls';
 /** What a billed request would cost, worked out as its route does before it holds (D25). */
 export interface PricedRequest {
   path: BilledPath;
+  /** The route class a key's allowed_routes guardrail names (D27). */
+  route: RouteClass;
   /** The model it would run on; null for web routes. */
   model: string | null;
   /** What the route would hold: the most it can cost. */
@@ -46,7 +49,7 @@ export interface PricedRequest {
  */
 export const TYPICAL_REPLY_TOKENS = 256;
 
-type Pricer = (body: unknown, c: Context<AppEnv>) => Promise<Omit<PricedRequest, 'path'>>;
+type Pricer = (body: unknown, c: Context<AppEnv>) => Promise<Omit<PricedRequest, 'path' | 'route'>>;
 
 /** Parses a body with a route's own schema: the same 400s, with the same `param`. */
 function parsed<S extends z.ZodType>(route: { request: { body: { content: { 'application/json': { schema: S } } } } }, body: unknown): z.output<S> {
@@ -110,6 +113,17 @@ const PRICERS = {
 } satisfies Record<string, Pricer>;
 
 export type BilledPath = keyof typeof PRICERS;
+
+const ROUTE_CLASS = {
+  '/v1/chat/completions': 'chat',
+  '/v1/images/generations': 'images',
+  '/v1/images/jobs': 'images',
+  '/v1/videos/generations': 'videos',
+  '/v1/audio/speech': 'speech',
+  '/v1/scrape': 'web',
+  '/v1/crawl': 'web',
+  '/v1/extract': 'web',
+} satisfies Record<BilledPath, RouteClass>;
 export const BILLED_PATHS = Object.keys(PRICERS) as BilledPath[];
 
 export function isBilledPath(path: string): path is BilledPath {
@@ -122,5 +136,5 @@ export function isBilledPath(path: string): path is BilledPath {
  * challenge use it.
  */
 export async function priceRequest(c: Context<AppEnv>, path: BilledPath, body: unknown): Promise<PricedRequest> {
-  return { path, ...(await PRICERS[path](body, c)) };
+  return { path, route: ROUTE_CLASS[path], ...(await PRICERS[path](body, c)) };
 }

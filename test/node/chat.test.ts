@@ -366,6 +366,62 @@ describe('key guardrails on chat', () => {
   });
 });
 
+describe('sub-keys through the openai SDK (D27)', () => {
+  async function agentCall(apiKey: string, path: string, init: { method?: string; body?: unknown } = {}) {
+    const res = await fetch(`${stack.gateway.url}${path}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers: { Authorization: `Bearer ${apiKey}`, ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> & { error?: { code: string } } };
+  }
+  const sdk = (apiKey: string) => new OpenAI({ apiKey, baseURL: `${stack.gateway.url}/v1`, maxRetries: 0 });
+  const ask = (openai: OpenAI, model = 'openai/gpt-4o-mini') => openai.chat.completions.create({ model, max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] });
+
+  it('mints a chat-only sub-key that chats, is refused other models, routes, minting and its limit, and is revoked at once', async () => {
+    const { apiKey } = await client();
+    const minted = await agentCall(apiKey, '/agent/keys', { body: { name: 'sub-agent', limit_usd: '0.005', allowed_models: ['openai/gpt-4o-mini'], allowed_routes: ['chat'] } });
+    expect(minted.status).toBe(201);
+    const sub = minted.body as { api_key: string; id: string };
+    const openai = sdk(sub.api_key);
+
+    const answer = await ask(openai);
+    expect(answer.choices[0]?.message.content).toBe(HELLO);
+    const listed = await agentCall(apiKey, '/agent/keys');
+    const entry = (listed.body.data as { id: string; spent_usd: string }[]).find((key) => key.id === sub.id);
+    expect(micros(entry!.spent_usd)).toBeGreaterThan(0);
+
+    const model = await ask(openai, 'anthropic/claude-haiku-4-5').catch((err) => err);
+    expect(model.status).toBe(403);
+    expect(model.error).toMatchObject({ code: 'model_not_allowed' });
+    const scrape = await agentCall(sub.api_key, '/v1/scrape', { body: { url: 'https://example.com/' } });
+    expect(scrape).toMatchObject({ status: 403, body: { error: { code: 'guardrail_blocked' } } });
+    expect(await agentCall(sub.api_key, '/agent/keys', { body: { name: 'grandchild' } })).toMatchObject({ status: 403, body: { error: { code: 'guardrail_blocked' } } });
+    expect(await agentCall(sub.api_key, `/agent/keys/${sub.id}`, { method: 'DELETE' })).toMatchObject({ status: 403, body: { error: { code: 'guardrail_blocked' } } });
+
+    const big = await openai.chat.completions.create({ model: 'openai/gpt-4o-mini', max_tokens: 16_000, messages: [{ role: 'user', content: 'hi' }] }).catch((err) => err);
+    expect(big.status).toBe(429);
+    expect(big.error).toMatchObject({ code: 'credit_limit_exceeded' });
+
+    expect((await agentCall(apiKey, `/agent/keys/${sub.id}`, { method: 'DELETE' })).status).toBe(200);
+    const revoked = await ask(openai).catch((err) => err);
+    expect(revoked.status).toBe(401);
+    expect(revoked.error).toMatchObject({ code: 'api_key_revoked' });
+  });
+
+  it("answers an expired sub-key with 401 and another account's key id with 404", async () => {
+    const { apiKey } = await client();
+    const other = await client();
+    const short = await agentCall(apiKey, '/agent/keys', { body: { name: 'one-second', expires_in: 1 } });
+    const theirs = await agentCall(other.apiKey, '/agent/keys', { body: { name: 'theirs' } });
+    expect(await agentCall(apiKey, `/agent/keys/${(theirs.body as { id: string }).id}`, { method: 'DELETE' })).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(short.body.expires_at as string) - Date.now()) + 100));
+    const expired = await ask(sdk(short.body.api_key as string)).catch((err) => err);
+    expect(expired.status).toBe(401);
+    expect(expired.error).toMatchObject({ code: 'api_key_expired' });
+  });
+});
+
 describe('multimodal input', () => {
   const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
   const PDF = `data:application/pdf;base64,${btoa('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n3 0 obj << /Type /Page /Parent 2 0 R >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF')}`;

@@ -16,6 +16,18 @@ describe('the keys module', () => {
       expect(modules.keys.check(otherHash ?? modules.keyHash, model, NOW)).toMatchObject(expected);
     }));
 
+  it.each([
+    ['a route class outside allowed_routes', ['chat'], 'web', { ok: false, reason: 'route_not_allowed', route: 'web' }],
+    ['a route class on allowed_routes', ['chat', 'web'], 'web', { ok: true }],
+    ['a billed call that names no route class, to a key limited to some', ['chat'], 'unclassified', { ok: false, reason: 'route_not_allowed', route: 'unclassified' }],
+    ['a free read, whatever allowed_routes', ['chat'], undefined, { ok: true }],
+    ['any route class to a key without allowed_routes', null, 'uploads', { ok: true }],
+  ] as const)('answers %s', (_, allowedRoutes, route, expected) =>
+    withAccountModules({}, (modules) => {
+      modules.keys.update(modules.keyId, { allowedRoutes: allowedRoutes === null ? null : [...allowedRoutes] }, NOW - 1);
+      expect(modules.keys.check(modules.keyHash, undefined, NOW, route)).toMatchObject(expected);
+    }));
+
   it('refuses every key once the account is gone, without reading storage', () =>
     withAccountModules({}, (modules) => {
       modules.memory.clear();

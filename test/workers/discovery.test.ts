@@ -35,7 +35,7 @@ describe('discovery', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('Content-Type')).toMatch(/^text\/markdown/);
     const text = await res.text();
-    for (const step of ['POST https://gateway.test/agent/register', '/agent/fund', 'GET https://gateway.test/agent/account', '/agent/claim/init', '/agent/claim/poll']) {
+    for (const step of ['POST https://gateway.test/agent/register', '/agent/fund', 'GET https://gateway.test/agent/account', '/agent/claim/init', '/agent/claim/poll', 'POST https://gateway.test/agent/keys', 'DELETE https://gateway.test/agent/keys/{key_id}']) {
       expect(text).toContain(step);
     }
   });

@@ -41,6 +41,7 @@ const WRONG_FIELD: Record<string, { body: Record<string, unknown>; param: string
   'POST /admin/accounts/{account_id}/unsuspend': { body: { reason: 42 }, param: 'reason' },
   'POST /admin/accounts/{account_id}/human/reset': { body: { reason: 42 }, param: 'reason' },
   'POST /agent/fund': { body: { amount_usd: '10' }, param: 'amount_usd' },
+  'POST /agent/keys': { body: { name: 42 }, param: 'name' },
   'POST /agent/claim/init': { body: { claim_token: 42 }, param: 'claim_token' },
   'POST /agent/claim/poll': { body: { claim_token: 42 }, param: 'claim_token' },
   'POST /admin/deposits/{deposit_id}/credit': { body: { account_id: 42, reason: 'x' }, param: 'account_id' },

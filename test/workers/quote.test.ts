@@ -123,6 +123,17 @@ describe('POST /v1/quote', () => {
     expect(quote).toMatchObject({ path: '/v1/scrape', model: null, worst_case_usd: '0.002000', estimated_usd: '0.002000', available_usd: '0.250000', affordable: true });
   });
 
+  it("refuses as the route would for a key whose guardrails forbid the route or model (D27)", async () => {
+    const agent = await fundedAgent('1');
+    const post = gateway('sk-quote');
+    const minted = await post('/agent/keys', agent.api_key, { name: 'chat only', allowed_routes: ['chat'], allowed_models: ['openai/gpt-4o-mini'] });
+    expect(minted.status).toBe(201);
+    const { api_key } = (await minted.json()) as { api_key: string };
+    await expectError(await post('/v1/quote', api_key, { path: '/v1/scrape', body: { url: 'https://example.com/' } }), 403, 'guardrail_blocked', 'authorization_error');
+    await expectError(await post('/v1/quote', api_key, { path: '/v1/chat/completions', body: chatBody({ model: 'openai/gpt-4o' }) }), 403, 'model_not_allowed', 'authorization_error', 'model');
+    expect((await post('/v1/quote', api_key, { path: '/v1/chat/completions', body: chatBody() })).status).toBe(200);
+  });
+
   it.each([
     ['/v1/scrape', { url: 'https://example.com/', stealth: 'auto' }, { worst_case_usd: '0.008000', estimated_usd: '0.002000' }],
     ['/v1/scrape', { url: 'https://example.com/', stealth: true }, { worst_case_usd: '0.008000', estimated_usd: '0.008000' }],

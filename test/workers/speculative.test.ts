@@ -1,6 +1,8 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
+import { AccountClient } from '../../src/accounts/account-client';
+import { sha256Hex } from '../../src/accounts/credentials';
 import { createApp } from '../../src/app';
 import { accountStub, adminCredit, register } from './helpers';
 
@@ -129,6 +131,23 @@ describe('speculative dispatch (D21) with a distant account', () => {
     }
     expect(aborted).toBe(true);
     expect((await stub.snapshot()).balanceMicros).toBe(balance);
+  });
+
+  it('never sends a chat early for a key whose hold was granted on another route only (D27 allowed_routes)', async () => {
+    const { apiKey, accountId, stub } = await agent('5');
+    const [key] = await stub.keys();
+    await stub.updateKey(key!.id, { allowedRoutes: ['web'] });
+    // A web hold granted to the key in this isolate, as a scrape makes it.
+    const client = new AccountClient(gatewayEnv, accountId);
+    const hold = await client.authorizeHold({ keyHash: await sha256Hex(apiKey), route: 'web', minMicros: 1000, maxMicros: 1000, purpose: 'scrape' });
+    expect(hold.ok).toBe(true);
+
+    const content = unique('Hi');
+    const refused = await chat(apiKey, content);
+    expect(refused.res.status).toBe(403);
+    expect(JSON.parse(refused.text)).toMatchObject({ error: { code: 'guardrail_blocked' } });
+    expect(await recorded(content), 'nothing went upstream').toEqual([]);
+    if (hold.ok) await client.release(hold.holdId);
   });
 
   it('lets a key limit below the worst case lower the cap as the strict order would, then stops speculating for that key', async () => {

@@ -7,6 +7,7 @@ import m0004 from './0004_auto_top_up.sql';
 import m0005 from './0005_holds_without_rowid.sql';
 import m0006 from './0006_suspension.sql';
 import m0007 from './0007_human_claim.sql';
+import m0008 from './0008_sub_keys.sql';
 
   export default {
     journal,
@@ -18,7 +19,8 @@ m0003,
 m0004,
 m0005,
 m0006,
-m0007
+m0007,
+m0008
     }
   }
   

@@ -135,6 +135,8 @@ export function guardrailSummary(key: KeyRecord): string {
     key.monthlyLimitMicros !== null ? `monthly ${displayUsd(key.monthlyLimitMicros)}` : null,
     key.totalLimitMicros !== null ? `total ${displayUsd(key.totalLimitMicros)}` : null,
     key.allowedModels ? `models: ${key.allowedModels.join(', ')}` : null,
+    key.allowedRoutes ? `routes: ${key.allowedRoutes.join(', ')}` : null,
+    key.parentKeyId !== null ? `sub-key of ${key.parentKeyId}` : null,
     key.expiresAt !== null ? `expires ${utcTime(key.expiresAt).slice(0, 10)}` : null,
   ].filter((part): part is string => part !== null);
   return parts.length > 0 ? parts.join(' · ') : 'none';

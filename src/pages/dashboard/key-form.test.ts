@@ -78,6 +78,8 @@ describe('the key form', () => {
       monthlyLimitMicros: 5_000_000,
       totalLimitMicros: null,
       allowedModels: ['openai/gpt-4o'],
+      allowedRoutes: null,
+      parentKeyId: null,
       expiresAt: Date.UTC(2027, 0, 1),
     };
     const fields = fieldsOfKey(key);

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { NewKey } from '../../../durable-objects/account/keys';
 import type { KeyRecord } from '../../../durable-objects/account/types';
 import { newApiKey, sha256Hex } from '../../accounts/credentials';
 import { liveModels } from '../../catalog';
@@ -165,15 +166,16 @@ export async function rotateKey(c: Context<AppEnv>): Promise<Response> {
     const why = state === 'revoked' ? 'This key is revoked; create a new key instead.' : 'This key has expired: set a later expiry date first, or create a new key.';
     return renderKey(c, ctx, old, { problem: why }, 400);
   }
-  const { dailyLimitMicros, monthlyLimitMicros, totalLimitMicros, allowedModels, expiresAt } = old;
-  const issued = await issueKey(ctx, old.name, { dailyLimitMicros, monthlyLimitMicros, totalLimitMicros, allowedModels, expiresAt });
+  // A rotated sub-key stays a sub-key of the same parent, with the same routes (D27).
+  const { dailyLimitMicros, monthlyLimitMicros, totalLimitMicros, allowedModels, allowedRoutes, parentKeyId, expiresAt } = old;
+  const issued = await issueKey(ctx, old.name, { dailyLimitMicros, monthlyLimitMicros, totalLimitMicros, allowedModels, allowedRoutes, parentKeyId, expiresAt });
   if (!issued) return c.redirect('/signin', 303);
   await ctx.stub.updateKey(old.id, { revoked: true });
   return c.html(<KeyCreatedPage {...ctx.frame} key_={issued.key} apiKey={issued.apiKey} rotatedFrom={old} />, 200, pageHeaders());
 }
 
 /** Makes a key on the session's account; only its hash and hint are stored. Null when the account is gone. */
-async function issueKey(ctx: KeysContext, name: string, guardrails: Omit<KeyRecord, 'id' | 'name' | 'hint' | 'createdAt' | 'revokedAt'>) {
+async function issueKey(ctx: KeysContext, name: string, guardrails: Omit<NewKey, 'hash' | 'hint' | 'name'>) {
   const apiKey = newApiKey(ctx.human.account.accountId);
   const key = await ctx.stub.createKey({ hash: await sha256Hex(apiKey), hint: `ak-…${apiKey.slice(-4)}`, name, ...guardrails });
   return key ? { key, apiKey } : null;

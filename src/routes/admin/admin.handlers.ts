@@ -1,5 +1,6 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { z } from '@hono/zod-openapi';
+import type { KeyPatch } from '../../../durable-objects/account/keys';
 import type { KeyGuardrails } from '../../../durable-objects/account/types';
 import { AccountClient } from '../../accounts/account-client';
 import { newApiKey, sha256Hex } from '../../accounts/credentials';
@@ -113,13 +114,14 @@ export const updateKeyHandler: RouteHandler<typeof updateKey, AppEnv> = async (c
 };
 
 /** Wire guardrails to the account's: undefined leaves a value, null clears it. */
-function toGuardrails(input: Omit<z.infer<typeof KeyGuardrailsInput>, 'name'>): KeyGuardrails {
+function toGuardrails(input: Omit<z.infer<typeof KeyGuardrailsInput>, 'name'>): KeyGuardrails & Pick<KeyPatch, 'allowedRoutes'> {
   const micros = (text: string | null | undefined) => (text === undefined ? undefined : text === null ? null : parseUsd(text));
-  const out: KeyGuardrails = {
+  const out: KeyGuardrails & Pick<KeyPatch, 'allowedRoutes'> = {
     dailyLimitMicros: micros(input.daily_limit_usd),
     monthlyLimitMicros: micros(input.monthly_limit_usd),
     totalLimitMicros: micros(input.total_limit_usd),
     allowedModels: input.allowed_models,
+    allowedRoutes: input.allowed_routes === undefined || input.allowed_routes === null ? input.allowed_routes : [...new Set(input.allowed_routes)],
     expiresAt: input.expires_at === undefined ? undefined : input.expires_at === null ? null : Date.parse(input.expires_at),
   };
   return Object.fromEntries(Object.entries(out).filter(([, value]) => value !== undefined));

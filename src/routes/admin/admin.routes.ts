@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { ROUTE_CLASSES } from '../../../durable-objects/account/types';
 import { adminToken } from '../../middleware/admin-token';
 import { KiB, limitBody } from '../../middleware/body-limit';
 import { parseJsonBody } from '../../middleware/json-body';
@@ -10,6 +11,10 @@ const AccountIdParam = z.object({ account_id: z.uuid().openapi({ param: { name: 
 const KeyIdParam = AccountIdParam.extend({ key_id: z.string().min(1).openapi({ param: { name: 'key_id', in: 'path' } }) });
 const HoldIdParam = AccountIdParam.extend({ hold_id: z.string().min(1).max(100).openapi({ param: { name: 'hold_id', in: 'path' } }) });
 
+export const RouteClassSchema = z.enum(ROUTE_CLASSES).openapi({
+  description: 'A class of billed routes: `chat`, `images` (generations and jobs), `videos`, `speech`, `web` (scrape, crawl, extract), `uploads`.',
+});
+
 const DecimalUsd = z.string().regex(/^-?\d{1,9}(\.\d{1,6})?$/, 'a decimal USD string with at most 6 fraction digits');
 const LimitUsd = z.string().regex(/^\d{1,9}(\.\d{1,6})?$/, 'a non-negative decimal USD string').nullable().optional();
 
@@ -19,6 +24,7 @@ export const KeyGuardrailsInput = z.object({
   monthly_limit_usd: LimitUsd,
   total_limit_usd: LimitUsd,
   allowed_models: z.array(z.string().min(1)).max(500).nullable().optional(),
+  allowed_routes: z.array(RouteClassSchema).min(1).max(ROUTE_CLASSES.length).nullable().optional(),
   expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
 });
 
@@ -34,6 +40,8 @@ export const ApiKeyRecord = z
     monthly_limit_usd: UsdString.nullable(),
     total_limit_usd: UsdString.nullable(),
     allowed_models: z.array(z.string()).nullable(),
+    allowed_routes: z.array(RouteClassSchema).nullable().openapi({ description: 'D27: the route classes the key may use; null allows every route.' }),
+    parent_key_id: z.string().nullable().openapi({ description: 'D27: the key that minted this sub-key (`POST /agent/keys`); null for the account\'s own keys.' }),
   })
   .openapi('ApiKeyRecord');
 

@@ -84,6 +84,23 @@ than \`interval\` seconds: \`authorization_pending\` means wait, \`slow_down\` m
 \`interval\` member is the new interval), \`expired_token\` means start again with init. A 200 with \`status: "claimed"\` ends it. Your key
 keeps working unchanged; the human gets a dashboard, spend guardrails and higher card limits.
 
+## 6. Give a sub-agent its own key (optional)
+
+\`\`\`http
+POST ${base}/agent/keys
+Authorization: Bearer <api_key>
+Content-Type: application/json
+
+{"name": "researcher", "limit_usd": "2.00", "expires_in": 3600, "allowed_models": ["openai/gpt-4o-mini"], "allowed_routes": ["chat", "web"]}
+\`\`\`
+
+The answer's \`api_key\` is shown once. Every field but \`name\` is optional; route classes are
+\`chat\`, \`images\`, \`videos\`, \`speech\`, \`web\` and \`uploads\`. The sub-key spends your balance,
+at most \`limit_usd\` (then 429 \`credit_limit_exceeded\`); another model is 403
+\`model_not_allowed\`, another route 403 \`guardrail_blocked\`. \`GET ${base}/agent/keys\` lists your
+keys with \`spent_usd\`; \`DELETE ${base}/agent/keys/{key_id}\` revokes one at once. A sub-key cannot
+mint or revoke keys.
+
 ## Errors
 
 Every error is \`{"error": {"code", "message", "type", "param"?}}\`. 401: key missing, invalid,

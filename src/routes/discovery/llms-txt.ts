@@ -20,6 +20,7 @@ Chat completions are OpenAI-compatible at ${base}/v1/chat/completions; authentic
 
 - POST /agent/register: anonymous account with an API key and a claim token
 - GET /agent/account: balance, claim state, funding link
+- POST /agent/keys, GET /agent/keys, DELETE /agent/keys/{key_id}: sub-keys for sub-agents, with a spend limit, an expiry, allowed models and routes
 - POST /v1/chat/completions: chat, streaming, tools, images and PDFs
 - POST /v1/scrape, /v1/crawl, /v1/extract: web pages as markdown, whole sites, structured records
 - POST /v1/images/generations: images, answered as hosted links; POST /v1/images/jobs and GET /v1/images/jobs/{id}: the same as a job

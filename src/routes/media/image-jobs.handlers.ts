@@ -27,7 +27,7 @@ export const submitImageJobHandler: RouteHandler<typeof submitImageJob, AppEnv> 
   const caller = c.get('caller');
   const predicted = imageHoldMicros(plan);
   const id = `imgjob_${randomBase62(24)}`;
-  const hold = await holdMediaPrice(c, { model: plan.model.id, micros: predicted, purpose: 'image-job', ttlMs: MEDIA_JOB_HOLD_TTL_MS });
+  const hold = await holdMediaPrice(c, { model: plan.model.id, route: 'images', micros: predicted, purpose: 'image-job', ttlMs: MEDIA_JOB_HOLD_TTL_MS });
   const now = Date.now();
   try {
     await insertMediaJob(database(c.env), {

@@ -28,7 +28,7 @@ export async function renderDurably(
   c: Context<AppEnv>,
   render: { kind: 'image' | 'speech'; model: string; params: Record<string, unknown>; micros: number; guard?: GuardOptions },
 ): Promise<FinishedRender> {
-  const hold = await holdMediaPrice(c, { model: render.model, micros: render.micros, purpose: render.kind, ttlMs: MEDIA_JOB_HOLD_TTL_MS });
+  const hold = await holdMediaPrice(c, { model: render.model, route: render.kind === 'speech' ? 'speech' : 'images', micros: render.micros, purpose: render.kind, ttlMs: MEDIA_JOB_HOLD_TTL_MS });
   const now = Date.now();
   const claim = crypto.randomUUID();
   const job: MediaJobRow = {

@@ -51,7 +51,7 @@ export const createUploadHandler: RouteHandler<typeof createUpload, AppEnv> = as
   const cap = UPLOAD_TYPES[contentType];
   if (bytes > cap) throw new GatewayError('invalid_request', `A ${contentType} upload is at most ${formatMegabytes(cap)} (${cap} bytes).`, { param: 'content_length' });
   const caller = c.get('caller');
-  const found = await caller.account.accountForKey(caller.keyHash);
+  const found = await caller.account.accountForKey(caller.keyHash, 'uploads');
   if (!found.ok) throw holdFailureError(found);
   const { balanceMicros } = found.account;
   if (balanceMicros <= 0) {

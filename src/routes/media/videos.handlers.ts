@@ -28,7 +28,7 @@ export const submitVideoHandler: RouteHandler<typeof submitVideo, AppEnv> = asyn
   Object.assign(c.var.log, { model: plan.model.id, provider: plan.route.provider });
   await requireStoredUploads(c.env, publicBaseUrl(c), plan.imageUrl ? [plan.imageUrl] : [], request.image_url ? 'image_url' : 'image_urls');
   const caller = c.get('caller');
-  const hold = await holdMediaPrice(c, { model: plan.model.id, micros: plan.predictedMicros, purpose: 'video', ttlMs: VIDEO_JOB_HOLD_TTL_MS });
+  const hold = await holdMediaPrice(c, { model: plan.model.id, route: 'videos', micros: plan.predictedMicros, purpose: 'video', ttlMs: VIDEO_JOB_HOLD_TTL_MS });
   const id = `vidjob_${randomBase62(24)}`;
   const base = publicBaseUrl(c);
   try {

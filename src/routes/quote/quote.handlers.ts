@@ -15,7 +15,7 @@ export const quoteHandler: RouteHandler<typeof quote, AppEnv> = async (c) => {
   const priced = await priceRequest(c, path, body);
   if (priced.model) c.var.log.model = priced.model;
   const caller = c.get('caller');
-  const spendable = await caller.account.spendable(caller.keyHash, priced.model ?? undefined);
+  const spendable = await caller.account.spendable(caller.keyHash, priced.model ?? undefined, priced.route);
   if (!spendable.ok) throw holdFailureError(spendable);
   const available = spendable.availableMicros;
   return c.json(

@@ -23,6 +23,7 @@ async function submitJob(c: Context<AppEnv>, params: CrawlParams | ExtractParams
   const caller = c.get('caller');
   const hold = await caller.account.authorizeHold({
     keyHash: caller.keyHash,
+    route: 'web',
     minMicros: params.limit * unitMicros,
     maxMicros: params.limit * unitMicros,
     purpose: params.kind,

@@ -21,6 +21,7 @@ export const scrapeHandler: RouteHandler<typeof scrape, AppEnv> = async (c) => {
   const caller = c.get('caller');
   const hold = await caller.account.authorizeHold({
     keyHash: caller.keyHash,
+    route: 'web',
     minMicros: SCRAPE_PRICE_MICROS[stealth === true ? 'stealth' : 'standard'],
     maxMicros: SCRAPE_PRICE_MICROS[stealth === false ? 'standard' : 'stealth'],
     purpose: 'scrape',
