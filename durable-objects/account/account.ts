@@ -160,15 +160,15 @@ export class AccountDurableObject extends DurableObject<Env> {
    * the same hold returns the first result and charges nothing more. A hold the alarm already
    * expired is still charged, because the upstream did the work.
    */
-  async settle(holdId: string, chargeMicros: number): Promise<SettleResult> {
-    const result = this.#settle(holdId, chargeMicros, Date.now());
+  async settle(holdId: string, chargeMicros: number, record?: RequestRecord): Promise<SettleResult> {
+    const result = this.#settle(holdId, chargeMicros, Date.now(), record);
     await this.#alarm.schedule();
     return result;
   }
 
   /** Frees a hold without charging (the upstream failed). Idempotent; a settled hold stays settled. */
-  async release(holdId: string): Promise<ReleaseResult> {
-    return this.#ledger.release(holdId, Date.now());
+  async release(holdId: string, record?: RequestRecord): Promise<ReleaseResult> {
+    return this.#release(holdId, Date.now(), record);
   }
 
   /**
@@ -445,8 +445,9 @@ export class AccountDurableObject extends DurableObject<Env> {
 
   /** A settlement that lowered the balance may start an auto top-up (charged by the alarm). */
   #settle(holdId: string, chargeMicros: number, now: number, record?: RequestRecord): SettleResult {
+    const requestId = record && !record.requestId ? (this.#memory.holds.get(holdId)?.request_id ?? null) : null;
     const result = this.#ledger.settle(holdId, chargeMicros, now);
-    if (record && result.ok) this.#requests.settled(record, result.chargedMicros, now);
+    if (record && result.ok) this.#requests.settled(record, requestId, result.chargedMicros, now);
     if (!result.ok || !result.applied || result.chargedMicros <= 0) return result;
     try {
       this.#topUp.afterCharge(result.balanceMicros, now);
@@ -459,8 +460,9 @@ export class AccountDurableObject extends DurableObject<Env> {
 
   /** Frees a hold; its request is recorded as failed, nothing charged (D26). */
   #release(holdId: string, now: number, record?: RequestRecord): ReleaseResult {
+    const requestId = record && !record.requestId ? (this.#memory.holds.get(holdId)?.request_id ?? null) : null;
     const result = this.#ledger.release(holdId, now);
-    if (record && this.#ledger.knows(holdId)) this.#requests.released(record, now);
+    if (record && this.#ledger.knows(holdId)) this.#requests.released(record, requestId, now);
     return result;
   }
 

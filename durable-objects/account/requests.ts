@@ -8,8 +8,8 @@ const MAX_USAGE_FIELDS = 8;
 
 /** What a billed route tells the account about a request when it settles or releases its hold (D26). */
 export interface RequestRecord {
-  /** The request's `X-Service-Request-Id`. */
-  requestId: string;
+  /** The request's `X-Service-Request-Id`; absent: the one its hold was placed with (jobs). */
+  requestId?: string;
   /** The public route, `/v1/chat/completions`. */
   path: string;
   model: string | null;
@@ -23,7 +23,8 @@ export interface RequestRecord {
 }
 
 /** A stored record, as the lookup reads it. */
-export interface StoredRequest extends Omit<RequestRecord, 'usage'> {
+export interface StoredRequest extends Omit<RequestRecord, 'usage' | 'requestId'> {
+  requestId: string;
   status: 'succeeded' | 'failed';
   costMicros: number;
   usage: Record<string, number>;
@@ -64,13 +65,13 @@ export class RequestRecords {
   constructor(private readonly storage: DurableObjectStorage) {}
 
   /** Records a request whose hold was settled for `costMicros` (replaces a `failed` record of it). */
-  settled(record: RequestRecord, costMicros: number, now: number): void {
-    this.#write(record, 'succeeded', costMicros, now, 'ON CONFLICT(request_id) DO UPDATE SET status = excluded.status, cost_micros = excluded.cost_micros, usage = excluded.usage, duration_ms = excluded.duration_ms WHERE status = \'failed\'');
+  settled(record: RequestRecord, holdRequestId: string | null, costMicros: number, now: number): void {
+    this.#write(record, holdRequestId, 'succeeded', costMicros, now, 'ON CONFLICT(request_id) DO UPDATE SET status = excluded.status, cost_micros = excluded.cost_micros, usage = excluded.usage, duration_ms = excluded.duration_ms WHERE status = \'failed\'');
   }
 
   /** Records a request whose hold was released, nothing charged; a settled record of it stays. */
-  released(record: RequestRecord, now: number): void {
-    this.#write(record, 'failed', 0, now, 'ON CONFLICT(request_id) DO NOTHING');
+  released(record: RequestRecord, holdRequestId: string | null, now: number): void {
+    this.#write(record, holdRequestId, 'failed', 0, now, 'ON CONFLICT(request_id) DO NOTHING');
   }
 
   find(requestId: string): StoredRequest | null {
@@ -99,8 +100,8 @@ export class RequestRecords {
     ).rowsWritten;
   }
 
-  #write(record: RequestRecord, status: 'succeeded' | 'failed', costMicros: number, now: number, onConflict: string): void {
-    const requestId = text(record.requestId);
+  #write(record: RequestRecord, holdRequestId: string | null, status: 'succeeded' | 'failed', costMicros: number, now: number, onConflict: string): void {
+    const requestId = text(record.requestId ?? holdRequestId);
     if (!requestId) return;
     const startedAt = whole(record.startedAt) || now;
     this.storage.sql.exec(

@@ -1,10 +1,11 @@
-import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from 'cloudflare:test';
+import { createExecutionContext, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
 import { REQUEST_RECORD_RETENTION_MS } from '../../durable-objects/account/requests';
 import { sha256Hex } from '../../src/accounts/credentials';
 import { createApp } from '../../src/app';
 import { formatUsd } from '../../src/money';
+import { IMAGES_UPSTREAM_KEY } from './global-setup';
 import { accountStub, adminCredit, bearer, call, expectError, register } from './helpers';
 
 /**
@@ -14,6 +15,22 @@ import { accountStub, adminCredit, bearer, call, expectError, register } from '.
 const chatUrl = inject('chatUpstreamUrl');
 const app = createApp();
 const withUpstream = { ...env, OPENAI_API_KEY: 'sk-lookup', OPENAI_BASE_URL: `${chatUrl}/v1` } as Env;
+const webEnv = { ...env, WEB_ALLOW_PRIVATE_HOSTS: new URL(inject('websiteUrl')).host } as Env;
+// The render's backstop message is dropped: the inline render finishes it.
+const imagesEnv = { ...env, OPENAI_API_KEY: IMAGES_UPSTREAM_KEY, OPENAI_BASE_URL: `${inject('imagesUpstreamUrl')}/v1`, JOBS: { send: async () => {} } } as unknown as Env;
+
+/** A POST through the app as a client sends it; the answer read whole and its waitUntil work done. */
+async function post(path: string, apiKey: string, body: unknown, target: Env) {
+  const ctx = createExecutionContext();
+  const res = await app.fetch(
+    new Request(`https://gateway.test${path}`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
+    target,
+    ctx,
+  );
+  const text = await res.text();
+  await waitOnExecutionContext(ctx);
+  return { res, text };
+}
 
 async function funded(usd = '1') {
   const agent = await register();
@@ -64,6 +81,42 @@ describe('GET /v1/requests/{request_id}', () => {
     });
     expect(body.duration_ms).toBeGreaterThanOrEqual(0);
     expect(Date.parse(body.created_at as string)).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('returns a scrape with its page, and a failed scrape as failed at no cost', async () => {
+    const agent = await funded();
+    const { res, text } = await post('/v1/scrape', agent.api_key, { url: `${inject('websiteUrl')}/article`, stealth: false }, webEnv);
+    expect(res.status, text).toBe(200);
+    const found = await lookup(agent.api_key, res.headers.get('x-service-request-id')!);
+    expect(await found.json()).toMatchObject({ path: '/v1/scrape', status: 'succeeded', streamed: false, cost_usd: res.headers.get('x-service-cost'), usage: { pages: 1 } });
+
+    const refused = await post('/v1/scrape', agent.api_key, { url: `${inject('websiteUrl')}/no-such-page-${crypto.randomUUID()}`, stealth: false }, webEnv);
+    expect(refused.res.status).toBeGreaterThanOrEqual(400);
+    const failed = await lookup(agent.api_key, refused.res.headers.get('x-service-request-id')!);
+    expect(await failed.json()).toMatchObject({ path: '/v1/scrape', status: 'failed', cost_usd: formatUsd(0), usage: { pages: 0 } });
+  });
+
+  it('returns an image generation with its images', async () => {
+    const agent = await funded();
+    const { res, text } = await post('/v1/images/generations', agent.api_key, { model: 'openai/gpt-image-1-mini', prompt: 'a red square', size: '1024x1024' }, imagesEnv);
+    expect(res.status, text).toBe(200);
+    const found = await lookup(agent.api_key, res.headers.get('x-service-request-id')!);
+    expect(await found.json()).toMatchObject({ path: '/v1/images/generations', model: 'openai/gpt-image-1-mini', status: 'succeeded', cost_usd: res.headers.get('x-service-cost'), usage: { images: 1 } });
+  });
+
+  it('returns a crawl job, under the request id of the POST that started it, once it settles', async () => {
+    const agent = await funded();
+    const { res, text } = await post('/v1/crawl', agent.api_key, { url: `${inject('websiteUrl')}/article`, limit: 1 }, webEnv);
+    expect(res.status, text).toBe(202);
+    const requestId = res.headers.get('x-service-request-id')!;
+    const { id } = JSON.parse(text) as { id: string };
+    const job = env.WEB_JOB.get(env.WEB_JOB.idFromName(id));
+    await runDurableObjectAlarm(job);
+    for (let i = 0; i < 200 && (await job.view(agent.account_id))?.status === 'running'; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    const view = (await job.view(agent.account_id))!;
+    expect(view.status).toBe('completed');
+    const found = await lookup(agent.api_key, requestId);
+    expect(await found.json()).toMatchObject({ id: requestId, path: '/v1/crawl', status: 'succeeded', cost_usd: formatUsd(Math.round(view.cost * 1_000_000)), usage: { pages: 1 } });
   });
 
   it("is 404 for another account's request and for an unknown id", async () => {
