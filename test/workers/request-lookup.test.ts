@@ -171,6 +171,22 @@ describe('GET /v1/requests/{request_id}', () => {
     expect(await (await lookup(agent.api_key, requestId)).json()).toMatchObject({ status: 'failed', cost_usd: formatUsd(0), usage: { pages: 1 } });
   });
 
+  it('stores a bounded record whatever a caller sends: long text cut, at most 8 numeric units', async () => {
+    const agent = await funded();
+    const stub = accountStub(agent.account_id);
+    const keyHash = await sha256Hex(agent.api_key);
+    const requestId = `req_${crypto.randomUUID()}`;
+    const granted = await stub.authorizeHold({ keyHash, minMicros: 1_000, maxMicros: 1_000, purpose: 'scrape', requestId });
+    if (!granted.ok) throw new Error(granted.reason);
+    const usage = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`unit${i}`, i]));
+    const record = { requestId, path: '/v1/scrape', model: 'm'.repeat(10_000), provider: null, startedAt: Date.now(), durationMs: 1, streamed: false, usage: { ...usage, text: 'x'.repeat(1_000) as unknown as number } };
+    await stub.apply([{ op: 'settle', holdId: granted.holdId, chargeMicros: 500, record }]);
+    const body = (await (await lookup(agent.api_key, requestId)).json()) as { model: string; usage: Record<string, number> };
+    expect(body.model).toHaveLength(200);
+    expect(Object.keys(body.usage)).toHaveLength(8);
+    expect(JSON.stringify(body.usage)).not.toContain('xxx');
+  });
+
   it('keeps a record 30 days, then the prune deletes it', async () => {
     const agent = await funded();
     const stub = accountStub(agent.account_id);
