@@ -49,6 +49,8 @@ import * as scrape from './routes/web/scrape.handlers';
 import * as scrapeRoutes from './routes/web/scrape.routes';
 import * as quoteApi from './routes/quote/quote.handlers';
 import * as quoteRoutes from './routes/quote/quote.routes';
+import * as requestsApi from './routes/requests/requests.handlers';
+import * as requestsRoutes from './routes/requests/requests.routes';
 
 /** Builds the gateway. Each route's path, middleware and schemas are in its `*.routes.ts`. */
 export function createApp() {
@@ -84,6 +86,7 @@ export function createApp() {
     .openapi(jobsRoutes.listScrapers, jobs.listScrapersHandler)
     .openapi(jobsRoutes.getExtract, jobs.getExtractHandler)
     .openapi(quoteRoutes.quote, quoteApi.quoteHandler)
+    .openapi(requestsRoutes.getRequest, requestsApi.getRequestHandler)
     .openapi(agentRoutes.register, agent.registerHandler)
     .openapi(agentRoutes.account, agent.accountHandler)
     .openapi(agentKeysRoutes.createSubKey, agentKeys.createSubKeyHandler)

@@ -8,6 +8,7 @@ import { ExpiryAlarm } from './alarm';
 import { ClaimState, type HumanHolder, type OpenClaimResult } from './claim';
 import { describePatch, Keys, type KeyPatch, type NewKey } from './keys';
 import { Ledger } from './ledger';
+import { RequestRecords, type RequestRecord } from './requests';
 import { AccountMemory } from './memory';
 import migrations from './migrations/migrations.js';
 import * as schema from './schema';
@@ -89,6 +90,7 @@ export class AccountDurableObject extends DurableObject<Env> {
   readonly #usage: Usage;
   readonly #suspension: Suspension;
   readonly #subKeys: SubKeys;
+  readonly #requests: RequestRecords;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -102,6 +104,7 @@ export class AccountDurableObject extends DurableObject<Env> {
     this.#usage = new Usage(ctx.storage);
     this.#suspension = new Suspension(ctx.storage, this.#memory, this.#ledger);
     this.#subKeys = new SubKeys(ctx.storage, this.#keys);
+    this.#requests = new RequestRecords(ctx.storage);
     void ctx.blockConcurrencyWhile(async () => {
       const [table] = ctx.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE name = 'account'").toArray();
       if (!table) return;
@@ -157,15 +160,15 @@ export class AccountDurableObject extends DurableObject<Env> {
    * the same hold returns the first result and charges nothing more. A hold the alarm already
    * expired is still charged, because the upstream did the work.
    */
-  async settle(holdId: string, chargeMicros: number): Promise<SettleResult> {
-    const result = this.#settle(holdId, chargeMicros, Date.now());
+  async settle(holdId: string, chargeMicros: number, record?: RequestRecord): Promise<SettleResult> {
+    const result = this.#settle(holdId, chargeMicros, Date.now(), record);
     await this.#alarm.schedule();
     return result;
   }
 
   /** Frees a hold without charging (the upstream failed). Idempotent; a settled hold stays settled. */
-  async release(holdId: string): Promise<ReleaseResult> {
-    return this.#ledger.release(holdId, Date.now());
+  async release(holdId: string, record?: RequestRecord): Promise<ReleaseResult> {
+    return this.#release(holdId, Date.now(), record);
   }
 
   /**
@@ -414,9 +417,9 @@ export class AccountDurableObject extends DurableObject<Env> {
       case 'hold':
         return this.#hold(op.request, now);
       case 'settle':
-        return this.#settle(op.holdId, op.chargeMicros, now);
+        return this.#settle(op.holdId, op.chargeMicros, now, op.record);
       case 'release':
-        return this.#ledger.release(op.holdId, now);
+        return this.#release(op.holdId, now, op.record);
       case 'extend':
         return this.#ledger.extend(op.holdId, op.ttlMs, now);
       case 'authenticate':
@@ -427,6 +430,12 @@ export class AccountDurableObject extends DurableObject<Env> {
         const checked = this.#keys.check(op.keyHash, op.model, now, op.route);
         return checked.ok ? { ok: true, ...this.#ledger.spendable(checked.key, now) } : checked;
       }
+      case 'request': {
+        const checked = this.#keys.check(op.keyHash, undefined, now);
+        if (!checked.ok) return checked;
+        const request = this.#requests.find(op.requestId);
+        return request ? { ok: true, request } : { ok: false, reason: 'not_found' };
+      }
       case 'sync':
         return null;
       default:
@@ -435,8 +444,10 @@ export class AccountDurableObject extends DurableObject<Env> {
   }
 
   /** A settlement that lowered the balance may start an auto top-up (charged by the alarm). */
-  #settle(holdId: string, chargeMicros: number, now: number): SettleResult {
+  #settle(holdId: string, chargeMicros: number, now: number, record?: RequestRecord): SettleResult {
+    const requestId = record && !record.requestId ? (this.#memory.holds.get(holdId)?.request_id ?? null) : null;
     const result = this.#ledger.settle(holdId, chargeMicros, now);
+    if (record && result.ok) this.#requests.settled(record, requestId, result.chargedMicros, now);
     if (!result.ok || !result.applied || result.chargedMicros <= 0) return result;
     try {
       this.#topUp.afterCharge(result.balanceMicros, now);
@@ -445,6 +456,19 @@ export class AccountDurableObject extends DurableObject<Env> {
       console.error('auto top-up not started', err);
     }
     return result;
+  }
+
+  /** Frees a hold; its request is recorded as failed, nothing charged (D26). */
+  #release(holdId: string, now: number, record?: RequestRecord): ReleaseResult {
+    const requestId = record && !record.requestId ? (this.#memory.holds.get(holdId)?.request_id ?? null) : null;
+    const result = this.#ledger.release(holdId, now);
+    if (record && this.#ledger.knows(holdId)) this.#requests.released(record, requestId, now);
+    return result;
+  }
+
+  /** D26: deletes up to `limit` request records past their retention; for tests and operators. */
+  async pruneRequests(now: number, limit?: number): Promise<number> {
+    return this.#requests.prune(now, limit);
   }
 
   #hold(request: HoldRequest, now: number): Result<Hold, HoldFailure> {

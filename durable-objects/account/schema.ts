@@ -161,3 +161,23 @@ export const humanClaim = sqliteTable('human_claim', {
 export const claimInits = sqliteTable('claim_inits', {
   at: integer('at').notNull(),
 });
+
+/** D26 request lookup: one row per billed request, kept 30 days (`requests.ts`). */
+export const requestRecords = sqliteTable(
+  'request_records',
+  {
+    requestId: text('request_id').primaryKey(),
+    path: text('path').notNull(),
+    model: text('model'),
+    provider: text('provider'),
+    /** `succeeded` (settled) or `failed` (released, nothing charged). */
+    status: text('status').notNull(),
+    createdAt: integer('created_at').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    streamed: integer('streamed', { mode: 'boolean' }).notNull(),
+    costMicros: integer('cost_micros').notNull(),
+    /** JSON object of the route's units, e.g. `{"prompt_tokens":12,"completion_tokens":30}`. */
+    usage: text('usage').notNull(),
+  },
+  (t) => [index('request_records_created_at').on(t.createdAt)],
+);

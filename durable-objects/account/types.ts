@@ -1,3 +1,4 @@
+import type { RequestRecord, StoredRequest } from './requests';
 import type { CreditSource, LedgerKind } from './schema';
 
 /** The classes of routes a key may be limited to (D27 `allowed_routes`); free reads belong to none. */
@@ -166,12 +167,13 @@ export interface ReleaseResult {
 /** One call inside a batch (`AccountDurableObject.apply`); `sync` does nothing but keep the order. */
 export type AccountOp =
   | { op: 'hold'; request: HoldRequest }
-  | { op: 'settle'; holdId: string; chargeMicros: number }
-  | { op: 'release'; holdId: string }
+  | { op: 'settle'; holdId: string; chargeMicros: number; record?: RequestRecord }
+  | { op: 'release'; holdId: string; record?: RequestRecord }
   | { op: 'extend'; holdId: string; ttlMs: number }
   | { op: 'authenticate'; keyHash: string; route?: RouteClass }
   | { op: 'account'; keyHash: string; route?: RouteClass }
   | { op: 'spendable'; keyHash: string; model?: string; route: RouteClass }
+  | { op: 'request'; keyHash: string; requestId: string }
   | { op: 'sync' };
 
 /** What each kind of call answers, the same as the Durable Object's method of that name. */
@@ -183,6 +185,7 @@ export interface AccountOpResults {
   authenticate: Result<AuthorizedKey, AuthFailure>;
   account: Result<{ account: AccountSnapshot }, AuthFailure>;
   spendable: Result<Spendable, AuthFailure>;
+  request: Result<{ request: StoredRequest }, AuthFailure | { reason: 'not_found' }>;
   sync: null;
 }
 

@@ -1,4 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
+import type { RequestRecord } from '../account/requests';
 
 /** A recorded settlement that its first forward did not deliver is sent again from this age on. */
 export const FORWARD_AFTER_MS = 10_000;
@@ -19,6 +20,8 @@ export interface JournalEntry {
   accountId: string;
   holdId: string;
   chargeMicros: number;
+  /** The request's record for its lookup (D26), forwarded with the charge. */
+  record?: RequestRecord;
 }
 
 interface Stored extends JournalEntry {
@@ -44,7 +47,14 @@ export class SettlementJournalDurableObject extends DurableObject<Env> {
   /** Durable when it returns (the output gate holds the answer until the write is stored); sent on shortly after. */
   async record(entry: JournalEntry): Promise<void> {
     const storage = this.ctx.storage;
-    const stored: Stored = { accountId: entry.accountId, holdId: entry.holdId, chargeMicros: entry.chargeMicros, at: Date.now(), attempts: 0 };
+    const stored: Stored = {
+      accountId: entry.accountId,
+      holdId: entry.holdId,
+      chargeMicros: entry.chargeMicros,
+      ...(entry.record ? { record: entry.record } : {}),
+      at: Date.now(),
+      attempts: 0,
+    };
     await storage.put(keyOf(entry.holdId), stored);
     if ((await storage.getAlarm()) === null) await storage.setAlarm(stored.at + FORWARD_AFTER_MS);
     const gathered = this.#gathering.get(entry.accountId);
@@ -90,7 +100,7 @@ export class SettlementJournalDurableObject extends DurableObject<Env> {
     const stub = this.env.ACCOUNT.get(this.env.ACCOUNT.idFromName(accountId));
     let results;
     try {
-      ({ results } = await stub.apply(entries.map((entry) => ({ op: 'settle', holdId: entry.holdId, chargeMicros: entry.chargeMicros }))));
+      ({ results } = await stub.apply(entries.map((entry) => ({ op: 'settle', holdId: entry.holdId, chargeMicros: entry.chargeMicros, ...(entry.record ? { record: entry.record } : {}) }))));
     } catch (err) {
       console.error(`settlement journal: account ${accountId} did not answer`, err);
       await this.#retryLater(entries);

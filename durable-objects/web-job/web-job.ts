@@ -1,4 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
+import type { RequestRecord } from '../account/requests';
 import { count, eq, isNotNull, sql } from 'drizzle-orm';
 import { drizzle, type DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
@@ -168,7 +169,7 @@ export class WebJobDurableObject extends DurableObject<Env> {
       return;
     }
     // The release is idempotent (its ledger key); if it throws, the platform retries this alarm.
-    await this.env.ACCOUNT.get(this.env.ACCOUNT.idFromName(row.accountId)).release(row.holdId);
+    await this.env.ACCOUNT.get(this.env.ACCOUNT.idFromName(row.accountId)).release(row.holdId, webJobRecord(row, 0, Date.now()));
     this.#db
       .update(job)
       .set({ status: 'failed', settledAt: Date.now(), costMicros: 0, error: 'The job stopped on an internal error; nothing was charged.' })
@@ -207,7 +208,7 @@ export class WebJobDurableObject extends DurableObject<Env> {
     const account = this.env.ACCOUNT.get(this.env.ACCOUNT.idFromName(row.accountId));
     const now = Date.now();
     if (found === 0) {
-      await account.release(row.holdId);
+      await account.release(row.holdId, webJobRecord(row, 0, now));
       const empty = params.kind === 'extract' && row.failedUrls < params.urls.length;
       this.#db
         .update(job)
@@ -225,7 +226,7 @@ export class WebJobDurableObject extends DurableObject<Env> {
     const head = params.kind === 'crawl' ? { id: row.id, url: params.url } : { id: row.id, scraper: params.scraper };
     const range = await writeResultSet(this.ctx.storage.sql, this.env.MEDIA, key, head, params.kind === 'crawl' ? 'pages' : 'records');
     const cost = found * (params.kind === 'crawl' ? CRAWL_PAGE_MICROS : EXTRACT_RECORD_MICROS);
-    const settled = await account.settle(row.holdId, cost);
+    const settled = await account.settle(row.holdId, cost, webJobRecord(row, found, now));
     this.#db
       .update(job)
       .set({ status: 'completed', settledAt: now, costMicros: settled.ok ? settled.chargedMicros : cost, resultKey: key, resultOffset: range.offset, resultLength: range.length })
@@ -242,4 +243,18 @@ export class WebJobDurableObject extends DurableObject<Env> {
   #itemCount(): number {
     return this.#db.select({ n: count() }).from(items).get()?.n ?? 0;
   }
+}
+
+/** D26: the record of the request that started a crawl or extract job (its request id is the hold's); units: pages or records. */
+function webJobRecord(row: JobRow, found: number, now: number): RequestRecord {
+  const kind = (row.params as CrawlParams | ExtractParams).kind;
+  return {
+    path: kind === 'crawl' ? '/v1/crawl' : '/v1/extract',
+    model: null,
+    provider: null,
+    startedAt: row.createdAt,
+    durationMs: Math.max(0, now - row.createdAt),
+    streamed: false,
+    usage: kind === 'crawl' ? { pages: found } : { records: found },
+  };
 }

@@ -1,3 +1,4 @@
+import type { RequestRecord } from '../../durable-objects/account/requests';
 import type { AccountOp, AccountOpReply, AccountOpResults, HoldRequest, RouteClass } from '../../durable-objects/account/types';
 import type { Evidence } from '../chat/speculation';
 import type { AccountStub } from '../env';
@@ -241,12 +242,19 @@ export class AccountClient {
    * Charges a hold. `lazy` lets the charge wait a few milliseconds to ride with the next call
    * (see LAZY_MS): for a caller that does not need the resulting balance before it answers.
    */
-  settle(holdId: string, chargeMicros: number, options: { lazy?: boolean } = {}) {
-    return this.#retried(() => this.#channel.call(this.#sender, { op: 'settle', holdId, chargeMicros }, options.lazy));
+  settle(holdId: string, chargeMicros: number, options: { lazy?: boolean; record?: RequestRecord } = {}) {
+    const op = { op: 'settle', holdId, chargeMicros, ...(options.record ? { record: options.record } : {}) } as const;
+    return this.#retried(() => this.#channel.call(this.#sender, op, options.lazy));
   }
 
-  release(holdId: string) {
-    return this.#retried(() => this.#channel.call(this.#sender, { op: 'release', holdId }, true));
+  /** Frees a hold; `record` (D26) is stored as a failed request, nothing charged. */
+  release(holdId: string, record?: RequestRecord) {
+    return this.#retried(() => this.#channel.call(this.#sender, { op: 'release', holdId, ...(record ? { record } : {}) }, true));
+  }
+
+  /** D26: the account's record of a request, for a valid key of it. */
+  lookupRequest(keyHash: string, requestId: string) {
+    return this.#channel.call(this.#sender, { op: 'request', keyHash, requestId }).catch(spendCheckUnavailable);
   }
 
   /** Renews a hold's lease; lazy, as a renewal needs no answer before it matters. */

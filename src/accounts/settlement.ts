@@ -1,4 +1,5 @@
 import type { JournalEntry } from '../../durable-objects/settlement-journal/journal';
+import type { RequestRecord } from '../../durable-objects/account/requests';
 import type { AccountClient } from './account-client';
 
 /**
@@ -45,6 +46,8 @@ export async function settleDurably(options: {
   accountId: string;
   holdId: string;
   chargeMicros: number;
+  /** What the request was, stored with the charge for its lookup (D26); carried by the journal too. */
+  record?: RequestRecord;
   /** Whether to journal it: `journalPays(account.roundTripMs)`. */
   far: boolean;
   journal: () => { record(entry: JournalEntry): Promise<void> };
@@ -65,14 +68,14 @@ type Place = (options: Parameters<typeof settleDurably>[0], chargeMicros: number
 /** The account answered, and refused: a definite answer, which the other place would only repeat. */
 class SettlementRefused extends Error {}
 
-const withAccount: Place = async ({ account, holdId }, chargeMicros) => {
-  const result = await account.settle(holdId, chargeMicros);
+const withAccount: Place = async ({ account, holdId, record }, chargeMicros) => {
+  const result = await account.settle(holdId, chargeMicros, record ? { record } : {});
   if (!result.ok) throw new SettlementRefused(`settlement of ${holdId} failed: ${result.reason}`);
   return { costMicros: result.chargedMicros, balanceMicros: result.balanceMicros };
 };
 
-const journaled: Place = async ({ account, accountId, holdId, journal }, chargeMicros) => {
-  await journal().record({ accountId, holdId, chargeMicros });
+const journaled: Place = async ({ account, accountId, holdId, journal, record }, chargeMicros) => {
+  await journal().record({ accountId, holdId, chargeMicros, ...(record ? { record } : {}) });
   account.noteJournaledCharge(chargeMicros);
   return { costMicros: chargeMicros, balanceMicros: account.balanceAfterPendingMicros };
 };

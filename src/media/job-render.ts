@@ -1,3 +1,4 @@
+import type { RequestRecord } from '../../durable-objects/account/requests';
 import { AccountClient } from '../accounts/account-client';
 import { database } from '../db';
 import { endMediaJob, failMediaJob, type MediaJobRow } from '../db/media-jobs';
@@ -36,16 +37,42 @@ export async function renderJob(env: Env, job: MediaJobRow, guard: GuardOptions 
   if (job.kind === 'speech') {
     const plan = planSpeech(SpeechRequest.parse(job.params), env);
     const key = await hostOutput(env.MEDIA, job.accountId, await renderSpeech(plan, env), 'audio/mpeg');
-    return finish(env, job, { keys: [key], created: Date.now(), costMicros: plan.costMicros });
+    return finish(env, job, { keys: [key], created: Date.now(), costMicros: plan.costMicros }, { characters: [...plan.input].length });
   }
   const plan = planImages(ImageGenerationRequest.parse(job.params), env);
   const images = await produceImages(env, plan, { accountId: job.accountId, base: job.base, guard });
-  return finish(env, job, images, () => recordImageGeneration(env, generationId(job.id), job.accountId, plan, images));
+  return finish(env, job, images, { images: images.keys.length }, () => recordImageGeneration(env, generationId(job.id), job.accountId, plan, images));
+}
+
+/**
+ * D26: the record of the request that made a media job. A sync render's job id carries its
+ * request id; an async job's record takes the request id its hold was placed with.
+ */
+export function mediaJobRecord(job: MediaJobRow, usage: Record<string, number>, now: number): RequestRecord {
+  const sync = /^(imgjob|speechjob)_([0-9a-f]{32})$/.exec(job.id);
+  const path = job.kind === 'speech' ? '/v1/audio/speech' : sync ? '/v1/images/generations' : '/v1/images/jobs';
+  return {
+    ...(sync ? { requestId: `req_${sync[2]}` } : {}),
+    path,
+    model: job.model,
+    provider: null,
+    startedAt: job.createdAt,
+    durationMs: Math.max(0, now - job.createdAt),
+    streamed: false,
+    usage,
+  };
 }
 
 /** Charges the hosted render, lists it (`list`, for kinds that are listed), and ends the job. */
-async function finish(env: Env, job: MediaJobRow, hosted: { keys: string[]; created: number; costMicros: number }, list?: () => Promise<void>): Promise<FinishedRender> {
-  const settled = await new AccountClient(env, job.accountId).settle(job.holdId, hosted.costMicros);
+async function finish(
+  env: Env,
+  job: MediaJobRow,
+  hosted: { keys: string[]; created: number; costMicros: number },
+  usage: Record<string, number>,
+  list?: () => Promise<void>,
+): Promise<FinishedRender> {
+  const record = mediaJobRecord(job, usage, Date.now());
+  const settled = await new AccountClient(env, job.accountId).settle(job.holdId, hosted.costMicros, { record });
   if (!settled.ok) throw new Error(`settlement of ${job.holdId} failed: ${settled.reason}`);
   await list?.();
   await endMediaJob(database(env), job.id, { status: 'completed', keys: hosted.keys, actualMicros: settled.chargedMicros }, Date.now());
@@ -59,7 +86,7 @@ async function finish(env: Env, job: MediaJobRow, hosted: { keys: string[]; crea
  */
 export async function failJob(env: Env, job: MediaJobRow, error: string, now: number, claim?: string): Promise<boolean> {
   if (!(await failMediaJob(database(env), job.id, error, now, claim))) return false;
-  await new AccountClient(env, job.accountId).release(job.holdId);
+  await new AccountClient(env, job.accountId).release(job.holdId, mediaJobRecord(job, {}, now));
   return true;
 }
 

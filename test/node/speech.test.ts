@@ -69,6 +69,10 @@ describe('POST /v1/audio/speech', () => {
     // $0.015 per 1,000 characters: 5,000 characters cost $0.075.
     expect(res.headers.get('x-service-cost')).toBe('0.075000');
     expect(await account()).toMatchObject({ balance_usd: '0.925000', held_usd: '0.000000' });
+    // D26: the request's lookup tells its characters and cost.
+    const lookup = await fetch(`${gateway.url}/v1/requests/${res.headers.get('x-service-request-id')}`, { headers: { Authorization: `Bearer ${apiKey}` } });
+    expect(lookup.status).toBe(200);
+    expect(await lookup.json()).toMatchObject({ path: '/v1/audio/speech', model: 'openai/tts-1', status: 'succeeded', cost_usd: '0.075000', usage: { characters: 5000 } });
   });
 
   it('speaks through ElevenLabs with the model’s default voice, billed per character (D16)', async () => {

@@ -1,8 +1,10 @@
+import type { RequestRecord } from '../../../durable-objects/account/requests';
 import { AccountClient } from '../../accounts/account-client';
 import { database } from '../../db';
 import { insertGeneration } from '../../db/generations';
 import { claimMediaJob, endMediaJob, mediaJob, staleMediaJobs, type MediaJobRow } from '../../db/media-jobs';
 import type { JobMessage } from '../../jobs/messages';
+import { mediaJobRecord } from '../job-render';
 import { accountPrefix } from '../keys';
 import { outputRetentionMs } from '../outputs';
 import { copyToR2 } from '../stream-copy';
@@ -56,7 +58,7 @@ export async function pollVideoJob(env: Env, jobId: string): Promise<void> {
       if (!response.ok) throw new Error(`the finished video could not be downloaded (HTTP ${response.status})`);
       const key = `${accountPrefix('outputs', job.accountId)}${randomBase62(32)}.mp4`;
       await copyToR2(env.MEDIA, key, response, 'video/mp4');
-      const settled = await new AccountClient(env, job.accountId).settle(job.holdId, job.predictedMicros);
+      const settled = await new AccountClient(env, job.accountId).settle(job.holdId, job.predictedMicros, { record: videoRecord(job, now) });
       if (!settled.ok) throw new Error(`settlement of ${job.holdId} failed: ${settled.reason}`);
       const done = Date.now();
       await insertGeneration(db, {
@@ -87,7 +89,13 @@ export async function sweepVideoJobs(env: Env, now: number): Promise<{ resent: n
   return { resent: resend.length, failed: overdue.length };
 }
 
+/** D26: the record of the request that made a video job (its request id is the hold's). */
+function videoRecord(job: MediaJobRow, now: number): RequestRecord {
+  const seconds: Record<string, number> = typeof job.params.duration === 'number' ? { seconds: job.params.duration } : {};
+  return { ...mediaJobRecord(job, seconds, now), path: '/v1/videos/generations' };
+}
+
 async function fail(env: Env, job: MediaJobRow, error: string): Promise<void> {
-  await new AccountClient(env, job.accountId).release(job.holdId);
+  await new AccountClient(env, job.accountId).release(job.holdId, { ...videoRecord(job, Date.now()), usage: {} });
   await endMediaJob(database(env), job.id, { status: 'failed', error }, Date.now());
 }

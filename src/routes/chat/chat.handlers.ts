@@ -19,6 +19,7 @@ import { executionContext } from '../../execution-context';
 import { REQUEST_ID_HEADER } from '../../middleware/request-id';
 import { formatUsd } from '../../money';
 import type { ResponseContext, Usage } from '../../providers/chat/types';
+import type { RequestRecord } from '../../../durable-objects/account/requests';
 import type { chatCompletions } from './chat.routes';
 
 /**
@@ -28,6 +29,7 @@ import type { chatCompletions } from './chat.routes';
  * the hold.
  */
 export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv> = async (c) => {
+  const startedAt = Date.now();
   const request = c.req.valid('json');
   const { model, routes } = resolveChatModel(request.model, c.env);
   checkContent(request, model);
@@ -42,12 +44,23 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
   log.provider = dispatched.route.provider;
   log.upstream_ms = dispatched.upstreamMs;
   log.decision_cache = speculative ? 'hit' : 'miss';
+  const context: ResponseContext = { model: model.id, requestId: c.get('requestId'), created: Math.floor(Date.now() / 1000) };
+  // D26: what the request's lookup shows, stored in the same call that settles or releases its hold.
+  const record = (usage?: Usage): RequestRecord => ({
+    requestId: context.requestId,
+    path: '/v1/chat/completions',
+    model: model.id,
+    provider: dispatched.route.provider,
+    startedAt,
+    durationMs: Date.now() - startedAt,
+    streamed: request.stream === true,
+    usage: usage ? { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens } : {},
+  });
   const release = () => {
     stopLease();
-    return caller.account.release(hold.holdId);
+    return caller.account.release(hold.holdId, record());
   };
 
-  const context: ResponseContext = { model: model.id, requestId: c.get('requestId'), created: Math.floor(Date.now() / 1000) };
   // The charge is durable before the answer that states it leaves (README, "Money"): a crash
   // can lose an answer in flight, never a charge a client was told about.
   const settle = (usage: Usage) => {
@@ -57,6 +70,7 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
       accountId: caller.accountId,
       holdId: hold.holdId,
       chargeMicros: tokenCostMicros(usage, dispatched.route.price),
+      record: record(usage),
       far: journalPays(caller.account.roundTripMs),
       journal: () => c.env.SETTLEMENT_JOURNAL.get(c.env.SETTLEMENT_JOURNAL.idFromName(journalName(c.req.raw.cf?.colo, caller.accountId))),
     });

@@ -34,6 +34,8 @@ Before you spend, ask what a request would cost: \`POST ${base}/v1/quote\` with
 \`{"path": "/v1/chat/completions", "body": <the request>}\` (any billed route) answers
 \`worst_case_usd\`, \`estimated_usd\`, \`available_usd\`, \`affordable\` and, for chat,
 \`max_tokens_affordable\`. The body is checked as the route checks it; nothing is held or charged.
+After a billed request, \`GET ${base}/v1/requests/{X-Service-Request-Id}\` tells its cost, units
+(tokens, images, seconds, characters, pages, records), status and timing, for 30 days.
 
 ## 3. Get funded
 

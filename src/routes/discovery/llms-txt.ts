@@ -29,5 +29,6 @@ Chat completions are OpenAI-compatible at ${base}/v1/chat/completions; authentic
 - POST /v1/uploads, GET /v1/uploads: files to pass as image references
 - GET /v1/generations: completed generations, newest first
 - POST /v1/quote: what a billed request would cost and whether the balance covers it, with no side effect
+- GET /v1/requests/{request_id}: a billed request of this account by its X-Service-Request-Id: cost, units, status, timing (30 days)
 `;
 }

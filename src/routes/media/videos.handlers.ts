@@ -41,7 +41,8 @@ export const submitVideoHandler: RouteHandler<typeof submitVideo, AppEnv> = asyn
       kind: 'video',
       model: plan.model.id,
       status: 'queued',
-      params: request,
+      // The resolved duration too (D7's default when none was asked): the request's lookup shows its seconds (D26).
+      params: { ...request, duration: plan.duration },
       base,
       holdId: hold.holdId,
       predictedMicros: plan.predictedMicros,

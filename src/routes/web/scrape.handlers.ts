@@ -1,4 +1,5 @@
 import type { RouteHandler } from '@hono/zod-openapi';
+import type { RequestRecord } from '../../../durable-objects/account/requests';
 import { holdFailureError } from '../../accounts/failures';
 import { COST_HEADER, CREDITS_HEADER } from '../../billing/headers';
 import type { AppEnv } from '../../env';
@@ -17,6 +18,7 @@ import { metadataBody } from './wire';
  * failure releases the hold: rejected URLs, blocks, errors and empty pages cost nothing (D1).
  */
 export const scrapeHandler: RouteHandler<typeof scrape, AppEnv> = async (c) => {
+  const startedAt = Date.now();
   const { url, format, stealth, timeout_ms } = c.req.valid('json');
   const caller = c.get('caller');
   const hold = await caller.account.authorizeHold({
@@ -45,7 +47,7 @@ export const scrapeHandler: RouteHandler<typeof scrape, AppEnv> = async (c) => {
     const converted = convertPage(page.html, page.finalUrl, format);
     if (!converted) throw new GatewayError('no_content', `${page.finalUrl} has no extractable content.`);
 
-    const settled = await caller.account.settle(hold.holdId, SCRAPE_PRICE_MICROS[page.tier]);
+    const settled = await caller.account.settle(hold.holdId, SCRAPE_PRICE_MICROS[page.tier], { record: scrapeRecord(c.get('requestId'), startedAt, 1) });
     if (!settled.ok) throw new GatewayError('api_error', 'The charge could not be recorded.');
     return c.json(
       {
@@ -62,7 +64,12 @@ export const scrapeHandler: RouteHandler<typeof scrape, AppEnv> = async (c) => {
       { [COST_HEADER]: formatUsd(settled.chargedMicros), [CREDITS_HEADER]: formatUsd(settled.balanceMicros) },
     );
   } catch (err) {
-    await caller.account.release(hold.holdId);
+    await caller.account.release(hold.holdId, scrapeRecord(c.get('requestId'), startedAt, 0));
     throw err;
   }
 };
+
+/** D26: what the request's lookup shows (its unit: pages). */
+function scrapeRecord(requestId: string, startedAt: number, pages: number): RequestRecord {
+  return { requestId, path: '/v1/scrape', model: null, provider: null, startedAt, durationMs: Date.now() - startedAt, streamed: false, usage: { pages } };
+}

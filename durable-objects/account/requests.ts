@@ -1,0 +1,122 @@
+/** D26: how long a request's record is kept before the prune may delete it. */
+export const REQUEST_RECORD_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+/** Expired records deleted per insert: bounded work on the settle path, which still outpaces any insert rate. */
+const PRUNE_PER_INSERT = 4;
+/** Bounds on what a caller may store: no prompt or output ever rides on a record. */
+const MAX_TEXT = 200;
+const MAX_USAGE_FIELDS = 8;
+
+/** What a billed route tells the account about a request when it settles or releases its hold (D26). */
+export interface RequestRecord {
+  /** The request's `X-Service-Request-Id`; absent: the one its hold was placed with (jobs). */
+  requestId?: string;
+  /** The public route, `/v1/chat/completions`. */
+  path: string;
+  model: string | null;
+  provider: string | null;
+  /** When the request reached the gateway (ms since epoch). */
+  startedAt: number;
+  durationMs: number;
+  streamed: boolean;
+  /** The route's units: tokens, images, seconds, characters, pages, records. */
+  usage: Record<string, number>;
+}
+
+/** A stored record, as the lookup reads it. */
+export interface StoredRequest extends Omit<RequestRecord, 'usage' | 'requestId'> {
+  requestId: string;
+  status: 'succeeded' | 'failed';
+  costMicros: number;
+  usage: Record<string, number>;
+}
+
+interface Row extends Record<string, SqlStorageValue> {
+  request_id: string;
+  path: string;
+  model: string | null;
+  provider: string | null;
+  status: string;
+  created_at: number;
+  duration_ms: number;
+  streamed: number;
+  cost_micros: number;
+  usage: string;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, MAX_TEXT) : null);
+const whole = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? Math.max(0, Math.round(value)) : 0);
+
+function boundedUsage(usage: unknown): string {
+  const out: Record<string, number> = {};
+  if (usage && typeof usage === 'object') {
+    for (const [name, value] of Object.entries(usage).slice(0, MAX_USAGE_FIELDS)) {
+      if (typeof value === 'number' && Number.isFinite(value)) out[name.slice(0, 40)] = value;
+    }
+  }
+  return JSON.stringify(out);
+}
+
+/**
+ * The account's request records (D26): written in the same call that settles or releases the
+ * request's hold, read by `GET /v1/requests/{id}`. A settlement's record wins over a release's (a
+ * late settlement of a released hold is still charged); a repeated delivery writes nothing new.
+ */
+export class RequestRecords {
+  constructor(private readonly storage: DurableObjectStorage) {}
+
+  /** Records a request whose hold was settled for `costMicros` (replaces a `failed` record of it). */
+  settled(record: RequestRecord, holdRequestId: string | null, costMicros: number, now: number): void {
+    this.#write(record, holdRequestId, 'succeeded', costMicros, now, 'ON CONFLICT(request_id) DO UPDATE SET status = excluded.status, cost_micros = excluded.cost_micros, usage = excluded.usage, duration_ms = excluded.duration_ms WHERE status = \'failed\'');
+  }
+
+  /** Records a request whose hold was released, nothing charged; a settled record of it stays. */
+  released(record: RequestRecord, holdRequestId: string | null, now: number): void {
+    this.#write(record, holdRequestId, 'failed', 0, now, 'ON CONFLICT(request_id) DO NOTHING');
+  }
+
+  find(requestId: string): StoredRequest | null {
+    const [row] = this.storage.sql.exec<Row>('SELECT * FROM request_records WHERE request_id = ?', requestId).toArray();
+    if (!row) return null;
+    return {
+      requestId: row.request_id,
+      path: row.path,
+      model: row.model,
+      provider: row.provider,
+      status: row.status === 'succeeded' ? 'succeeded' : 'failed',
+      startedAt: row.created_at,
+      durationMs: row.duration_ms,
+      streamed: row.streamed === 1,
+      costMicros: row.cost_micros,
+      usage: JSON.parse(row.usage) as Record<string, number>,
+    };
+  }
+
+  /** Deletes up to `limit` records older than the retention; the number deleted. */
+  prune(now: number, limit = PRUNE_PER_INSERT): number {
+    return this.storage.sql.exec(
+      'DELETE FROM request_records WHERE request_id IN (SELECT request_id FROM request_records WHERE created_at < ? ORDER BY created_at LIMIT ?)',
+      now - REQUEST_RECORD_RETENTION_MS,
+      limit,
+    ).rowsWritten;
+  }
+
+  #write(record: RequestRecord, holdRequestId: string | null, status: 'succeeded' | 'failed', costMicros: number, now: number, onConflict: string): void {
+    const requestId = text(record.requestId ?? holdRequestId);
+    if (!requestId) return;
+    const startedAt = whole(record.startedAt) || now;
+    this.storage.sql.exec(
+      `INSERT INTO request_records (request_id, path, model, provider, status, created_at, duration_ms, streamed, cost_micros, usage) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${onConflict}`,
+      requestId,
+      text(record.path) ?? '',
+      text(record.model),
+      text(record.provider),
+      status,
+      startedAt,
+      whole(record.durationMs),
+      record.streamed === true ? 1 : 0,
+      whole(costMicros),
+      boundedUsage(record.usage),
+    );
+    this.prune(now);
+  }
+}

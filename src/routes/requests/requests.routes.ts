@@ -1,0 +1,35 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { apiKey } from '../../middleware/api-key';
+import { bearerAuth, errors, jsonResponse, UsdString } from '../schemas';
+
+const RequestIdParam = z.object({
+  request_id: z.string().min(1).max(100).openapi({ param: { name: 'request_id', in: 'path' }, description: 'The X-Service-Request-Id of a billed request.' }),
+});
+
+export const RequestRecord = z
+  .object({
+    id: z.string(),
+    path: z.string().openapi({ description: 'The billed route, e.g. /v1/chat/completions.' }),
+    model: z.string().nullable(),
+    provider: z.string().nullable(),
+    status: z.enum(['succeeded', 'failed']).openapi({ description: 'failed: the hold was released and nothing was charged.' }),
+    created_at: z.iso.datetime(),
+    duration_ms: z.int(),
+    streamed: z.boolean(),
+    cost_usd: UsdString,
+    usage: z.record(z.string(), z.number()).openapi({
+      description: "The route's units: prompt_tokens/completion_tokens (chat), images, seconds (video), characters (speech), pages (scrape, crawl), records or pages (extract).",
+    }),
+  })
+  .openapi('RequestRecord');
+
+export const getRequest = createRoute({
+  method: 'get',
+  path: '/v1/requests/{request_id}',
+  tags: ['agent'],
+  summary: 'A billed request of this account by its request id: cost, units, timing (D26)',
+  security: bearerAuth,
+  middleware: [apiKey()] as const,
+  request: { params: RequestIdParam },
+  responses: { 200: jsonResponse(RequestRecord, 'The request'), ...errors(401, 403, 404, 429, 503) },
+});
