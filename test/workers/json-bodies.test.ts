@@ -25,6 +25,7 @@ async function jsonRoutes(): Promise<{ method: string; path: string }[]> {
 const WRONG_FIELD: Record<string, { body: Record<string, unknown>; param: string }> = {
   'POST /agent/register': { body: { type: 42 }, param: 'type' },
   'POST /v1/chat/completions': { body: { model: 42, messages: [{ role: 'user', content: 'hi' }] }, param: 'model' },
+  'POST /v1/quote': { body: { path: 42, body: {} }, param: 'path' },
   'POST /v1/images/generations': { body: { model: 42, prompt: 'a fox' }, param: 'model' },
   'POST /v1/images/jobs': { body: { model: 'openai/gpt-image-1-mini', prompt: 42 }, param: 'prompt' },
   'POST /v1/audio/speech': { body: { model: 'openai/tts-1', input: 42 }, param: 'input' },
