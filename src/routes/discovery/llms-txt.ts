@@ -29,5 +29,6 @@ Chat completions are OpenAI-compatible at ${base}/v1/chat/completions; authentic
 - POST /v1/uploads, GET /v1/uploads: files to pass as image references
 - GET /v1/generations: completed generations, newest first
 - POST /v1/quote: what a billed request would cost and whether the balance covers it, with no side effect
+- POST /mcp: the same routes as MCP tools (Streamable HTTP, stateless, JSON answers; \`Authorization: Bearer ak-...\`): list_models, chat_completion, scrape, crawl, extract, get_job, generate_image, create_speech, get_account, fund_account
 `;
 }
