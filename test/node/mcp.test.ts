@@ -125,7 +125,7 @@ describe('MCP at /mcp', () => {
     const me = (await client.callTool({ name: 'get_account', arguments: {} })) as Result;
     expect(me.structuredContent).toMatchObject({ account_id: account.accountId, balance_usd: await account.balance() });
     const fund = (await client.callTool({ name: 'fund_account', arguments: { amount_usd: 10 } })) as Result;
-    expect(fund.structuredContent).not.toHaveProperty('error');
+    expect(fund.structuredContent!.error).toBeUndefined();
     expect(fund.isError).toBeUndefined();
     expect(fund.structuredContent).toMatchObject({
       network: 'base',
