@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChain, type Chain } from '../upstreams/anvil';
 import { startFalUpstream, type FalUpstream } from '../upstreams/fal';
 import type { Upstream } from '../upstreams/server';
 import { startWebsite } from '../upstreams/website';
@@ -15,22 +16,23 @@ const FAL_KEY = 'fal-mcp-test';
 let stack: Stack;
 let site: Upstream;
 let fal: FalUpstream;
+let chain: Chain;
 
 beforeAll(async () => {
-  [site, fal] = await Promise.all([startWebsite(), startFalUpstream(FAL_KEY)]);
+  [site, fal, chain] = await Promise.all([startWebsite(), startFalUpstream(FAL_KEY), startChain()]);
   stack = await startStack({
     WEB_ALLOW_PRIVATE_HOSTS: '127.0.0.1,localhost',
     WEB_BLOCKED_DOMAINS: 'localhost',
     FAL_API_KEY: FAL_KEY,
     FAL_BASE_URL: fal.url,
-    BASE_RPC_URL: 'http://127.0.0.1:9',
-    USDC_CONTRACT: '0x1111111111111111111111111111111111111111',
-    USDC_DEPOSIT_ADDRESS: '0x2222222222222222222222222222222222222222',
+    BASE_RPC_URL: chain.rpcUrl,
+    USDC_CONTRACT: chain.token,
+    USDC_DEPOSIT_ADDRESS: chain.accounts[9]!,
   });
 });
 afterAll(async () => {
   await stack?.stop();
-  await Promise.all([site?.stop(), fal?.stop()]);
+  await Promise.all([site?.stop(), fal?.stop(), chain?.stop()]);
 });
 
 const micros = (usd: string) => Math.round(Number(usd) * 1e6);
@@ -131,7 +133,7 @@ describe('MCP at /mcp', () => {
       network: 'base',
       token: 'usdc',
       amount_usd: 10,
-      deposit_address: '0x2222222222222222222222222222222222222222',
+      deposit_address: chain.accounts[9],
       fund_url: expect.stringContaining('/fund/'),
     });
     await client.close();
