@@ -40,7 +40,7 @@ import * as models from './routes/models/models.handlers';
 import * as modelsRoutes from './routes/models/models.routes';
 import { serveFile } from './routes/files';
 import { STRIPE_WEBHOOK_MAX_BYTES, stripeWebhook } from './routes/funding/stripe-webhook';
-import { limitBody } from './middleware/body-limit';
+import { limitBody, MiB } from './middleware/body-limit';
 import { renderPageError } from './pages/error-page';
 import { pagesApp } from './pages/routes';
 import * as jobs from './routes/web/jobs.handlers';
@@ -51,6 +51,11 @@ import * as quoteApi from './routes/quote/quote.handlers';
 import * as quoteRoutes from './routes/quote/quote.routes';
 import * as requestsApi from './routes/requests/requests.handlers';
 import * as requestsRoutes from './routes/requests/requests.routes';
+import { mcpHandler, withMcpChallenge } from './routes/mcp/mcp.handlers';
+import { apiKey } from './middleware/api-key';
+
+/** An MCP request carries one tool call's arguments: as large as the largest route body it forwards (extract, 1 MiB). */
+const MCP_MAX_BYTES = 1 * MiB;
 
 /** Builds the gateway. Each route's path, middleware and schemas are in its `*.routes.ts`. */
 export function createApp() {
@@ -110,6 +115,7 @@ export function createApp() {
     .get('/files/*', serveFile)
     .post('/webhooks/stripe', limitBody(STRIPE_WEBHOOK_MAX_BYTES), stripeWebhook)
     .put('/uploads/:token', uploadsApi.putUpload)
+    .on(['GET', 'POST', 'DELETE'], '/mcp', withMcpChallenge(), apiKey(), limitBody(MCP_MAX_BYTES), mcpHandler(app))
     .route('/', pagesApp());
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {

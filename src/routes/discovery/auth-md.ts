@@ -103,6 +103,25 @@ at most \`limit_usd\` (then 429 \`credit_limit_exceeded\`); another model is 403
 keys with \`spent_usd\`; \`DELETE ${base}/agent/keys/{key_id}\` revokes one at once. A sub-key cannot
 mint or revoke keys.
 
+## 7. Use it as MCP tools (optional)
+
+\`${base}/mcp\` is an MCP server (Streamable HTTP, stateless, JSON answers; send POST) with the
+same key as \`Authorization: Bearer <api_key>\`. For a client that reads an \`mcpServers\` config:
+
+\`\`\`json
+{"mcpServers": {"ai-gateway": {"type": "http", "url": "${base}/mcp", "headers": {"Authorization": "Bearer <api_key>"}}}}
+\`\`\`
+
+Tools: \`list_models\`, \`chat_completion\`, \`scrape\`, \`crawl\`, \`extract\`, \`get_job\`
+(\`{"kind": "crawl"|"extract"|"image"|"video", "id"}\`), \`generate_image\`, \`create_speech\`
+(a hosted MP3 link), \`get_account\` and \`fund_account\` (\`{"amount_usd"}\`: a USDC deposit and
+the fund link). Each runs the route it names, billed and checked exactly as that route; the result
+is the route's JSON as \`structuredContent\` with \`_meta\` \`x-service/request_id\` and
+\`x-service/cost_usd\`. A refused call is \`isError: true\` with the route's \`{"error": {...}}\`
+(a 402 includes \`error.funding\`). Without a valid key \`/mcp\` answers 401 with
+\`WWW-Authenticate: Bearer resource_metadata="${base}/.well-known/oauth-protected-resource"\`;
+there is no OAuth server: get a key by step 1.
+
 ## Errors
 
 Every error is \`{"error": {"code", "message", "type", "param"?}}\`. 401: key missing, invalid,

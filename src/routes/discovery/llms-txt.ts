@@ -30,5 +30,6 @@ Chat completions are OpenAI-compatible at ${base}/v1/chat/completions; authentic
 - GET /v1/generations: completed generations, newest first
 - POST /v1/quote: what a billed request would cost and whether the balance covers it, with no side effect
 - GET /v1/requests/{request_id}: a billed request of this account by its X-Service-Request-Id: cost, units, status, timing (30 days)
+- POST /mcp: the same routes as MCP tools (Streamable HTTP, stateless, JSON answers; \`Authorization: Bearer ak-...\`): list_models, chat_completion, scrape, crawl, extract, get_job, generate_image, create_speech, get_account, fund_account
 `;
 }

@@ -1,0 +1,89 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+import { version } from '../../package.json';
+import { COST_HEADER } from '../billing/headers';
+import { REQUEST_ID_HEADER } from '../middleware/request-id';
+import { TOOLS, TOOLS_BY_NAME } from './tools';
+
+/** Runs one request through the gateway's own route table (same auth, validation, billing and guards). */
+export type RouteCaller = (method: string, path: string, body?: unknown) => Promise<Response>;
+
+/** A tool's route answers JSON; anything larger than this is refused rather than buffered into a tool result. */
+const MAX_RESULT_BYTES = 4 * 1024 * 1024;
+
+/** A fresh MCP server (stateless: one per HTTP request) whose tools call the routes through `call`. */
+export function createMcpServer(call: RouteCaller): Server {
+  const server = new Server(
+    { name: 'ai-gateway', version },
+    { capabilities: { tools: {} }, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: TOOLS.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = TOOLS_BY_NAME.get(request.params.name);
+    if (!tool) return refusal('not_found', `No tool named ${request.params.name}.`, 'name');
+    const planned = tool.request(request.params.arguments ?? {});
+    if ('refuse' in planned) return refusal('invalid_request', planned.refuse, 'arguments');
+    const response = await call(planned.method, planned.path, planned.body);
+    const result = await toolResult(tool.name, response);
+    if (tool.name === 'fund_account' && !result.isError) return withFundLink(result, call);
+    return result;
+  });
+  return server;
+}
+
+/** A route's answer as a tool result: its JSON as structuredContent, its id and cost in _meta. */
+async function toolResult(name: string, response: Response): Promise<CallToolResult> {
+  const meta = {
+    'x-service/request_id': response.headers.get(REQUEST_ID_HEADER),
+    'x-service/cost_usd': response.headers.get(COST_HEADER),
+  };
+  const declared = Number(response.headers.get('content-length') ?? 0);
+  if (declared > MAX_RESULT_BYTES) {
+    await response.body?.cancel();
+    return { ...refusal('api_error', `The ${name} result is larger than an MCP tool result may be.`), _meta: meta };
+  }
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { ...refusal('api_error', `The ${name} route did not answer JSON.`), _meta: meta };
+  }
+  const structured = (body && typeof body === 'object' && !Array.isArray(body) ? body : { data: body }) as Record<string, unknown>;
+  const isError = !response.ok;
+  return {
+    content: [{ type: 'text', text: summary(name, response.status, structured, meta['x-service/cost_usd']) }],
+    structuredContent: structured,
+    _meta: meta,
+    ...(isError ? { isError: true } : {}),
+  };
+}
+
+/** A refusal made before any route ran, in the public error envelope. */
+function refusal(code: 'not_found' | 'invalid_request' | 'api_error', message: string, param?: string): CallToolResult {
+  const type = code === 'api_error' ? 'api_error' : 'invalid_request_error';
+  const error = { code, message, type, ...(param ? { param } : {}) };
+  return { content: [{ type: 'text', text: `Error: ${message}` }], structuredContent: { error }, isError: true };
+}
+
+/** A one-line summary for clients that read only text, followed by the JSON itself. */
+function summary(name: string, status: number, body: Record<string, unknown>, cost: string | null): string {
+  const error = body.error as { message?: string; code?: string } | undefined;
+  const head = error ? `${name} refused (${status} ${error.code ?? ''}): ${error.message ?? ''}` : `${name} ok${cost ? `, cost $${cost}` : ''}.`;
+  return `${head}\n${JSON.stringify(body)}`;
+}
+
+/** fund_account adds the account's card/USDC fund page (from GET /agent/account) to the deposit of POST /agent/fund. */
+async function withFundLink(result: CallToolResult, call: RouteCaller): Promise<CallToolResult> {
+  const response = await call('GET', '/agent/account');
+  if (!response.ok) {
+    await response.body?.cancel();
+    return result;
+  }
+  const account = (await response.json()) as { fund_url?: unknown };
+  const structured = { ...result.structuredContent, fund_url: typeof account.fund_url === 'string' ? account.fund_url : null };
+  return { ...result, structuredContent: structured, content: [{ type: 'text', text: summary('fund_account', 200, structured, null) }] };
+}
