@@ -1,5 +1,5 @@
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
-import { encodePaymentRequiredHeader } from '@x402/core/http';
+import { encodePaymentRequiredHeader } from './wire';
 import type { X402Config } from './config';
 
 /** How long a signed authorization may take to reach us and settle. */

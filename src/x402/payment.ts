@@ -1,5 +1,5 @@
 import type { PaymentPayload, SettleResponse } from '@x402/core/types';
-import { decodePaymentSignatureHeader, encodePaymentResponseHeader } from '@x402/core/http';
+import { decodePaymentSignatureHeader, encodePaymentResponseHeader } from './wire';
 import { GatewayError } from '../errors';
 import { creditFunding } from '../funding/credit';
 import { CENT_MICROS, type X402Config } from './config';
@@ -46,12 +46,8 @@ const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
  * `paymentFailed`: nothing is settled or credited.
  */
 export async function settlePayment(config: X402Config, header: string): Promise<SettledPayment> {
-  let payload: PaymentPayload;
-  try {
-    payload = decodePaymentSignatureHeader(header);
-  } catch {
-    throw paymentFailed('the PAYMENT-SIGNATURE header is not base64 JSON of an x402 payment payload', config.minTopupMicros);
-  }
+  const payload: PaymentPayload | null = decodePaymentSignatureHeader(header);
+  if (!payload) throw paymentFailed('the PAYMENT-SIGNATURE header is not base64 JSON of an x402 payment payload', config.minTopupMicros);
   const accepted = payload?.accepted;
   const auth = payload && typeof payload.payload === 'object' && payload.payload !== null ? authorizationOf(payload) : null;
   if (payload?.x402Version !== 2 || !accepted || !auth) throw paymentFailed('expected an x402 version 2 "exact" EIP-3009 payment', config.minTopupMicros);

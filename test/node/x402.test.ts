@@ -108,7 +108,8 @@ describe('x402 on keyed /v1 routes (relayer settlement)', () => {
     const payer = await wallet(5_000_000n);
     let signature: string | undefined;
     const recording: typeof fetch = async (input, init) => {
-      const headers = new Headers(init?.headers);
+      // The client retries with a Request whose headers carry the payment.
+      const headers = new Headers(input instanceof Request ? input.headers : init?.headers);
       signature ??= headers.get('PAYMENT-SIGNATURE') ?? undefined;
       return fetch(input, init);
     };
