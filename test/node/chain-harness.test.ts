@@ -182,7 +182,7 @@ describe('chain harness', () => {
       const args = [owner.address, to, message.value, message.validAfter, message.validBefore, message.nonce, Number(v), r, s] as const;
       // Simulate first, so a revert reason comes back as an error (a mined revert would not say why).
       await chain.publicClient.simulateContract({ account: chain.deployer, address: chain.token, abi: usdcAbi, functionName: 'transferWithAuthorization', args });
-      const hash = await relay().writeContract({ address: chain.token, abi: usdcAbi, functionName: 'transferWithAuthorization', args });
+      const hash = await relay().writeContract({ address: chain.token, abi: usdcAbi, functionName: 'transferWithAuthorization', args, chain: null });
       return chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
     };
 
