@@ -25,6 +25,14 @@ type OptionalConfig = Partial<
     | 'USDC_DEPOSIT_ADDRESS'
     /** The chain id the USDC RPC endpoint must answer (default 8453, Base mainnet). */
     | 'USDC_CHAIN_ID'
+    /** x402 (issue #22): settle through this facilitator, or in process with the relayer key (pays gas). */
+    | 'X402_FACILITATOR_URL'
+    | 'X402_RELAYER_PRIVATE_KEY'
+    /** The least an x402 challenge asks for, in USD (default 1). */
+    | 'X402_MIN_TOPUP_USD'
+    /** The token's EIP-712 domain (default "USD Coin", "2": USDC's). */
+    | 'USDC_EIP712_NAME'
+    | 'USDC_EIP712_VERSION'
     /** How long an upstream may take to answer with headers, in ms (default 120000). */
     | 'UPSTREAM_TIMEOUT_MS'
     /** Domains scrape, crawl and extract never fetch (comma-separated; subdomains included). */

@@ -4,6 +4,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import type { AppEnv } from './env';
 import { fundingDetails, type FundingDetails, type FundingHint } from './funding/funding-details';
+import { x402Challenge } from './x402/challenge-header';
 
 export type ErrorType =
   | 'invalid_request_error'
@@ -121,8 +122,9 @@ export function renderError(err: unknown, c: Context<AppEnv>): Response {
   const error = toGatewayError(err, c.get('requestId'));
   const body = error.body();
   const { funding } = error.options;
-  if (funding) body.error = { ...body.error, funding: fundingDetails(c, funding) };
-  return c.json(body, error.status, error.headers());
+  if (!funding) return c.json(body, error.status, error.headers());
+  body.error = { ...body.error, funding: fundingDetails(c, funding) };
+  return c.json(body, error.status, { ...error.headers(), ...x402Challenge(c, funding, error.message) });
 }
 
 /** Validation failures name the field at fault as a dotted path in `error.param`. */

@@ -73,7 +73,7 @@ export const holds = sqliteTable('holds', {
 
 /** `audit`: a row of amount 0 that records an operator's or the gateway's act (suspension), with its reason. */
 export type LedgerKind = 'credit' | 'hold' | 'charge' | 'release' | 'audit';
-export type CreditSource = 'welcome' | 'operator' | 'card' | 'usdc';
+export type CreditSource = 'welcome' | 'operator' | 'card' | 'usdc' | 'x402';
 
 /**
  * Every movement of money. `amount_micros` is the change to the balance for credits (negative for

@@ -6,8 +6,8 @@ import type { CreditSource } from '../../durable-objects/account/schema';
 export interface FundingCredit {
   accountId: string;
   amountMicros: number;
-  source: Extract<CreditSource, 'card' | 'usdc'>;
-  /** `stripe:<session id>` or `usdc:<tx hash>:<log index>`: a repeated delivery credits once. */
+  source: Extract<CreditSource, 'card' | 'usdc' | 'x402'>;
+  /** `stripe:<session id>`, `usdc:<tx hash>:<log index>` or `x402:<chain>:<token>:<payer>:<nonce>`: a repeated delivery credits once. */
   idempotencyKey: string;
   note: string;
 }

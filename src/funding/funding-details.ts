@@ -3,12 +3,15 @@ import type { AppEnv } from '../env';
 import { formatUsd } from '../money';
 import { fundUrl, publicBaseUrl } from '../urls';
 import { usdcConfig } from './usdc-config';
+import { x402Config } from '../x402/config';
 
 /** What the account tells the Worker when it refuses for want of money: its fund link's token and the two amounts. */
 export interface FundingHint {
   fundToken: string | null;
   availableMicros: number;
   requiredMicros: number;
+  /** What an x402 challenge asks for when it is not the shortfall (a refused payment: the amount to pay again). */
+  x402AmountMicros?: number;
 }
 
 /** `error.funding` of a 402 `insufficient_credits` (D23): every way this account can pay, and how much it has and needs. */
@@ -27,8 +30,8 @@ export function fundingDetails(c: Context<AppEnv>, hint: FundingHint): FundingDe
     fund_url: hint.fundToken ? fundUrl(base, hint.fundToken) : null,
     // Null when the operator has not set up the USDC rail: `POST /agent/fund` would answer 502.
     usdc: usdc ? { network: 'base', contract: usdc.token, fund_endpoint: `${base}/agent/fund` } : null,
-    // Pay-per-request (x402, issue #22) is not served yet.
-    x402: false,
+    // Pay-per-request (x402, issue #22): the 402 also carries a `PAYMENT-REQUIRED` challenge.
+    x402: x402Config(c.env) !== undefined,
     available_usd: formatUsd(hint.availableMicros),
     required_usd: formatUsd(hint.requiredMicros),
   };

@@ -66,7 +66,7 @@ export async function openUsdcIntent(env: Env, accountId: string, amountUsd: num
       id: `pi_${randomBase62(24)}`,
       accountId,
       amountUsd,
-      amountMicros: amountUsd * MICROS_PER_USD + 1 + randomInt(MAX_TAIL_MICROS),
+      amountMicros: amountUsd * MICROS_PER_USD + intentTail(),
       status: 'open',
       createdAt: now,
       expiresAt: now + INTENT_LIFETIME_MS,
@@ -80,6 +80,16 @@ export async function openUsdcIntent(env: Env, accountId: string, amountUsd: num
     }
   }
   throw new GatewayError('funding_unavailable', 'No unique amount is free for this sum right now; retry shortly or choose another amount.');
+}
+
+/**
+ * A random tail of 1 to 999,999 micro-USDC that is never a whole number of cents: x402 payments to
+ * the same deposit address are whole cents (`src/x402/config.ts`), so the watcher never takes one
+ * for an intent's deposit.
+ */
+export function intentTail(): number {
+  const tail = 1 + randomInt(MAX_TAIL_MICROS);
+  return tail % 10_000 === 0 ? tail + 1 : tail;
 }
 
 function randomInt(below: number): number {

@@ -1,5 +1,6 @@
 import { toEventSelector, toFunctionSelector, toHex, type AbiEvent, type AbiFunction, type Address, type Hex, type RpcLog } from 'viem';
-import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
+import { createWalletClient, http, parseSignature } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressTopic, readUsdcArtifact, rpc, startChain, TRANSFER_TOPIC, usdcAbi, type Chain, type TransferResult } from '../upstreams/anvil';
 
@@ -152,5 +153,62 @@ describe('chain harness', () => {
     // but a new transaction hash (a signed raw transaction would keep its hash).
     expect(log?.transactionHash).not.toBe(third.hash);
     expect(await chain.balanceOf(deposit)).toBe(14_345_678n);
+  });
+
+  describe('EIP-3009 (transferWithAuthorization, as USDC has it)', () => {
+    const types = {
+      TransferWithAuthorization: [
+        { name: 'from', type: 'address' },
+        { name: 'to', type: 'address' },
+        { name: 'value', type: 'uint256' },
+        { name: 'validAfter', type: 'uint256' },
+        { name: 'validBefore', type: 'uint256' },
+        { name: 'nonce', type: 'bytes32' },
+      ],
+    } as const;
+    const owner = privateKeyToAccount(generatePrivateKey());
+    const to = depositAddress();
+    const relay = () => createWalletClient({ transport: http(chain.rpcUrl), account: chain.deployer, chain: chain.publicClient.chain });
+    const sign = async (message: { value: bigint; validAfter: bigint; validBefore: bigint; nonce: Hex }, signer = owner) =>
+      signer.signTypedData({
+        domain: { name: 'USD Coin', version: '2', chainId: chain.chainId, verifyingContract: chain.token },
+        types,
+        primaryType: 'TransferWithAuthorization',
+        message: { from: owner.address, to, ...message },
+      });
+    const now = () => BigInt(Math.floor(Date.now() / 1000));
+    const submit = async (message: { value: bigint; validAfter: bigint; validBefore: bigint; nonce: Hex }, signature: Hex) => {
+      const { r, s, v } = parseSignature(signature);
+      const args = [owner.address, to, message.value, message.validAfter, message.validBefore, message.nonce, Number(v), r, s] as const;
+      // Simulate first, so a revert reason comes back as an error (a mined revert would not say why).
+      await chain.publicClient.simulateContract({ account: chain.deployer, address: chain.token, abi: usdcAbi, functionName: 'transferWithAuthorization', args });
+      const hash = await relay().writeContract({ address: chain.token, abi: usdcAbi, functionName: 'transferWithAuthorization', args, chain: null });
+      return chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+    };
+
+    it('has USDC’s EIP-712 domain: name "USD Coin", version "2"', async () => {
+      expect(await chain.publicClient.readContract({ address: chain.token, abi: usdcAbi, functionName: 'version' })).toBe('2');
+    });
+
+    it('moves a signed authorization once, relayed by someone else; a replay, an expired one, a future one and a bad signature revert', async () => {
+      await chain.mint(owner.address, 5_000_000n);
+      const message = { value: 1_000_000n, validAfter: now() - 600n, validBefore: now() + 600n, nonce: toHex(crypto.getRandomValues(new Uint8Array(32))) };
+      const signature = await sign(message);
+      expect(await chain.publicClient.readContract({ address: chain.token, abi: usdcAbi, functionName: 'authorizationState', args: [owner.address, message.nonce] })).toBe(false);
+      const receipt = await submit(message, signature);
+      expect(receipt.status).toBe('success');
+      expect(await chain.balanceOf(to)).toBe(1_000_000n);
+      expect(await chain.publicClient.readContract({ address: chain.token, abi: usdcAbi, functionName: 'authorizationState', args: [owner.address, message.nonce] })).toBe(true);
+
+      await expect(submit(message, signature)).rejects.toThrow(/authorization is used or canceled/);
+      const expired = { ...message, validBefore: now() - 10n, nonce: toHex(crypto.getRandomValues(new Uint8Array(32))) };
+      await expect(submit(expired, await sign(expired))).rejects.toThrow(/authorization is expired/);
+      const future = { ...message, validAfter: now() + 3600n, nonce: toHex(crypto.getRandomValues(new Uint8Array(32))) };
+      await expect(submit(future, await sign(future))).rejects.toThrow(/authorization is not yet valid/);
+      const other = { ...message, nonce: toHex(crypto.getRandomValues(new Uint8Array(32))) };
+      await expect(submit(other, await sign(other, privateKeyToAccount(generatePrivateKey())))).rejects.toThrow(/invalid signature/);
+      await expect(submit({ ...other, value: 2_000_000n }, await sign(other))).rejects.toThrow(/invalid signature/);
+      expect(await chain.balanceOf(to)).toBe(1_000_000n);
+    });
   });
 });

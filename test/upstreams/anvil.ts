@@ -52,6 +52,16 @@ export const usdcAbi = parseAbi([
   'function mint(address to, uint256 value)',
   'event Transfer(address indexed from, address indexed to, uint256 value)',
   'event Approval(address indexed owner, address indexed spender, uint256 value)',
+  // EIP-3009, as USDC (FiatTokenV2) has it: what x402's "exact" scheme settles with.
+  'function version() view returns (string)',
+  'function DOMAIN_SEPARATOR() view returns (bytes32)',
+  'function TRANSFER_WITH_AUTHORIZATION_TYPEHASH() view returns (bytes32)',
+  'function RECEIVE_WITH_AUTHORIZATION_TYPEHASH() view returns (bytes32)',
+  'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
+  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
+  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes signature)',
+  'function receiveWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
+  'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
 ]);
 
 /** An address as an indexed topic (left-padded to 32 bytes), as `eth_getLogs` filters take it. */

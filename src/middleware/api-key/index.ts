@@ -4,6 +4,7 @@ import { accountIdOfApiKey, sha256Hex } from '../../accounts/credentials';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { executionContext } from '../../execution-context';
+import { payThenServe } from '../../x402/middleware';
 
 /**
  * Reads the bearer key and names its account's Durable Object, without any I/O: the key carries
@@ -19,6 +20,8 @@ export function apiKey(): MiddlewareHandler<AppEnv> {
     const identity = await identify(match[1]);
     if (!identity) throw new GatewayError('invalid_api_key', 'The API key is not valid.');
     c.set('caller', { ...identity, account: new AccountClient(c.env, identity.accountId, executionContext(c)) });
+    const payment = c.req.header('PAYMENT-SIGNATURE');
+    if (payment !== undefined) return payThenServe(c, next, payment);
     await next();
   };
 }

@@ -42,7 +42,11 @@ After a billed request, \`GET ${base}/v1/requests/{X-Service-Request-Id}\` tells
 A new account has a balance of 0 (plus any welcome credit); billed calls answer 402
 \`insufficient_credits\` until it is funded. Every such 402 says how to pay in \`error.funding\`:
 \`fund_url\`, \`usdc\` (the contract and \`fund_endpoint\`, or null when USDC is off), \`x402\`,
-\`available_usd\` and \`required_usd\`. Either:
+\`available_usd\` and \`required_usd\`. When \`x402\` is true the 402 also carries an x402 v2
+\`PAYMENT-REQUIRED\` header (USDC on Base, EIP-3009 \`exact\` scheme, for the shortfall, at least
+the minimum top-up): retry the same request with a \`PAYMENT-SIGNATURE\` header (any x402 client,
+e.g. \`@x402/fetch\`), the payment is credited to your account and the request served; the answer
+carries \`PAYMENT-RESPONSE\`. Or:
 
 - give a human the \`fund_url\`: a page with no login that takes a card or USDC; or
 - ask for a USDC deposit on Base yourself:

@@ -1,0 +1,99 @@
+import type { PaymentPayload, SettleResponse } from '@x402/core/types';
+import { decodePaymentSignatureHeader, encodePaymentResponseHeader } from './wire';
+import { GatewayError } from '../errors';
+import { creditFunding } from '../funding/credit';
+import { CENT_MICROS, type X402Config } from './config';
+import { paymentRequirements } from './challenge';
+import { settler } from './settle';
+
+export const PAYMENT_SIGNATURE = 'PAYMENT-SIGNATURE';
+export const PAYMENT_RESPONSE = 'PAYMENT-RESPONSE';
+
+/** A payment that did not go through: a 402 with a fresh challenge (for `amountMicros`) and the reason. */
+export function paymentFailed(reason: string, amountMicros: number): GatewayError {
+  return new GatewayError('insufficient_credits', `The x402 payment was not accepted: ${reason}.`, {
+    funding: { fundToken: null, availableMicros: 0, requiredMicros: amountMicros, x402AmountMicros: amountMicros },
+  });
+}
+
+/** A settled payment: who paid, how much (micro-dollars = USDC base units), and the idempotency key of its credit. */
+export interface SettledPayment {
+  response: SettleResponse;
+  amountMicros: number;
+  payer: string;
+  creditKey: string;
+}
+
+interface Authorization {
+  from: string;
+  nonce: string;
+  value: string;
+}
+
+function authorizationOf(payload: PaymentPayload): Authorization | null {
+  const auth = (payload.payload as { authorization?: unknown }).authorization;
+  if (typeof auth !== 'object' || auth === null) return null;
+  const { from, nonce, value } = auth as Record<string, unknown>;
+  if (typeof from !== 'string' || typeof nonce !== 'string' || typeof value !== 'string') return null;
+  return { from, nonce, value };
+}
+
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * Decodes `PAYMENT-SIGNATURE`, checks it pays us (scheme, network, asset, payTo, a whole number of
+ * cents, at least the minimum), then verifies and settles it on chain. Every refusal is a 402
+ * `paymentFailed`: nothing is settled or credited.
+ */
+export async function settlePayment(config: X402Config, header: string): Promise<SettledPayment> {
+  const payload: PaymentPayload | null = decodePaymentSignatureHeader(header);
+  if (!payload) throw paymentFailed('the PAYMENT-SIGNATURE header is not base64 JSON of an x402 payment payload', config.minTopupMicros);
+  const accepted = payload?.accepted;
+  const auth = payload && typeof payload.payload === 'object' && payload.payload !== null ? authorizationOf(payload) : null;
+  if (payload?.x402Version !== 2 || !accepted || !auth) throw paymentFailed('expected an x402 version 2 "exact" EIP-3009 payment', config.minTopupMicros);
+  const amount = /^\d{1,15}$/.test(auth.value) ? Number(auth.value) : NaN;
+  if (accepted.scheme !== 'exact' || accepted.network !== config.network) throw paymentFailed(`only the "exact" scheme on ${config.network} is accepted`, config.minTopupMicros);
+  if (!same(String(accepted.asset), config.asset)) throw paymentFailed(`the asset must be ${config.asset}`, config.minTopupMicros);
+  if (!same(String(accepted.payTo), config.payTo)) throw paymentFailed(`payTo must be ${config.payTo}`, config.minTopupMicros);
+  if (!Number.isSafeInteger(amount) || amount < config.minTopupMicros || amount % CENT_MICROS !== 0 || String(accepted.amount) !== auth.value) {
+    throw paymentFailed(`the amount must be a whole number of cents, at least ${config.minTopupMicros} base units`, config.minTopupMicros);
+  }
+  const requirements = paymentRequirements(config, amount);
+  const facilitator = settler(config);
+  let verified;
+  try {
+    verified = await facilitator.verify(payload, requirements);
+  } catch (err) {
+    throw paymentFailed(`verification failed (${err instanceof Error ? err.message : String(err)})`, amount);
+  }
+  if (!verified.isValid) throw paymentFailed(`verification failed (${verified.invalidReason ?? 'invalid'}${verified.invalidMessage ? `: ${verified.invalidMessage}` : ''})`, amount);
+  let settled: SettleResponse;
+  try {
+    settled = await facilitator.settle(payload, requirements);
+  } catch (err) {
+    throw paymentFailed(`settlement failed (${err instanceof Error ? err.message : String(err)})`, amount);
+  }
+  if (!settled.success) throw paymentFailed(`settlement failed (${settled.errorReason ?? 'unknown'}${settled.errorMessage ? `: ${settled.errorMessage}` : ''})`, amount);
+  const payer = settled.payer ?? auth.from;
+  return {
+    response: settled,
+    amountMicros: amount,
+    payer,
+    // One authorization (chain, token, authorizer, nonce) credits once, however often it is replayed.
+    creditKey: `x402:${config.chainId}:${config.asset.toLowerCase()}:${auth.from.toLowerCase()}:${auth.nonce.toLowerCase()}`,
+  };
+}
+
+/** Credits a settled payment to `accountId`: one ledger row under the payment's key. */
+export async function creditPayment(env: Env, accountId: string, payment: SettledPayment): Promise<void> {
+  const result = await creditFunding(env, {
+    accountId,
+    amountMicros: payment.amountMicros,
+    source: 'x402',
+    idempotencyKey: payment.creditKey,
+    note: `x402 payment from ${payment.payer}, transaction ${payment.response.transaction}`,
+  });
+  if (!result) throw new GatewayError('invalid_api_key', 'The API key is not valid.');
+}
+
+export const paymentResponseHeader = (payment: SettledPayment): string => encodePaymentResponseHeader(payment.response);

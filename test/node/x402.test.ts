@@ -1,0 +1,164 @@
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
+import type { PaymentPayload } from '@x402/core/types';
+import { ExactEvmScheme } from '@x402/evm';
+import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChain, type Chain } from '../upstreams/anvil';
+import { startStack, type Stack } from './stack';
+
+/**
+ * x402 (issue #22, D23) as an agent meets it: the gateway under `wrangler dev`, anvil with the
+ * EIP-3009 test USDC, and the ecosystem's own client (`@x402/fetch` with `@x402/evm`'s exact
+ * scheme) paying the `PAYMENT-REQUIRED` challenge of a 402. Settlement in process, with the
+ * relayer's key (dev account 8) paying gas.
+ */
+
+// anvil's well-known dev account 8 (mnemonic "test test ... junk"): the relayer.
+const RELAYER_KEY = '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97';
+let chain: Chain;
+let stack: Stack;
+let depositAddress: `0x${string}`;
+
+beforeAll(async () => {
+  chain = await startChain();
+  depositAddress = chain.accounts[9]!;
+  stack = await startStack({
+    BASE_RPC_URL: chain.rpcUrl,
+    USDC_CONTRACT: chain.token,
+    USDC_DEPOSIT_ADDRESS: depositAddress,
+    X402_RELAYER_PRIVATE_KEY: RELAYER_KEY,
+    X402_MIN_TOPUP_USD: '1.00',
+  });
+}, 180_000);
+afterAll(async () => {
+  await stack?.stop();
+  await chain?.stop();
+});
+
+// spendControls: false, as the test token is not Base's USDC (the client's default allow-list).
+/** A fresh wallet with `usdcMicros` minted to it. */
+async function wallet(usdcMicros: bigint): Promise<PrivateKeyAccount> {
+  const account = privateKeyToAccount(generatePrivateKey());
+  if (usdcMicros > 0n) await chain.mint(account.address, usdcMicros);
+  return account;
+}
+
+const payingFetch = (account: PrivateKeyAccount) =>
+  wrapFetchWithPaymentFromConfig(fetch, { schemes: [{ network: `eip155:${chain.chainId}`, client: new ExactEvmScheme(account) }], spendControls: false });
+
+const chatBody = (extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello' }], ...extra });
+
+const keyed = (apiKey: string, extra: Record<string, string> = {}) => ({ Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json', ...extra });
+
+describe('x402 on keyed /v1 routes (relayer settlement)', () => {
+  it('a 402 carries a PAYMENT-REQUIRED challenge for the shortfall, at least the minimum, and error.funding.x402 is true', async () => {
+    const agent = await stack.fundedAccount('0');
+    const res = await fetch(`${stack.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(agent.apiKey), body: chatBody() });
+    expect(res.status).toBe(402);
+    const body = (await res.json()) as { error: { code: string; funding: { x402: boolean } } };
+    expect(body.error.code).toBe('insufficient_credits');
+    expect(body.error.funding.x402).toBe(true);
+    const challenge = decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!);
+    expect(challenge.x402Version).toBe(2);
+    expect(challenge.accepts).toEqual([
+      {
+        scheme: 'exact',
+        network: 'eip155:8453',
+        asset: chain.token,
+        payTo: depositAddress,
+        amount: '1000000',
+        maxTimeoutSeconds: expect.any(Number),
+        extra: { name: 'USD Coin', version: '2' },
+      },
+    ]);
+  });
+
+  it('the official client pays the challenge: chat is served and charged, the payment credited once, PAYMENT-RESPONSE names the transaction', async () => {
+    const agent = await stack.fundedAccount('0');
+    const payer = await wallet(5_000_000n);
+    const res = await payingFetch(payer)(`${stack.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(agent.apiKey), body: chatBody() });
+    expect(res.status).toBe(200);
+    const completion = (await res.json()) as { choices: unknown[] };
+    expect(completion.choices.length).toBeGreaterThan(0);
+    const settled = decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!);
+    expect(settled).toMatchObject({ success: true, network: 'eip155:8453', payer: payer.address });
+    expect(settled.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await chain.balanceOf(payer.address)).toBe(4_000_000n);
+    const balance = Number(await agent.balance());
+    expect(balance).toBeGreaterThan(0.99);
+    expect(balance).toBeLessThan(1);
+  });
+
+  it('streams a paid chat', async () => {
+    const agent = await stack.fundedAccount('0');
+    const payer = await wallet(2_000_000n);
+    const res = await payingFetch(payer)(`${stack.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(agent.apiKey), body: chatBody({ stream: true }) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    expect(res.headers.get('PAYMENT-RESPONSE')).toBeTruthy();
+    expect(await res.text()).toContain('[DONE]');
+    expect(Number(await agent.balance())).toBeLessThan(1);
+    expect(Number(await agent.balance())).toBeGreaterThan(0.99);
+  });
+
+  it('a replayed payment is answered 402 with a fresh challenge and credits once', async () => {
+    const agent = await stack.fundedAccount('0');
+    const payer = await wallet(5_000_000n);
+    let signature: string | undefined;
+    const recording: typeof fetch = async (input, init) => {
+      // The client retries with a Request whose headers carry the payment.
+      const headers = new Headers(input instanceof Request ? input.headers : init?.headers);
+      signature ??= headers.get('PAYMENT-SIGNATURE') ?? undefined;
+      return fetch(input, init);
+    };
+    const first = await wrapFetchWithPaymentFromConfig(recording, { schemes: [{ network: 'eip155:8453', client: new ExactEvmScheme(payer) }], spendControls: false })(
+      `${stack.gateway.url}/v1/chat/completions`,
+      { method: 'POST', headers: keyed(agent.apiKey), body: chatBody() },
+    );
+    expect(first.status).toBe(200);
+    expect(signature).toBeTruthy();
+    const after = await agent.balance();
+    const replay = await fetch(`${stack.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(agent.apiKey, { 'PAYMENT-SIGNATURE': signature! }), body: chatBody() });
+    expect(replay.status).toBe(402);
+    expect(((await replay.json()) as { error: { message: string } }).error.message).toMatch(/x402 payment was not accepted/);
+    expect(replay.headers.get('PAYMENT-REQUIRED')).toBeTruthy();
+    expect(await agent.balance()).toBe(after);
+    expect(await chain.balanceOf(payer.address)).toBe(4_000_000n);
+  });
+
+  /** Signs what the challenge asks, then lets `tamper` change the payload before it is sent. */
+  async function payWith(apiKey: string, payer: PrivateKeyAccount, tamper: (accepted: PaymentPayload['accepted']) => PaymentPayload['accepted']): Promise<Response> {
+    const challenge = await fetch(`${stack.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(apiKey), body: chatBody() });
+    const required = decodePaymentRequiredHeader(challenge.headers.get('PAYMENT-REQUIRED')!);
+    const accepted = tamper(required.accepts[0]!);
+    const partial = await new ExactEvmScheme(payer).createPaymentPayload(2, accepted);
+    const payload: PaymentPayload = { ...partial, x402Version: 2, accepted, resource: required.resource } as PaymentPayload;
+    return fetch(`${stack.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(apiKey, { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payload) }), body: chatBody() });
+  }
+
+  it.each([
+    ['too little', (a: PaymentPayload['accepted']) => ({ ...a, amount: '500000' }), /at least 1000000/],
+    ['a wrong payTo', (a: PaymentPayload['accepted']) => ({ ...a, payTo: chain.accounts[7]! }), /payTo must be/],
+    ['an expired authorization', (a: PaymentPayload['accepted']) => ({ ...a, maxTimeoutSeconds: -700 }), /verification failed|settlement failed/],
+  ])('%s: 402 with a fresh challenge, nothing served, nothing credited', async (_, tamper, reason) => {
+    const agent = await stack.fundedAccount('0');
+    const payer = await wallet(5_000_000n);
+    const res = await payWith(agent.apiKey, payer, tamper);
+    expect(res.status).toBe(402);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(reason);
+    expect(res.headers.get('PAYMENT-REQUIRED')).toBeTruthy();
+    expect(Number(await agent.balance())).toBe(0);
+    expect(await chain.balanceOf(payer.address)).toBe(5_000_000n);
+  });
+
+  it('a payer without the funds: 402, nothing credited', async () => {
+    const agent = await stack.fundedAccount('0');
+    const payer = await wallet(0n);
+    const res = await payingFetch(payer)(`${stack.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(agent.apiKey), body: chatBody() });
+    expect(res.status).toBe(402);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/x402 payment was not accepted/);
+    expect(Number(await agent.balance())).toBe(0);
+  });
+});
