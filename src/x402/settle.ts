@@ -1,7 +1,8 @@
 import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
-import { createWalletClient, defineChain, http, publicActions } from 'viem';
+import { createClient, defineChain, http, type Abi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { getCode, readContract, sendTransaction, verifyTypedData, waitForTransactionReceipt, writeContract } from 'viem/actions';
 import type { X402Config } from './config';
 
 /** Verifies and settles on chain; the two calls of an x402 facilitator. */
@@ -22,15 +23,19 @@ export function settler(config: X402Config): Settler {
     rpcUrls: { default: { http: [config.rpcUrl] } },
   });
   const account = privateKeyToAccount(config.settlement.privateKey);
-  const wallet = createWalletClient({ account, chain, transport: http(config.rpcUrl) }).extend(publicActions);
-  // As @x402/evm's toFacilitatorEvmSigner builds it (its root module is not imported: bundle size).
-  // viem's verifyTypedData takes a wider union than the signer type names; x402's call is one of them.
-  const signer = {
-    ...wallet,
-    address: account.address,
+  // A bare client and viem's tree-shakable actions, not a wallet client extended with every public
+  // action: the bundle keeps only the six calls @x402/evm's facilitator scheme makes.
+  const client = createClient({ account, chain, transport: http(config.rpcUrl) });
+  const signer: SchemeSigner = {
     getAddresses: () => [account.address],
-    waitForTransactionReceipt: (args: { hash: `0x${string}` }) => wallet.waitForTransactionReceipt({ ...args, timeout: 30_000 }),
-  } as unknown as SchemeSigner;
+    readContract: (args) => readContract(client, { ...args, abi: args.abi as Abi }),
+    // viem's verifyTypedData takes a wider union than the signer type names; x402's call is one of them.
+    verifyTypedData: (args) => verifyTypedData(client, args as Parameters<typeof verifyTypedData>[1]),
+    writeContract: (args) => writeContract(client, { ...args, abi: args.abi as Abi, account, chain } as Parameters<typeof writeContract>[1]),
+    sendTransaction: (args) => sendTransaction(client, { ...args, account, chain }),
+    waitForTransactionReceipt: (args) => waitForTransactionReceipt(client, { ...args, timeout: 30_000 }),
+    getCode: (args) => getCode(client, args),
+  };
   const scheme = new ExactEvmScheme(signer);
   return { verify: (payload, requirements) => scheme.verify(payload, requirements), settle: (payload, requirements) => scheme.settle(payload, requirements) };
 }
