@@ -52,6 +52,7 @@ import * as quoteRoutes from './routes/quote/quote.routes';
 import * as requestsApi from './routes/requests/requests.handlers';
 import * as requestsRoutes from './routes/requests/requests.routes';
 import { mcpHandler, withMcpChallenge } from './routes/mcp/mcp.handlers';
+import { keylessX402, X402_PREFIX } from './x402/keyless';
 import { apiKey } from './middleware/api-key';
 
 /** An MCP request carries one tool call's arguments: as large as the largest route body it forwards (extract, 1 MiB). */
@@ -115,6 +116,8 @@ export function createApp() {
     .get('/files/*', serveFile)
     .post('/webhooks/stripe', limitBody(STRIPE_WEBHOOK_MAX_BYTES), stripeWebhook)
     .put('/uploads/:token', uploadsApi.putUpload)
+    // Keyless x402 (D23): the /v1 routes, paid per request by an agent with a wallet and no key.
+    .all(`${X402_PREFIX}/v1/*`, limitBody(32 * MiB), keylessX402(app))
     .on(['GET', 'POST', 'DELETE'], '/mcp', withMcpChallenge(), apiKey(), limitBody(MCP_MAX_BYTES), mcpHandler(app))
     .route('/', pagesApp());
 

@@ -42,10 +42,10 @@ const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /**
  * Decodes `PAYMENT-SIGNATURE`, checks it pays us (scheme, network, asset, payTo, a whole number of
- * cents, at least the minimum), then verifies and settles it on chain. Every refusal is a 402
+ * cents, at least the minimum or `atLeastMicros`), then verifies and settles it on chain. Every refusal is a 402
  * `paymentFailed`: nothing is settled or credited.
  */
-export async function settlePayment(config: X402Config, header: string): Promise<SettledPayment> {
+export async function settlePayment(config: X402Config, header: string, atLeastMicros = config.minTopupMicros): Promise<SettledPayment> {
   const payload: PaymentPayload | null = decodePaymentSignatureHeader(header);
   if (!payload) throw paymentFailed('the PAYMENT-SIGNATURE header is not base64 JSON of an x402 payment payload', config.minTopupMicros);
   const accepted = payload?.accepted;
@@ -55,8 +55,9 @@ export async function settlePayment(config: X402Config, header: string): Promise
   if (accepted.scheme !== 'exact' || accepted.network !== config.network) throw paymentFailed(`only the "exact" scheme on ${config.network} is accepted`, config.minTopupMicros);
   if (!same(String(accepted.asset), config.asset)) throw paymentFailed(`the asset must be ${config.asset}`, config.minTopupMicros);
   if (!same(String(accepted.payTo), config.payTo)) throw paymentFailed(`payTo must be ${config.payTo}`, config.minTopupMicros);
-  if (!Number.isSafeInteger(amount) || amount < config.minTopupMicros || amount % CENT_MICROS !== 0 || String(accepted.amount) !== auth.value) {
-    throw paymentFailed(`the amount must be a whole number of cents, at least ${config.minTopupMicros} base units`, config.minTopupMicros);
+  const least = Math.max(config.minTopupMicros, atLeastMicros);
+  if (!Number.isSafeInteger(amount) || amount < least || amount % CENT_MICROS !== 0 || String(accepted.amount) !== auth.value) {
+    throw paymentFailed(`the amount must be a whole number of cents, at least ${least} base units`, least);
   }
   const requirements = paymentRequirements(config, amount);
   const facilitator = settler(config);

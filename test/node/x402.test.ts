@@ -162,3 +162,72 @@ describe('x402 on keyed /v1 routes (relayer settlement)', () => {
     expect(Number(await agent.balance())).toBe(0);
   });
 });
+
+describe('x402 without a key: the /x402 prefix', () => {
+  it('answers 402 with a challenge for the worst case (at least the minimum), validated as the route would', async () => {
+    const crawl = await fetch(`${stack.gateway.url}/x402/v1/crawl`, { method: 'POST', body: JSON.stringify({ url: 'https://example.com/', limit: 500 }) });
+    expect(crawl.status).toBe(402);
+    // 500 pages at $0.005: the challenge asks for the whole worst case.
+    expect(decodePaymentRequiredHeader(crawl.headers.get('PAYMENT-REQUIRED')!).accepts[0]!.amount).toBe('2500000');
+    const chat = await fetch(`${stack.gateway.url}/x402/v1/chat/completions`, { method: 'POST', body: chatBody({ max_tokens: 50 }) });
+    expect(chat.status).toBe(402);
+    expect(decodePaymentRequiredHeader(chat.headers.get('PAYMENT-REQUIRED')!).accepts[0]!.amount).toBe('1000000');
+    const invalid = await fetch(`${stack.gateway.url}/x402/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'openai/gpt-4o-mini' }) });
+    expect(invalid.status).toBe(400);
+    expect(((await invalid.json()) as { error: { param: string } }).error.param).toBe('messages');
+  });
+
+  it('a paid retry makes a funded account, serves the request and answers its credentials once; the key then spends the rest on /v1', async () => {
+    const payer = await wallet(3_000_000n);
+    let signature: string | undefined;
+    const recording: typeof fetch = async (input, init) => {
+      const headers = new Headers(input instanceof Request ? input.headers : init?.headers);
+      signature ??= headers.get('PAYMENT-SIGNATURE') ?? undefined;
+      return fetch(input, init);
+    };
+    const pay = wrapFetchWithPaymentFromConfig(recording, { schemes: [{ network: 'eip155:8453', client: new ExactEvmScheme(payer) }], spendControls: false });
+    const res = await pay(`${stack.gateway.url}/x402/v1/chat/completions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: chatBody({ max_tokens: 50 }) });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { choices: unknown[] }).choices.length).toBeGreaterThan(0);
+    const apiKey = res.headers.get('X-Service-Api-Key')!;
+    const accountId = res.headers.get('X-Service-Account-Id')!;
+    expect(apiKey).toMatch(/^ak-/);
+    expect(res.headers.get('X-Service-Claim-Token')).toMatch(/^act_/);
+    const cost = Number(res.headers.get('X-Service-Cost'));
+    expect(cost).toBeGreaterThan(0);
+    expect(decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!)).toMatchObject({ success: true, payer: payer.address });
+    expect(await chain.balanceOf(payer.address)).toBe(2_000_000n);
+
+    const account = (await (await fetch(`${stack.gateway.url}/agent/account`, { headers: { Authorization: `Bearer ${apiKey}` } })).json()) as { account_id: string; balance_usd: string };
+    expect(account.account_id).toBe(accountId);
+    // Funded by the payment alone (no welcome credit), less what the request cost.
+    expect(Number(account.balance_usd)).toBeCloseTo(1 - cost, 6);
+    const next = await fetch(`${stack.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(apiKey), body: chatBody({ max_tokens: 50 }) });
+    expect(next.status).toBe(200);
+    // The key works under /x402 too, as a keyed request.
+    const prefixed = await fetch(`${stack.gateway.url}/x402/v1/chat/completions`, { method: 'POST', headers: keyed(apiKey), body: chatBody({ max_tokens: 50 }) });
+    expect(prefixed.status).toBe(200);
+    expect(prefixed.headers.get('X-Service-Api-Key')).toBeNull();
+
+    // The same payment again: 402, no second account, nothing moved.
+    const replay = await fetch(`${stack.gateway.url}/x402/v1/chat/completions`, { method: 'POST', headers: { 'PAYMENT-SIGNATURE': signature! }, body: chatBody({ max_tokens: 50 }) });
+    expect(replay.status).toBe(402);
+    expect(replay.headers.get('X-Service-Api-Key')).toBeNull();
+    expect(await chain.balanceOf(payer.address)).toBe(2_000_000n);
+  });
+
+  it('a payment below the worst case is refused before it is settled: 402, no account', async () => {
+    const payer = await wallet(5_000_000n);
+    const body = JSON.stringify({ url: 'https://example.com/', limit: 500 });
+    const challenge = await fetch(`${stack.gateway.url}/x402/v1/crawl`, { method: 'POST', body });
+    const required = decodePaymentRequiredHeader(challenge.headers.get('PAYMENT-REQUIRED')!);
+    const accepted = { ...required.accepts[0]!, amount: '1000000' };
+    const partial = await new ExactEvmScheme(payer).createPaymentPayload(2, accepted);
+    const payload = { ...partial, x402Version: 2, accepted, resource: required.resource } as PaymentPayload;
+    const res = await fetch(`${stack.gateway.url}/x402/v1/crawl`, { method: 'POST', headers: { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payload) }, body });
+    expect(res.status).toBe(402);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/at least 2500000/);
+    expect(res.headers.get('X-Service-Api-Key')).toBeNull();
+    expect(await chain.balanceOf(payer.address)).toBe(5_000_000n);
+  });
+});

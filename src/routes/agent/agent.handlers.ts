@@ -1,12 +1,11 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import { holdFailureError } from '../../accounts/failures';
-import { newApiKey, newClaimToken, newFundToken, sha256Hex } from '../../accounts/credentials';
+import { createAnonymousAccount } from '../../accounts/anonymous';
 import { accountBody } from '../../accounts/wire';
 import { registrationInstructions } from '../../accounts/instructions';
 import { takeWelcomeCredit } from '../../accounts/welcome';
 import { clientIpKey } from '../../client-ip';
 import { database } from '../../db';
-import { insertAccount } from '../../db/accounts';
 import { countRegistration } from '../../db/ip-counters';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
@@ -16,7 +15,6 @@ import { spendPeriods } from '../../../durable-objects/account/periods';
 import type { account, register } from './agent.routes';
 
 export const REGISTRATIONS_PER_IP_PER_DAY = 10;
-const UNFUNDED_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
 export const registerHandler: RouteHandler<typeof register, AppEnv> = async (c) => {
   const { type } = c.req.valid('json');
@@ -36,22 +34,7 @@ export const registerHandler: RouteHandler<typeof register, AppEnv> = async (c) 
   }
   const welcomeMicros = await takeWelcomeCredit(c.env, db, ip, today);
 
-  const accountId = crypto.randomUUID();
-  const apiKey = newApiKey(accountId);
-  const claimToken = newClaimToken(accountId);
-  const fundToken = newFundToken();
-  const expiresAt = now + UNFUNDED_LIFETIME_MS;
-  // The index row first: if creating the account fails, the sweep still finds and clears the id.
-  await insertAccount(db, accountId, now, expiresAt, await sha256Hex(fundToken));
-  const stub = c.env.ACCOUNT.get(c.env.ACCOUNT.idFromName(accountId));
-  await stub.create({
-    accountId,
-    claimTokenHash: await sha256Hex(claimToken),
-    key: { hash: await sha256Hex(apiKey), hint: `ak-…${apiKey.slice(-4)}`, name: 'default' },
-    expiresAt,
-    welcomeMicros,
-    fundToken,
-  });
+  const { accountId, apiKey, claimToken, fundToken, expiresAt } = await createAnonymousAccount(c.env, { now, welcomeMicros });
 
   const base = publicBaseUrl(c);
   const expiresIso = new Date(expiresAt).toISOString();

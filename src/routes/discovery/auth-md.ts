@@ -46,7 +46,11 @@ A new account has a balance of 0 (plus any welcome credit); billed calls answer 
 \`PAYMENT-REQUIRED\` header (USDC on Base, EIP-3009 \`exact\` scheme, for the shortfall, at least
 the minimum top-up): retry the same request with a \`PAYMENT-SIGNATURE\` header (any x402 client,
 e.g. \`@x402/fetch\`), the payment is credited to your account and the request served; the answer
-carries \`PAYMENT-RESPONSE\`. Or:
+carries \`PAYMENT-RESPONSE\`. With no key at all, send the request to \`${base}/x402/v1/...\` (any
+billed route, e.g. \`POST ${base}/x402/v1/chat/completions\`): it answers the same 402 challenge for
+its worst case; the paid retry creates an account funded with the payment, serves the request and
+returns the account's \`X-Service-Account-Id\`, \`X-Service-Api-Key\` and \`X-Service-Claim-Token\`
+headers once: store them, the key then works on \`/v1\`. Or:
 
 - give a human the \`fund_url\`: a page with no login that takes a card or USDC; or
 - ask for a USDC deposit on Base yourself:

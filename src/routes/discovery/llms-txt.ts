@@ -28,6 +28,7 @@ Chat completions are OpenAI-compatible at ${base}/v1/chat/completions; authentic
 - POST /v1/audio/speech: speech, answered as a hosted MP3 link
 - POST /v1/uploads, GET /v1/uploads: files to pass as image references
 - GET /v1/generations: completed generations, newest first
+- /x402/v1/...: every billed route, paid per request with x402 (USDC on Base) by an agent without a key; the paid answer carries a new funded account's key
 - POST /v1/quote: what a billed request would cost and whether the balance covers it, with no side effect
 - GET /v1/requests/{request_id}: a billed request of this account by its X-Service-Request-Id: cost, units, status, timing (30 days)
 - POST /mcp: the same routes as MCP tools (Streamable HTTP, stateless, JSON answers; \`Authorization: Bearer ak-...\`): list_models, chat_completion, scrape, crawl, extract, get_job, generate_image, create_speech, get_account, fund_account
