@@ -5,6 +5,8 @@ import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChain, type Chain } from '../upstreams/anvil';
+import type { Upstream } from '../upstreams/server';
+import { startX402Facilitator } from '../upstreams/x402-facilitator';
 import { startStack, type Stack } from './stack';
 
 /**
@@ -16,6 +18,8 @@ import { startStack, type Stack } from './stack';
 
 // anvil's well-known dev account 8 (mnemonic "test test ... junk"): the relayer.
 const RELAYER_KEY = '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97';
+// anvil's dev account 7: the facilitator's own relayer.
+const FACILITATOR_KEY = '0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7cbf4356';
 let chain: Chain;
 let stack: Stack;
 let depositAddress: `0x${string}`;
@@ -229,5 +233,37 @@ describe('x402 without a key: the /x402 prefix', () => {
     expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/at least 2500000/);
     expect(res.headers.get('X-Service-Api-Key')).toBeNull();
     expect(await chain.balanceOf(payer.address)).toBe(5_000_000n);
+  });
+});
+
+describe('x402 through a facilitator (X402_FACILITATOR_URL)', () => {
+  let facilitator: Upstream;
+  let viaFacilitator: Stack;
+  beforeAll(async () => {
+    // The facilitator pays gas with dev account 7; the gateway holds no key.
+    facilitator = await startX402Facilitator({ rpcUrl: chain.rpcUrl, chainId: chain.chainId, relayerKey: FACILITATOR_KEY });
+    viaFacilitator = await startStack({
+      BASE_RPC_URL: chain.rpcUrl,
+      USDC_CONTRACT: chain.token,
+      USDC_DEPOSIT_ADDRESS: depositAddress,
+      X402_FACILITATOR_URL: facilitator.url,
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await viaFacilitator?.stop();
+    await facilitator?.stop();
+  });
+
+  it('verifies and settles through the facilitator, credits once and serves the request', async () => {
+    const agent = await viaFacilitator.fundedAccount('0');
+    const payer = await wallet(2_000_000n);
+    const res = await payingFetch(payer)(`${viaFacilitator.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(agent.apiKey), body: chatBody() });
+    expect(res.status).toBe(200);
+    expect(decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!)).toMatchObject({ success: true, payer: payer.address });
+    expect(facilitator.requests.map((request) => request.path)).toEqual(['/verify', '/settle']);
+    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+    const balance = Number(await agent.balance());
+    expect(balance).toBeGreaterThan(0.99);
+    expect(balance).toBeLessThan(1);
   });
 });
