@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChain, type Chain } from '../upstreams/anvil';
 import type { Upstream } from '../upstreams/server';
 import { startX402Facilitator } from '../upstreams/x402-facilitator';
+import { startFalUpstream, type FalUpstream } from '../upstreams/fal';
+import { startWebsite } from '../upstreams/website';
 import { startStack, type Stack } from './stack';
 
 /**
@@ -23,11 +25,18 @@ const FACILITATOR_KEY = '0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fc
 let chain: Chain;
 let stack: Stack;
 let depositAddress: `0x${string}`;
+let site: Upstream;
+let fal: FalUpstream;
+const FAL_KEY = 'fal-x402-test';
 
 beforeAll(async () => {
-  chain = await startChain();
+  [chain, site, fal] = await Promise.all([startChain(), startWebsite(), startFalUpstream(FAL_KEY)]);
   depositAddress = chain.accounts[9]!;
   stack = await startStack({
+    WEB_ALLOW_PRIVATE_HOSTS: '127.0.0.1,localhost',
+    WEB_BLOCKED_DOMAINS: 'localhost',
+    FAL_API_KEY: FAL_KEY,
+    FAL_BASE_URL: fal.url,
     BASE_RPC_URL: chain.rpcUrl,
     USDC_CONTRACT: chain.token,
     USDC_DEPOSIT_ADDRESS: depositAddress,
@@ -37,7 +46,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await stack?.stop();
-  await chain?.stop();
+  await Promise.all([chain?.stop(), site?.stop(), fal?.stop()]);
 });
 
 // spendControls: false, as the test token is not Base's USDC (the client's default allow-list).
@@ -233,6 +242,39 @@ describe('x402 without a key: the /x402 prefix', () => {
     expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/at least 2500000/);
     expect(res.headers.get('X-Service-Api-Key')).toBeNull();
     expect(await chain.balanceOf(payer.address)).toBe(5_000_000n);
+  });
+});
+
+describe('x402 on scrape and images', () => {
+  const scrapeBody = () => JSON.stringify({ url: `${site.url}/article` });
+  const imageBody = () => JSON.stringify({ model: 'black-forest-labs/flux-1-schnell', prompt: 'a fox' });
+
+  it.each([
+    ['/v1/scrape', scrapeBody, (body: { content: string }) => expect(body.content).toContain('# Understanding Tables')],
+    ['/v1/images/generations', imageBody, (body: { data: { url: string }[] }) => expect(body.data[0]!.url).toMatch(/^http/)],
+  ])('keyed %s: paid, served and charged', async (path, body, check) => {
+    const agent = await stack.fundedAccount('0');
+    const payer = await wallet(2_000_000n);
+    const res = await payingFetch(payer)(`${stack.gateway.url}${path}`, { method: 'POST', headers: keyed(agent.apiKey), body: body() });
+    expect(res.status).toBe(200);
+    check((await res.json()) as never);
+    expect(res.headers.get('PAYMENT-RESPONSE')).toBeTruthy();
+    const cost = Number(res.headers.get('X-Service-Cost'));
+    expect(cost).toBeGreaterThan(0);
+    expect(Number(await agent.balance())).toBeCloseTo(1 - cost, 6);
+  });
+
+  it.each([
+    ['/v1/scrape', scrapeBody, (body: { content: string }) => expect(body.content).toContain('# Understanding Tables')],
+    ['/v1/images/generations', imageBody, (body: { data: { url: string }[] }) => expect(body.data[0]!.url).toMatch(/^http/)],
+  ])('keyless /x402%s: paid, served, and the new key holds the rest', async (path, body, check) => {
+    const payer = await wallet(2_000_000n);
+    const res = await payingFetch(payer)(`${stack.gateway.url}/x402${path}`, { method: 'POST', body: body() });
+    expect(res.status).toBe(200);
+    check((await res.json()) as never);
+    const apiKey = res.headers.get('X-Service-Api-Key')!;
+    const account = (await (await fetch(`${stack.gateway.url}/agent/account`, { headers: { Authorization: `Bearer ${apiKey}` } })).json()) as { balance_usd: string };
+    expect(Number(account.balance_usd)).toBeCloseTo(1 - Number(res.headers.get('X-Service-Cost')), 6);
   });
 });
 
