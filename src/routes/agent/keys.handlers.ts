@@ -4,6 +4,7 @@ import { MAX_LIVE_KEYS } from '../../../durable-objects/account/sub-keys';
 import type { KeyRecord } from '../../../durable-objects/account/types';
 import { newApiKey, sha256Hex } from '../../accounts/credentials';
 import { holdFailureError } from '../../accounts/failures';
+import { keyBody } from '../../accounts/wire';
 import { findModel } from '../../catalog';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
@@ -75,22 +76,8 @@ function refusalError(refusal: SubKeyRefusal, keyId?: string): GatewayError {
   }
 }
 
-/** A key as `/agent/keys` shows it: no hash, the total limit as `limit_usd`. */
+/** A key as `/agent/keys` shows it: the operator's view, with the total limit named `limit_usd` as the request names it. */
 function agentKeyBody(key: KeyRecord) {
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-  const usd = (micros: number | null) => (micros === null ? null : formatUsd(micros));
-  return {
-    id: key.id,
-    name: key.name,
-    hint: key.hint,
-    created_at: new Date(key.createdAt).toISOString(),
-    revoked_at: iso(key.revokedAt),
-    expires_at: iso(key.expiresAt),
-    limit_usd: usd(key.totalLimitMicros),
-    daily_limit_usd: usd(key.dailyLimitMicros),
-    monthly_limit_usd: usd(key.monthlyLimitMicros),
-    allowed_models: key.allowedModels,
-    allowed_routes: key.allowedRoutes,
-    parent_key_id: key.parentKeyId,
-  };
+  const { total_limit_usd, ...rest } = keyBody(key);
+  return { ...rest, limit_usd: total_limit_usd };
 }
