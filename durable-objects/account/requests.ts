@@ -1,7 +1,12 @@
 /** D26: how long a request's record is kept before the prune may delete it. */
 export const REQUEST_RECORD_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
-/** Expired records deleted per insert: bounded work on the settle path, which still outpaces any insert rate. */
-const PRUNE_PER_INSERT = 4;
+/**
+ * Expired records deleted by one prune. An insert prunes at most once a minute, so the settle path
+ * almost never pays for it; a prune that finds a full batch runs again at the next insert, so a
+ * backlog drains faster than any insert rate adds to it.
+ */
+const PRUNE_BATCH = 64;
+const PRUNE_INTERVAL_MS = 60_000;
 /** Bounds on what a caller may store: no prompt or output ever rides on a record. */
 const MAX_TEXT = 200;
 const MAX_USAGE_FIELDS = 8;
@@ -62,6 +67,9 @@ function boundedUsage(usage: unknown): string {
  * late settlement of a released hold is still charged); a repeated delivery writes nothing new.
  */
 export class RequestRecords {
+  /** When an insert may prune next (memory only: a restarted object prunes at its first insert). */
+  #pruneAfter = 0;
+
   constructor(private readonly storage: DurableObjectStorage) {}
 
   /** Records a request whose hold was settled for `costMicros` (replaces a `failed` record of it). */
@@ -92,7 +100,7 @@ export class RequestRecords {
   }
 
   /** Deletes up to `limit` records older than the retention; the number deleted. */
-  prune(now: number, limit = PRUNE_PER_INSERT): number {
+  prune(now: number, limit = PRUNE_BATCH): number {
     return this.storage.sql.exec(
       'DELETE FROM request_records WHERE request_id IN (SELECT request_id FROM request_records WHERE created_at < ? ORDER BY created_at LIMIT ?)',
       now - REQUEST_RECORD_RETENTION_MS,
@@ -117,6 +125,6 @@ export class RequestRecords {
       whole(costMicros),
       boundedUsage(record.usage),
     );
-    this.prune(now);
+    if (now >= this.#pruneAfter) this.#pruneAfter = this.prune(now) < PRUNE_BATCH ? now + PRUNE_INTERVAL_MS : now;
   }
 }

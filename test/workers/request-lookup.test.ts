@@ -207,4 +207,25 @@ describe('GET /v1/requests/{request_id}', () => {
     const left = await runInDurableObject(stub, (_, state) => state.storage.sql.exec('SELECT request_id FROM request_records').toArray());
     expect(left.map((row) => row.request_id)).toEqual([ids[1]]);
   });
+
+  it('an insert prunes expired records itself, at most once a minute', async () => {
+    const agent = await funded();
+    const stub = accountStub(agent.account_id);
+    const keyHash = await sha256Hex(agent.api_key);
+    const settleExpired = async () => {
+      const requestId = `req_${crypto.randomUUID()}`;
+      const granted = await stub.authorizeHold({ keyHash, minMicros: 1_000, maxMicros: 1_000, purpose: 'scrape', requestId });
+      if (!granted.ok) throw new Error(granted.reason);
+      const startedAt = Date.now() - REQUEST_RECORD_RETENTION_MS - 60_000;
+      await stub.apply([{ op: 'settle', holdId: granted.holdId, chargeMicros: 500, record: { requestId, path: '/v1/scrape', model: null, provider: null, startedAt, durationMs: 1, streamed: false, usage: { pages: 1 } } }]);
+      return requestId;
+    };
+    // The object's first insert prunes: the record it wrote is already past 30 days.
+    expect((await lookup(agent.api_key, await settleExpired())).status).toBe(404);
+    // The next one, within the minute, does not: the settle path skips the prune.
+    const kept = await settleExpired();
+    expect((await lookup(agent.api_key, kept)).status).toBe(200);
+    expect(await stub.pruneRequests(Date.now())).toBe(1);
+    expect((await lookup(agent.api_key, kept)).status).toBe(404);
+  });
 });
