@@ -44,12 +44,13 @@ export function buildDistant(bundleDir, ms = DISTANT_MS) {
     `    const value = stub[prop];\n    if (typeof value !== "function") return value;\n` +
     `    if (typeof prop !== "string" || prop === "then") return value.bind(stub);\n` +
     `    return (...args) => new Promise((resolve) => setTimeout(resolve, ${ms})).then(() => stub[prop](...args));\n  } });\n}\n`;
-  const site = /(?<![\w.$])((?:c\.)?env\d*)\.ACCOUNT\.get\(/g;
+  // `env.ACCOUNT.get(` or `c.env.ACCOUNT.get(`, minified or not (`this.env` of other Durable Objects excluded).
+  const site = /(?<![\w.$])((?!this\b)[\w$]+(?:\.env)?)\.ACCOUNT\.get\(/g;
   const js = readFileSync(path.join(bundleDir, mainModule(bundleDir)), 'utf8');
   const sites = js.match(site)?.length ?? 0;
   const all = js.match(/\.ACCOUNT\.get\(/g)?.length ?? 0;
   const dir = patchBundle(bundleDir, path.join(BENCH_DIR, '.out', 'gateway-distant'), [
-    ['stub: env.ACCOUNT.get(channel.id)', 'stub: __benchDistantGet(env.ACCOUNT, channel.id)'], // the AccountClient: required
+    [/stub:\s*([\w$]+)\.ACCOUNT\.get\(([\w$]+)\.id\)/, 'stub: __benchDistantGet($1.ACCOUNT, $2.id)'], // the AccountClient: required
     [site, '__benchDistantGet($1.ACCOUNT, '],
     [/^/, helper],
   ]);

@@ -255,12 +255,15 @@ export async function startUpstream(env = {}) {
   return { pid: child.pid, url: `http://${HOST}:${port}`, stop: () => stopPids([child.pid]) };
 }
 
-/** `wrangler deploy --dry-run --outdir`: the exact bundle a deploy would upload. */
-export function buildGateway(outDir, entry) {
+/**
+ * `wrangler deploy --dry-run --outdir`: the exact bundle a deploy would upload (minified, as
+ * wrangler.toml says); `flags` adds wrangler flags (`--no-minify` for a profile that needs names).
+ */
+export function buildGateway(outDir, entry, flags = []) {
   const staging = `${outDir}.tmp`;
   rmSync(staging, { recursive: true, force: true });
   const wrangler = path.join(BENCH_DIR, '..', 'node_modules', 'wrangler', 'bin', 'wrangler.js');
-  const result = spawnSync(process.execPath, [wrangler, 'deploy', ...(entry ? [entry] : []), '--dry-run', '--outdir', staging], {
+  const result = spawnSync(process.execPath, [wrangler, 'deploy', ...(entry ? [entry] : []), '--dry-run', '--outdir', staging, ...flags], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1', FORCE_COLOR: '0' },
@@ -305,8 +308,9 @@ function moduleType(file, config) {
  * the Worker side costs. The expression only: esbuild may rename the variable it is assigned to.
  */
 export const CLIENT_ONLY_EDITS = [[
-  'sender.stub.apply(batch.map((entry) => entry.op));',
-  'Promise.resolve({ balanceMicros: 1e12, results: batch.map(({ op }) => op.op === "hold" ? { ok: true, accountId: "a", keyId: "k", holdId: "h", amountMicros: op.request.maxMicros, availableMicros: 1e12 } : { ok: true, holdId: op.holdId, chargedMicros: op.chargeMicros, balanceMicros: 1e12, applied: true }) });',
+  // `sender.stub.apply(batch.map((entry) => entry.op))`, minified or not ($1: the batch's name).
+  /\b[\w$]+\.stub\.apply\(([\w$]+)\.map\(\(?([\w$]+)\)?\s*=>\s*\2\.op\)\)/,
+  'Promise.resolve({ balanceMicros: 1e12, results: $1.map(({ op }) => op.op === "hold" ? { ok: true, accountId: "a", keyId: "k", holdId: "h", amountMicros: op.request.maxMicros, availableMicros: 1e12 } : { ok: true, holdId: op.holdId, chargedMicros: op.chargeMicros, balanceMicros: 1e12, applied: true }) })',
 ]];
 
 export function patchBundle(src, dst, edits) {

@@ -103,7 +103,8 @@ async function measure(client, target, pids) {
 
 async function main() {
   const config = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml') });
-  const bundle = buildGateway(path.join(BENCH_DIR, '.out', 'gateway'));
+  // Unminified: the edits below anchor on source text, and a profile needs the functions' names.
+  const bundle = buildGateway(path.join(BENCH_DIR, '.out', 'gateway'), undefined, ['--no-minify']);
   const upstream = await startUpstream();
   const persist = mkdtempSync(path.join(os.tmpdir(), 'gateway-profile-'));
   cleanups.push(() => rmSync(persist, { recursive: true, force: true }));
