@@ -45,7 +45,7 @@ export async function openCardCheckout(env: Env, rail: StripeRail, request: Card
   try {
     const session = request.saveCard
       ? await saveCardCheckout(rail, { accountId, paymentId: payment.id, amountMicros, customerId: request.saveCard.customerId, successUrl: request.successUrl, cancelUrl: request.cancelUrl, expiresAt })
-      : await rail.client.checkout.sessions.create(
+      : await rail.client.createCheckoutSession(
           {
             mode: 'payment',
             allowed_payment_method_types: ['card'],
@@ -57,7 +57,7 @@ export async function openCardCheckout(env: Env, rail: StripeRail, request: Card
             cancel_url: request.cancelUrl,
             expires_at: expiresAt,
           },
-          { idempotencyKey: payment.id },
+          payment.id,
         );
     if (!session.url) throw new Error(`Checkout Session ${session.id} has no URL`);
     await setCardSession(db, payment.id, session.id);

@@ -28,9 +28,9 @@ const idOf = (ref: string | { id: string } | null | undefined) => (typeof ref ==
  * Stripe delivers again).
  */
 export async function accountOfPaymentIntent(rail: StripeRail, paymentIntentId: string): Promise<string | null> {
-  const intent = await rail.client.paymentIntents.retrieve(paymentIntentId);
+  const intent = await rail.client.retrievePaymentIntent(paymentIntentId);
   if (intent.metadata?.account_id) return intent.metadata.account_id;
-  const sessions = await rail.client.checkout.sessions.list({ payment_intent: paymentIntentId, limit: 1 });
+  const sessions = await rail.client.listCheckoutSessions({ payment_intent: paymentIntentId, limit: 1 });
   const session = sessions.data[0];
   return session?.metadata?.account_id ?? session?.client_reference_id ?? null;
 }
@@ -59,7 +59,7 @@ export async function reverseRefund(env: Env, rail: StripeRail, refund: Stripe.R
 /** `charge.refunded` carries the Charge, not its refunds (API versions since 2022-11-15): each refund is read and reversed by its id. */
 export async function reverseChargeRefunds(env: Env, rail: StripeRail, charge: Stripe.Charge): Promise<ReversalOutcome> {
   const outcome = { ...NOTHING };
-  for await (const refund of rail.client.refunds.list({ charge: charge.id, limit: 100 })) {
+  for await (const refund of rail.client.refundsOfCharge(charge.id)) {
     const one = await reverseRefund(env, rail, refund);
     outcome.debited += one.debited;
     outcome.suspended ||= one.suspended;

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import { StripeApiError } from './stripe-api';
 import type { StripeRail } from './stripe';
 
 /** Stripe amounts are in cents; one cent is 10,000 micro-dollars. */
@@ -37,7 +37,7 @@ export const topUpIdempotencyKey = (accountId: string, n: number) => `topup:${ac
 export async function chargeSavedCard(rail: StripeRail | undefined, charge: OffSessionCharge): Promise<OffSessionOutcome> {
   if (!rail) return { ok: false, retry: false, code: 'card_payments_off', message: 'Card payments are not configured on this gateway.', paymentIntentId: null };
   try {
-    const intent = await rail.client.paymentIntents.create(
+    const intent = await rail.client.createPaymentIntent(
       {
         amount: Math.round(charge.amountMicros / MICROS_PER_CENT),
         currency: 'usd',
@@ -48,7 +48,7 @@ export async function chargeSavedCard(rail: StripeRail | undefined, charge: OffS
         description: `Auto top-up of account ${charge.accountId.slice(0, 8)}`,
         metadata: { account_id: charge.accountId, top_up: String(charge.n) },
       },
-      { idempotencyKey: topUpIdempotencyKey(charge.accountId, charge.n) },
+      topUpIdempotencyKey(charge.accountId, charge.n),
     );
     if (intent.status === 'succeeded') return { ok: true, paymentIntentId: intent.id, amountMicros: intent.amount_received * MICROS_PER_CENT };
     return { ok: false, retry: false, code: intent.status, message: `The payment did not complete (${intent.status}).`, paymentIntentId: intent.id };
@@ -58,9 +58,8 @@ export async function chargeSavedCard(rail: StripeRail | undefined, charge: OffS
 }
 
 function failure(err: unknown): OffSessionOutcome {
-  if (!(err instanceof Stripe.errors.StripeError)) return { ok: false, retry: true, message: err instanceof Error ? err.message : String(err) };
-  const transient = err.type === 'StripeConnectionError' || err.type === 'StripeAPIError' || err.type === 'StripeRateLimitError' || (err.statusCode ?? 0) >= 500;
-  // 409: the same key is still being processed by Stripe (a concurrent retry); ask again later.
-  if (transient || err.statusCode === 409) return { ok: false, retry: true, message: err.message };
-  return { ok: false, retry: false, code: err.code ?? err.decline_code ?? err.type, message: err.message, paymentIntentId: err.payment_intent?.id ?? null };
+  if (!(err instanceof StripeApiError)) return { ok: false, retry: true, message: err instanceof Error ? err.message : String(err) };
+  // Network, 5xx, rate limit, or 409 (the same key still being processed by Stripe): ask again later.
+  if (err.transient) return { ok: false, retry: true, message: err.message };
+  return { ok: false, retry: false, code: err.code ?? err.declineCode ?? err.type, message: err.message, paymentIntentId: err.paymentIntentId };
 }

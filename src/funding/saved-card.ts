@@ -25,7 +25,7 @@ export interface CardSavingCheckout {
  */
 export async function saveCardCheckout(rail: StripeRail, input: CardSavingCheckout): Promise<Stripe.Checkout.Session> {
   const shortId = input.accountId.slice(0, 8);
-  return rail.client.checkout.sessions.create(
+  return rail.client.createCheckoutSession(
     {
       mode: 'payment',
       line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: Math.round(input.amountMicros / MICROS_PER_CENT), product_data: { name: `Gateway credit for account ${shortId}` } } }],
@@ -42,7 +42,7 @@ export async function saveCardCheckout(rail: StripeRail, input: CardSavingChecko
       cancel_url: input.cancelUrl,
       expires_at: input.expiresAt,
     },
-    { idempotencyKey: input.paymentId },
+    input.paymentId,
   );
 }
 
@@ -56,7 +56,7 @@ export async function saveCardCheckout(rail: StripeRail, input: CardSavingChecko
 export async function saveCheckoutCard(env: Env, rail: StripeRail, accountId: string, session: Stripe.Checkout.Session): Promise<boolean> {
   if (session.metadata?.save_card !== SAVE_CARD_METADATA.save_card || !session.payment_intent) return false;
   const intentId = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent.id;
-  const intent = await rail.client.paymentIntents.retrieve(intentId, { expand: ['payment_method'] });
+  const intent = await rail.client.retrievePaymentIntent(intentId, ['payment_method']);
   const method = intent.payment_method;
   const customer = typeof intent.customer === 'string' ? intent.customer : intent.customer?.id;
   if (!method || !customer || intent.setup_future_usage !== 'off_session') {
