@@ -4,7 +4,7 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import { version } from '../../package.json';
 import { COST_HEADER } from '../billing/headers';
 import { REQUEST_ID_HEADER } from '../middleware/request-id';
-import { TOOLS, TOOLS_BY_NAME } from './tools';
+import { toolInputSchema, TOOLS, TOOLS_BY_NAME } from './tools';
 
 /** Runs one request through the gateway's own route table (same auth, validation, billing and guards). */
 export type RouteCaller = (method: string, path: string, body?: unknown) => Promise<Response>;
@@ -30,7 +30,7 @@ export function createMcpServer(call: RouteCaller): Server {
     { capabilities: { tools: {} }, jsonSchemaValidator: noElicitation },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: TOOLS.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+    tools: TOOLS.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: toolInputSchema(tool) })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = TOOLS_BY_NAME.get(request.params.name);

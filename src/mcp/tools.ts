@@ -10,8 +10,8 @@ import * as scrapeRoutes from '../routes/web/scrape.routes';
 export interface ToolRoute {
   name: string;
   description: string;
-  /** JSON Schema of the arguments, derived from the route's own zod schema (the route validates). */
-  inputSchema: { type: 'object'; [key: string]: unknown };
+  /** The arguments: the route's own zod schema (the route validates); `toolInputSchema` is its JSON Schema. */
+  args: z.ZodType;
   /** The in-process request the tool makes, or a refusal message for arguments that name no route. */
   request(args: Record<string, unknown>): { method: 'GET' | 'POST'; path: string; body?: unknown } | { refuse: string };
 }
@@ -23,11 +23,22 @@ function bodySchemaOf(route: { request?: { body?: { content: { 'application/json
   return schema;
 }
 
-/** A route schema as a tool's input JSON Schema: what a client may send (defaults optional). */
-function inputJsonSchema(schema: z.ZodType): ToolRoute['inputSchema'] {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
-  delete json.$schema;
-  return { ...json, type: 'object' };
+export type InputSchema = { type: 'object'; [key: string]: unknown };
+const inputSchemas = new WeakMap<ToolRoute, InputSchema>();
+
+/**
+ * A tool's input JSON Schema: what a client may send (defaults optional). Made at the first
+ * `tools/list`, not at load: the conversion is milliseconds of a cold start otherwise (issue #25).
+ */
+export function toolInputSchema(tool: ToolRoute): InputSchema {
+  let schema = inputSchemas.get(tool);
+  if (!schema) {
+    const json = z.toJSONSchema(tool.args, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+    delete json.$schema;
+    schema = { ...json, type: 'object' };
+    inputSchemas.set(tool, schema);
+  }
+  return schema;
 }
 
 const JOB_PATHS = { crawl: '/v1/crawl/', extract: '/v1/extract/', image: '/v1/images/jobs/', video: '/v1/videos/generations/' } as const;
@@ -44,37 +55,37 @@ export const TOOLS: readonly ToolRoute[] = [
   {
     name: 'list_models',
     description: 'The chat, image, video and speech models with their prices (GET /v1/models). Free.',
-    inputSchema: inputJsonSchema(NoArgs),
+    args: NoArgs,
     request: () => ({ method: 'GET', path: '/v1/models' }),
   },
   {
     name: 'chat_completion',
     description: 'An OpenAI-compatible chat completion (POST /v1/chat/completions, never streamed here). Billed per token.',
-    inputSchema: inputJsonSchema(bodySchemaOf(chatRoutes.chatCompletions)),
+    args: bodySchemaOf(chatRoutes.chatCompletions),
     request: (args) => ({ method: 'POST', path: '/v1/chat/completions', body: { ...args, stream: false } }),
   },
   {
     name: 'scrape',
     description: 'Fetch one web page as markdown, html or text (POST /v1/scrape). Billed per page.',
-    inputSchema: inputJsonSchema(bodySchemaOf(scrapeRoutes.scrape)),
+    args: bodySchemaOf(scrapeRoutes.scrape),
     request: post('/v1/scrape'),
   },
   {
     name: 'crawl',
     description: 'Start crawling a site (POST /v1/crawl); poll with get_job {kind: "crawl"}. Billed per page.',
-    inputSchema: inputJsonSchema(bodySchemaOf(jobsRoutes.crawl)),
+    args: bodySchemaOf(jobsRoutes.crawl),
     request: post('/v1/crawl'),
   },
   {
     name: 'extract',
     description: 'Start a ready-made structured scraper (POST /v1/extract); poll with get_job {kind: "extract"}. Billed per record.',
-    inputSchema: inputJsonSchema(bodySchemaOf(jobsRoutes.extract)),
+    args: bodySchemaOf(jobsRoutes.extract),
     request: post('/v1/extract'),
   },
   {
     name: 'get_job',
     description: 'The state and result of a crawl, extract, image or video job.',
-    inputSchema: inputJsonSchema(GetJobArgs),
+    args: GetJobArgs,
     request: (args) => {
       const parsed = GetJobArgs.safeParse(args);
       if (!parsed.success) return { refuse: 'get_job needs {"kind": "crawl"|"extract"|"image"|"video", "id": "<job id>"}.' };
@@ -84,25 +95,25 @@ export const TOOLS: readonly ToolRoute[] = [
   {
     name: 'generate_image',
     description: 'Generate an image (POST /v1/images/generations); answers a hosted link. Billed per image.',
-    inputSchema: inputJsonSchema(bodySchemaOf(imagesRoutes.generateImages)),
+    args: bodySchemaOf(imagesRoutes.generateImages),
     request: post('/v1/images/generations'),
   },
   {
     name: 'create_speech',
     description: 'Speak text (POST /v1/audio/speech); answers a hosted MP3 link. Billed per character.',
-    inputSchema: inputJsonSchema(bodySchemaOf(speechRoutes.speech)),
+    args: bodySchemaOf(speechRoutes.speech),
     request: post('/v1/audio/speech'),
   },
   {
     name: 'get_account',
     description: 'This key\'s account: balance, limits and how to fund it (GET /agent/account). Free.',
-    inputSchema: inputJsonSchema(NoArgs),
+    args: NoArgs,
     request: () => ({ method: 'GET', path: '/agent/account' }),
   },
   {
     name: 'fund_account',
     description: 'How to add funds: a USDC-on-Base deposit of the exact amount that credits this account (POST /agent/fund).',
-    inputSchema: inputJsonSchema(bodySchemaOf(fundRoutes.fund)),
+    args: bodySchemaOf(fundRoutes.fund),
     request: post('/agent/fund'),
   },
 ];
