@@ -1,14 +1,9 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { Context } from 'hono';
 import { database } from '../db';
 import type { ClaimRow } from '../db/claims';
@@ -16,6 +11,14 @@ import { insertChallenge, passkeyById, passkeysOf, recordPasskeyUse, takeChallen
 import type { AppEnv } from '../env';
 import { publicBaseUrl } from '../urls';
 import { passkeyHoldsAccount } from './claims';
+
+/**
+ * @simplewebauthn/server with its certificate parsers (@peculiar/x509, asn1js) runs several
+ * milliseconds of set-up when evaluated; loaded on the first passkey step, not at every cold start
+ * of the Worker (issue #25). The bundle keeps it, evaluated lazily.
+ */
+const webauthn = () => import('@simplewebauthn/server');
+const base64url = async () => (await import('@simplewebauthn/server/helpers')).isoBase64URL;
 
 /**
  * Passkeys (WebAuthn, through @simplewebauthn/server): a claim ends by registering one for the
@@ -45,6 +48,7 @@ export type PasskeyResult<T> = ({ ok: true } & T) | { ok: false; message: string
 export async function registrationOptions(env: Env, rp: RelyingParty, claim: ClaimRow, now: number): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const db = database(env);
   const shortId = claim.accountId.slice(0, 8);
+  const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -71,6 +75,8 @@ export async function verifyRegistration(
 ): Promise<PasskeyResult<{ passkey: PasskeyRow }>> {
   const db = database(env);
   try {
+    const { verifyRegistrationResponse } = await webauthn();
+    const isoBase64URL = await base64url();
     const verification = await verifyRegistrationResponse({
       response,
       expectedChallenge: async (challenge) => {
@@ -103,6 +109,7 @@ export async function verifyRegistration(
 
 /** Options to sign in with any passkey of this site (discoverable: the authenticator offers its own). */
 export async function authenticationOptions(env: Env, rp: RelyingParty, now: number): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: 'required', timeout: CHALLENGE_MS });
   await insertChallenge(database(env), { challenge: options.challenge, purpose: 'signin', claimId: null, createdAt: now, expiresAt: now + CHALLENGE_MS });
   return options;
@@ -123,6 +130,8 @@ export async function verifyAuthentication(
   const passkey = await passkeyById(db, response.id);
   if (!passkey) return { ok: false, message: NOT_REGISTERED };
   try {
+    const { verifyAuthenticationResponse } = await webauthn();
+    const isoBase64URL = await base64url();
     const verification = await verifyAuthenticationResponse({
       response,
       expectedChallenge: async (challenge) => (await takeChallenge(db, challenge, now))?.purpose === 'signin',
