@@ -97,6 +97,21 @@ export async function settleDeposit(db: Database, deposit: DepositRow, accountId
     .run();
 }
 
+/**
+ * Records the transfer of a settled x402 payment as credited to its account, whether or not the
+ * watcher saw it first (`pending` or `unmatched`): the operator can then not credit it by hand to
+ * anyone, and the watcher leaves it alone. True when the deposit is this account's (new, or
+ * recorded for it before); false when it was credited to another.
+ */
+export async function recordPaidDeposit(db: Database, row: DepositRow): Promise<boolean> {
+  await db
+    .insert(deposits)
+    .values(row)
+    .onConflictDoUpdate({ target: deposits.id, set: { status: 'credited', accountId: row.accountId, creditedAt: row.creditedAt, note: row.note }, setWhere: ne(deposits.status, 'credited') })
+    .run();
+  return (await depositById(db, row.id))?.accountId === row.accountId;
+}
+
 export async function markUnmatched(db: Database, id: string): Promise<void> {
   await db.update(deposits).set({ status: 'unmatched' }).where(and(eq(deposits.id, id), eq(deposits.status, 'pending'))).run();
 }

@@ -1,5 +1,5 @@
-import { createClient, defineChain, http, parseAbiItem, type Client } from 'viem';
-import { getBlock, getBlockNumber, getChainId, getLogs } from 'viem/actions';
+import { createClient, defineChain, http, parseAbiItem, parseEventLogs, type Client } from 'viem';
+import { getBlock, getBlockNumber, getChainId, getLogs, getTransactionReceipt } from 'viem/actions';
 import type { UsdcConfig } from './usdc-config';
 
 /**
@@ -69,6 +69,20 @@ export async function blockAt(client: Client, number: number): Promise<BlockHead
     if (err instanceof Error && err.name === 'BlockNotFoundError') return null;
     throw err;
   }
+}
+
+/**
+ * The transfer of the token to the deposit address that transaction `txHash` made, of `value`
+ * (an x402 payment's settlement); null when its receipt shows none.
+ */
+export async function transferInTransaction(client: Client, config: UsdcConfig, txHash: `0x${string}`, value: bigint): Promise<TransferLog | null> {
+  const receipt = await getTransactionReceipt(client, { hash: txHash });
+  const to = config.depositAddress.toLowerCase();
+  const log = parseEventLogs({ abi: [TRANSFER], logs: receipt.logs, strict: true }).find(
+    (entry) => entry.address.toLowerCase() === config.token.toLowerCase() && entry.args.to.toLowerCase() === to && entry.args.value === value,
+  );
+  if (!log || log.logIndex === null) return null;
+  return { txHash, logIndex: log.logIndex, blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash, from: log.args.from, value };
 }
 
 /** Transfers of the token to the deposit address in blocks `from` to `to`, inclusive. */

@@ -1,7 +1,12 @@
 import type { PaymentPayload, SettleResponse } from '@x402/core/types';
 import { decodePaymentSignatureHeader, encodePaymentResponseHeader } from './wire';
 import { GatewayError } from '../errors';
+import { database } from '../db';
+import { recordPaidDeposit } from '../db/funding';
+import { chainClient, transferInTransaction } from '../funding/chain';
 import { creditFunding } from '../funding/credit';
+import { usdcConfig } from '../funding/usdc-config';
+import { depositCreditKey } from '../funding/watch';
 import { CENT_MICROS, type X402Config } from './config';
 import { paymentRequirements } from './challenge';
 import { settler } from './settle';
@@ -85,16 +90,59 @@ export async function settlePayment(config: X402Config, header: string, atLeastM
   };
 }
 
-/** Credits a settled payment to `accountId`: one ledger row under the payment's key. */
+/**
+ * Credits a settled payment to `accountId`. Its transfer is also a deposit to the USDC address
+ * the watcher reads, so it is recorded as that deposit, credited to this account, before the
+ * credit, and credited under the deposit's own key (`usdc:<tx>:<log>`): the watcher never lists it
+ * as unmatched and the operator's hand credit of it is the same ledger row, never a second one.
+ * Should its receipt be unreadable, the payment's own key (authorizer and nonce) is used and the
+ * transfer may later show as unmatched, with this credit's note naming its transaction.
+ */
 export async function creditPayment(env: Env, accountId: string, payment: SettledPayment): Promise<void> {
+  const depositId = await recordDeposit(env, accountId, payment);
   const result = await creditFunding(env, {
     accountId,
     amountMicros: payment.amountMicros,
     source: 'x402',
-    idempotencyKey: payment.creditKey,
+    idempotencyKey: depositId ? depositCreditKey(depositId) : payment.creditKey,
     note: `x402 payment from ${payment.payer}, transaction ${payment.response.transaction}`,
   });
   if (!result) throw new GatewayError('invalid_api_key', 'The API key is not valid.');
+}
+
+/** The payment's transfer recorded as a deposit credited to `accountId`; its id, or null when the receipt could not be read. */
+async function recordDeposit(env: Env, accountId: string, payment: SettledPayment): Promise<string | null> {
+  const usdc = usdcConfig(env);
+  const tx = payment.response.transaction;
+  if (!usdc || !/^0x[0-9a-fA-F]{64}$/.test(tx)) return null;
+  let transfer;
+  try {
+    transfer = await transferInTransaction(chainClient(usdc), usdc, tx as `0x${string}`, BigInt(payment.amountMicros));
+  } catch (err) {
+    console.error(`x402: the receipt of ${tx} could not be read; credited under the authorization's key`, err);
+    return null;
+  }
+  if (!transfer) return null;
+  const id = `${transfer.txHash}:${transfer.logIndex}`;
+  const now = Date.now();
+  const ours = await recordPaidDeposit(database(env), {
+    id,
+    txHash: transfer.txHash,
+    logIndex: transfer.logIndex,
+    blockNumber: transfer.blockNumber,
+    blockHash: transfer.blockHash,
+    blockTime: null,
+    fromAddress: transfer.from,
+    amount: transfer.value.toString(),
+    status: 'credited',
+    intentId: null,
+    accountId,
+    seenAt: now,
+    creditedAt: now,
+    note: 'x402 payment',
+  });
+  if (!ours) throw paymentFailed('this transfer was already credited to another account', payment.amountMicros);
+  return id;
 }
 
 export const paymentResponseHeader = (payment: SettledPayment): string => encodePaymentResponseHeader(payment.response);

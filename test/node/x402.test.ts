@@ -9,7 +9,7 @@ import type { Upstream } from '../upstreams/server';
 import { startX402Facilitator } from '../upstreams/x402-facilitator';
 import { startFalUpstream, type FalUpstream } from '../upstreams/fal';
 import { startWebsite } from '../upstreams/website';
-import { startStack, type Stack } from './stack';
+import { STACK_ADMIN_TOKEN, startStack, type Stack } from './stack';
 
 /**
  * x402 (issue #22, D23) as an agent meets it: the gateway under `wrangler dev`, anvil with the
@@ -102,6 +102,28 @@ describe('x402 on keyed /v1 routes (relayer settlement)', () => {
     const balance = Number(await agent.balance());
     expect(balance).toBeGreaterThan(0.99);
     expect(balance).toBeLessThan(1);
+  });
+
+  it("the payment's transfer is recorded as a deposit credited to the account: never unmatched, and the operator's hand credit of it adds nothing", async () => {
+    const [agent, other] = await Promise.all([stack.fundedAccount('0'), stack.fundedAccount('0')]);
+    const payer = await wallet(5_000_000n);
+    const res = await payingFetch(payer)(`${stack.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(agent.apiKey), body: chatBody() });
+    expect(res.status).toBe(200);
+    const { transaction } = decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!);
+    const admin = { Authorization: `Bearer ${STACK_ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
+    const view = (await (await fetch(`${stack.gateway.url}/admin/accounts/${agent.accountId}`, { headers: admin })).json()) as { funding: { deposits: { id: string; status: string; tx_hash: string; amount_usdc: string }[] } };
+    const [deposit] = view.funding.deposits;
+    expect(deposit).toMatchObject({ status: 'credited', tx_hash: transaction });
+    const unmatched = (await (await fetch(`${stack.gateway.url}/admin/deposits/unmatched`, { headers: admin })).json()) as { data: { id: string }[] };
+    expect(unmatched.data.map((d) => d.id)).not.toContain(deposit!.id);
+    const balance = await agent.balance();
+    const again = await fetch(`${stack.gateway.url}/admin/deposits/${encodeURIComponent(deposit!.id)}/credit`, { method: 'POST', headers: admin, body: JSON.stringify({ account_id: agent.accountId, reason: 'looks unpaid' }) });
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { credited: boolean }).credited).toBe(false);
+    expect(await agent.balance()).toBe(balance);
+    const elsewhere = await fetch(`${stack.gateway.url}/admin/deposits/${encodeURIComponent(deposit!.id)}/credit`, { method: 'POST', headers: admin, body: JSON.stringify({ account_id: other.accountId, reason: 'the sender asked' }) });
+    expect(elsewhere.status).toBe(400);
+    expect(await other.balance()).toBe('0.000000');
   });
 
   it('streams a paid chat', async () => {
