@@ -2,6 +2,8 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app';
+import { findModel } from '../../src/catalog';
+import { formatUsd } from '../../src/money';
 import { IMAGES_UPSTREAM_KEY } from './global-setup';
 import { accountStub, adminCredit, expectError, register } from './helpers';
 
@@ -152,6 +154,27 @@ describe('POST /v1/quote', () => {
     const quote = (await res.json()) as Quote;
     expect(quote).toMatchObject({ object: 'quote', path, affordable: true, available_usd: '1.000000', ...expected });
     expect(quote.max_tokens_affordable).toBeUndefined();
+    expect((await accountStub(agent.account_id).snapshot()).heldMicros).toBe(0);
+  });
+
+  it('prices a video as its route holds it: the price per second at the resolution, times the duration', async () => {
+    const agent = await fundedAgent('1');
+    const scoped = { ...env, OPENAI_API_KEY: IMAGES_UPSTREAM_KEY, OPENAI_BASE_URL: `${inject('imagesUpstreamUrl')}/v1` } as Env;
+    const model = findModel('openai/sora-2');
+    if (model?.type !== 'video') throw new Error('openai/sora-2 is not a video model');
+    const route = model.routes.find((r) => r.provider === 'openai')!;
+    const perSecond = typeof route.perSecond === 'number' ? route.perSecond : route.perSecond['720p']!;
+    const res = await app.fetch(
+      new Request('https://gateway.test/v1/quote', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${agent.api_key}` },
+        body: JSON.stringify({ path: '/v1/videos/generations', body: { model: 'openai/sora-2', prompt: 'waves', duration: 4, resolution: '720p' } }),
+      }),
+      scoped,
+    );
+    expect(res.status).toBe(200);
+    const worst = formatUsd(Math.round(perSecond * 1_000_000 * 4));
+    expect(await res.json()).toMatchObject({ object: 'quote', path: '/v1/videos/generations', model: 'openai/sora-2', worst_case_usd: worst, estimated_usd: worst, affordable: true });
     expect((await accountStub(agent.account_id).snapshot()).heldMicros).toBe(0);
   });
 

@@ -5,7 +5,11 @@ import { REQUEST_RECORD_RETENTION_MS } from '../../durable-objects/account/reque
 import { sha256Hex } from '../../src/accounts/credentials';
 import { createApp } from '../../src/app';
 import { formatUsd } from '../../src/money';
-import { IMAGES_UPSTREAM_KEY } from './global-setup';
+import { database } from '../../src/db';
+import { mediaJob } from '../../src/db/media-jobs';
+import type { JobMessage } from '../../src/jobs/messages';
+import { pollVideoJob } from '../../src/media/videos/job';
+import { IMAGES_UPSTREAM_KEY, VIDEOS_UPSTREAM_KEY } from './global-setup';
 import { accountStub, adminCredit, bearer, call, expectError, register } from './helpers';
 
 /**
@@ -117,6 +121,25 @@ describe('GET /v1/requests/{request_id}', () => {
     expect(view.status).toBe('completed');
     const found = await lookup(agent.api_key, requestId);
     expect(await found.json()).toMatchObject({ id: requestId, path: '/v1/crawl', status: 'succeeded', cost_usd: formatUsd(Math.round(view.cost * 1_000_000)), usage: { pages: 1 } });
+  });
+
+  it('returns a video job, under the request id of the POST that started it, once it completes', async () => {
+    const agent = await funded('2');
+    const sent: JobMessage[] = [];
+    const JOBS = { send: async (body: JobMessage) => void sent.push(body), sendBatch: async (batch: { body: JobMessage }[]) => void sent.push(...batch.map((m) => m.body)) };
+    const videosEnv = { ...env, OPENAI_API_KEY: VIDEOS_UPSTREAM_KEY, OPENAI_BASE_URL: `${inject('videosUpstreamUrl')}/v1`, JOBS } as unknown as Env;
+    const { res, text } = await post('/v1/videos/generations', agent.api_key, { model: 'openai/sora-2', prompt: 'a heron, looked up', duration: 4 }, videosEnv);
+    expect(res.status, text).toBe(202);
+    const requestId = res.headers.get('x-service-request-id')!;
+    const { id } = JSON.parse(text) as { id: string };
+    // Mid-render the request is not settled yet: no record.
+    expect((await lookup(agent.api_key, requestId)).status).toBe(404);
+    for (let i = 0; i < 10 && (await mediaJob(database(env), id))?.status !== 'completed'; i++) await pollVideoJob(videosEnv, id);
+    const job = (await mediaJob(database(env), id))!;
+    expect(job.status).toBe('completed');
+    const found = await lookup(agent.api_key, requestId);
+    expect(found.status).toBe(200);
+    expect(await found.json()).toMatchObject({ id: requestId, path: '/v1/videos/generations', model: 'openai/sora-2', status: 'succeeded', cost_usd: formatUsd(job.actualMicros!), usage: { seconds: 4 } });
   });
 
   it("is 404 for another account's request and for an unknown id", async () => {
