@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import { ChainMismatchError } from '../../src/funding/chain';
+import { ChainMismatchError } from '../../src/funding/chain-mismatch';
 import { usdcConfig, type UsdcConfig } from '../../src/funding/usdc-config';
 import { watchPass, type CursorStore } from '../../src/funding/watch';
 

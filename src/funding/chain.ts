@@ -1,10 +1,13 @@
 import { createClient, defineChain, http, parseAbiItem, parseEventLogs, type Client } from 'viem';
 import { getBlock, getBlockNumber, getChainId, getLogs, getTransactionReceipt } from 'viem/actions';
+import { ChainMismatchError } from './chain-mismatch';
 import type { UsdcConfig } from './usdc-config';
 
 /**
  * The few JSON-RPC reads the USDC rail makes, through viem's tree-shakable actions (a bare
- * `createClient`, not `createPublicClient`, so only these land in the bundle).
+ * `createClient`, not `createPublicClient`, so only these land in the bundle). Callers load this
+ * module with `import()`: viem's index, once evaluated, sets up secp256k1 tables, milliseconds of a
+ * cold start that requests without chain work should not pay (issue #25).
  */
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
@@ -24,17 +27,6 @@ export interface BlockHeader {
   hash: string;
   /** The block's timestamp (whole seconds on chain), in milliseconds. */
   timeMs: number;
-}
-
-/** The RPC endpoint serves another chain than the configured one: nothing it says is believed. */
-export class ChainMismatchError extends Error {
-  override name = 'ChainMismatchError';
-  constructor(
-    readonly expected: number,
-    readonly actual: number,
-  ) {
-    super(`The USDC RPC endpoint serves chain id ${actual}, not the configured ${expected} (USDC_CHAIN_ID).`);
-  }
 }
 
 /** A client for the configured endpoint that knows which chain it must be talking to (`headBlock` checks it). */

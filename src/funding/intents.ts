@@ -5,7 +5,7 @@ import { insertIntentUnderCap, openIntentsOf, takeFundingRequest } from '../db/f
 import { GatewayError } from '../errors';
 import { utcHour } from '../human/limits';
 import { MICROS_PER_USD } from '../money';
-import { ChainMismatchError, chainClient, headBlock } from './chain';
+import { ChainMismatchError } from './chain-mismatch';
 import { type UsdcConfig, usdcConfig } from './usdc-config';
 
 /** How long an intent's exact amount stays reserved for its account. */
@@ -55,6 +55,7 @@ export async function openUsdcIntent(env: Env, accountId: string, amountUsd: num
   await expireIntents(db, now);
   if ((await openIntentsOf(db, accountId, now)).open >= OPEN_INTENTS_PER_ACCOUNT) throw await capped();
   try {
+    const { chainClient, headBlock } = await import('./chain');
     await headBlock(chainClient(config));
   } catch (err) {
     console.error('USDC chain endpoint did not answer', err);

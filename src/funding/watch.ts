@@ -11,7 +11,7 @@ import {
   settleDeposit,
   type DepositRow,
 } from '../db/funding';
-import { blockAt, chainClient, headBlock, transfersTo, type BlockHeader } from './chain';
+import type { BlockHeader } from './chain';
 import { creditFunding } from './credit';
 import { usdcAmount } from './intents';
 import type { UsdcConfig } from './usdc-config';
@@ -62,6 +62,7 @@ export interface PassOutcome {
  */
 export async function watchPass(env: Env, config: UsdcConfig, cursor: CursorStore, now = Date.now()): Promise<PassOutcome> {
   const db = database(env);
+  const { blockAt, chainClient, headBlock, transfersTo } = await import('./chain');
   const client = chainClient(config);
   const head = await headBlock(client);
   // The newest block with `confirmations` blocks on it, itself included: nothing above it is read.

@@ -3,13 +3,11 @@ import { decodePaymentSignatureHeader, encodePaymentResponseHeader } from './wir
 import { GatewayError } from '../errors';
 import { database } from '../db';
 import { recordPaidDeposit } from '../db/funding';
-import { chainClient, transferInTransaction } from '../funding/chain';
 import { creditFunding } from '../funding/credit';
 import { usdcConfig } from '../funding/usdc-config';
 import { depositCreditKey } from '../funding/watch';
 import { CENT_MICROS, type X402Config } from './config';
 import { paymentRequirements } from './challenge';
-import { settler } from './settle';
 
 export const PAYMENT_SIGNATURE = 'PAYMENT-SIGNATURE';
 export const PAYMENT_RESPONSE = 'PAYMENT-RESPONSE';
@@ -65,6 +63,9 @@ export async function settlePayment(config: X402Config, header: string, atLeastM
     throw paymentFailed(`the amount must be a whole number of cents, at least ${least} base units`, least);
   }
   const requirements = paymentRequirements(config, amount);
+  // Loaded on the first payment: the relayer's signer (viem accounts, @x402/evm, secp256k1 tables)
+  // costs milliseconds of set-up that no other request should pay at a cold start (issue #25).
+  const { settler } = await import('./settle');
   const facilitator = settler(config);
   let verified;
   try {
@@ -117,6 +118,7 @@ async function recordDeposit(env: Env, accountId: string, payment: SettledPaymen
   if (!usdc || !/^0x[0-9a-fA-F]{64}$/.test(tx)) return null;
   let transfer;
   try {
+    const { chainClient, transferInTransaction } = await import('../funding/chain');
     transfer = await transferInTransaction(chainClient(usdc), usdc, tx as `0x${string}`, BigInt(payment.amountMicros));
   } catch (err) {
     console.error(`x402: the receipt of ${tx} could not be read; credited under the authorization's key`, err);

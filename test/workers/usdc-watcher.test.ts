@@ -5,7 +5,7 @@ import { createApp } from '../../src/app';
 import { database } from '../../src/db';
 import { depositById, expireIntents, insertIntent, recordDeposit } from '../../src/db/funding';
 import { deposits, fundingIntents } from '../../src/db/schema';
-import { ChainMismatchError } from '../../src/funding/chain';
+import { ChainMismatchError } from '../../src/funding/chain-mismatch';
 import type { UsdcConfig } from '../../src/funding/usdc-config';
 import { watchPass, type CursorStore } from '../../src/funding/watch';
 import { eq } from 'drizzle-orm';
