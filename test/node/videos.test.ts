@@ -124,6 +124,29 @@ describe('video jobs', () => {
     expect(await account()).toMatchObject({ balance_usd: '0.400000', held_usd: '0.000000' });
   });
 
+  it("sends fal each input the model's schema has, under its documented name, and refuses the ones it lacks naming them", async () => {
+    const { apiKey } = await agent('5');
+    const lastBody = () => fal.requests.filter((request) => request.method === 'POST').at(-1)!.body;
+    const veo = await submit(apiKey, { model: 'google/veo-3-fast', prompt: 'a kite at dusk', duration: 4, resolution: '1080p', aspect_ratio: '9:16', audio: false, seed: 42 });
+    expect(veo.status).toBe(202);
+    expect(lastBody()).toEqual({ prompt: 'a kite at dusk', duration: '4s', resolution: '1080p', aspect_ratio: '9:16', generate_audio: false, seed: 42 });
+    // Kling takes a square ratio but no resolution field; Hailuo takes neither ratio nor resolution.
+    expect((await submit(apiKey, { model: 'kuaishou/kling-2.1-pro', prompt: 'a fox', duration: 5, aspect_ratio: '1:1' })).status).toBe(202);
+    expect(lastBody()).toEqual({ prompt: 'a fox', duration: '5', aspect_ratio: '1:1' });
+    expect((await submit(apiKey, { model: 'minimax/hailuo-02-pro', prompt: 'a tide', duration: 6 })).status).toBe(202);
+    expect(lastBody()).toEqual({ prompt: 'a tide', duration: '6' });
+    for (const [body, param] of [
+      [{ model: 'kuaishou/kling-2.1-pro', seed: 1 }, 'seed'],
+      [{ model: 'minimax/hailuo-02-pro', aspect_ratio: '16:9' }, 'aspect_ratio'],
+      [{ model: 'google/veo-3-fast', aspect_ratio: '1:1' }, 'aspect_ratio'],
+      [{ model: 'google/veo-3-fast', end_image_url: 'https://example.com/z.png' }, 'end_image_url'],
+    ] as const) {
+      const res = await submit(apiKey, { prompt: 'x', ...body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(((await res.json()) as { error: { param: string } }).error.param).toBe(param);
+    }
+  });
+
   it('renders on Replicate when it is the configured route, through processing to a hosted file', async () => {
     const replicate: ReplicateUpstream = await startReplicateUpstream('r8_videos');
     // A second gateway where Replicate is the only provider, as an operator without fal has it.

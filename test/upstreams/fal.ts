@@ -10,7 +10,8 @@
  * status carries `error` and `error_type`, and the result answers 422 with `detail`, as fal does
  * for a request its model refused. A video request (its input has a `duration`) completes with
  * `{video: {url, content_type, file_size}}`: a 3 MB MP4, served without `Content-Length` for a
- * prompt with `[chunked]`.
+ * prompt with `[chunked]`. A video input with a field or aspect ratio its model's page does not
+ * list is refused with 422 (`checkVideoInput`).
  */
 import type { ServerResponse } from 'node:http';
 import { sendMp4 } from './mp4';
@@ -62,6 +63,8 @@ export async function startFalUpstream(apiKey = 'fal-test-key'): Promise<FalUpst
       if (typeof input.prompt !== 'string' || input.prompt.length === 0) {
         return sendJson(res, 422, { detail: [{ loc: ['body', 'prompt'], msg: 'field required', type: 'value_error.missing' }] });
       }
+      const refused = input.duration !== undefined ? checkVideoInput(modelId, input) : undefined;
+      if (refused) return sendJson(res, 422, { detail: [refused] });
       const id = `req-${++sequence}`;
       queued.set(id, { app: `${owner}/${app}`, input, polls: 0, files: [] });
       const base = `${url}/${owner}/${app}/requests/${id}`;
@@ -125,4 +128,29 @@ function serveFile(res: ServerResponse, bytes: Buffer | undefined): void {
   if (!bytes) return sendJson(res, 404, { detail: 'Not found' });
   res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': String(bytes.length) });
   res.end(bytes);
+}
+
+/**
+ * A video endpoint's documented input fields and aspect ratios, per family (fal's model API
+ * pages): an extra field or a ratio the model does not list is a 422 `detail` as fal answers, so
+ * a misnamed or unsupported field fails the test that sends it.
+ */
+const VIDEO_SCHEMAS: { match: RegExp; fields: string[]; ratios: string[] }[] = [
+  { match: /\/veo3/, fields: ['prompt', 'duration', 'aspect_ratio', 'resolution', 'generate_audio', 'seed', 'negative_prompt', 'image_url'], ratios: ['16:9', '9:16'] },
+  { match: /\/kling-video\//, fields: ['prompt', 'duration', 'aspect_ratio', 'negative_prompt', 'cfg_scale', 'image_url'], ratios: ['16:9', '9:16', '1:1'] },
+  { match: /\/seedance\//, fields: ['prompt', 'duration', 'aspect_ratio', 'resolution', 'generate_audio', 'seed', 'camera_fixed', 'image_url'], ratios: ['21:9', '16:9', '4:3', '1:1', '3:4', '9:16'] },
+  { match: /\/wan\//, fields: ['prompt', 'duration', 'aspect_ratio', 'resolution', 'seed', 'negative_prompt', 'image_url'], ratios: ['16:9', '9:16', '1:1'] },
+  { match: /\/luma-dream-machine\//, fields: ['prompt', 'duration', 'aspect_ratio', 'resolution', 'loop', 'image_url'], ratios: ['16:9', '9:16', '4:3', '3:4', '21:9', '9:21'] },
+  { match: /\/hailuo-02\//, fields: ['prompt', 'duration', 'prompt_optimizer', 'image_url'], ratios: [] },
+];
+
+function checkVideoInput(modelId: string, input: Record<string, unknown>): { loc: string[]; msg: string; type: string } | undefined {
+  const schema = VIDEO_SCHEMAS.find((entry) => entry.match.test(modelId));
+  if (!schema) return undefined;
+  const extra = Object.keys(input).find((field) => !schema.fields.includes(field));
+  if (extra) return { loc: ['body', extra], msg: 'extra fields not permitted', type: 'value_error.extra' };
+  if (input.aspect_ratio !== undefined && !schema.ratios.includes(String(input.aspect_ratio))) {
+    return { loc: ['body', 'aspect_ratio'], msg: `value is not a valid enumeration member; permitted: ${schema.ratios.map((ratio) => `'${ratio}'`).join(', ')}`, type: 'type_error.enum' };
+  }
+  return undefined;
 }

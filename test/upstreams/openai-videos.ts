@@ -1,7 +1,7 @@
 /**
  * A local stand-in for OpenAI's Videos API (https://platform.openai.com/docs/api-reference/videos):
  * `POST /v1/videos` (multipart: `model`, `prompt`, `seconds`, `size`, optional `input_reference`
- * file) answers a video object `{id, object: "video", model, status: "queued", progress, seconds,
+ * file; any other field, or a size the model does not render, is a 400 naming it) answers a video object `{id, object: "video", model, status: "queued", progress, seconds,
  * size, created_at}`; `GET /v1/videos/{id}` moves `queued` → `in_progress` → `completed` over
  * polls (`failed` with `error: {code, message}` for a prompt with `[fail]`); `GET
  * /v1/videos/{id}/content` streams the MP4 (150 MB for a prompt with `[big]`, else 2 MB).
@@ -20,6 +20,11 @@ export interface OpenAIVideosUpstream {
   created: VideoRecord[];
   stop: () => Promise<void>;
 }
+
+/** The create call's documented fields; anything else is refused, as OpenAI refuses unknown parameters. */
+const FIELDS = new Set(['model', 'prompt', 'seconds', 'size', 'input_reference']);
+/** Sizes per model, as the API reference lists them. */
+const SIZES: Record<string, string[]> = { 'sora-2': ['720x1280', '1280x720'], 'sora-2-pro': ['720x1280', '1280x720', '1024x1792', '1792x1024'] };
 
 export const SMALL_VIDEO_BYTES = 2 * 1024 * 1024;
 export const BIG_VIDEO_BYTES = 150 * 1024 * 1024;
@@ -42,6 +47,12 @@ export async function startOpenAIVideosUpstream(apiKey = 'sk-videos-test'): Prom
       for (const [field, value] of form.entries()) {
         if (typeof value === 'string') record.fields[field] = value;
         else record.files.push({ field, type: value.type, size: value.size });
+      }
+      const unknown = [...Object.keys(record.fields), ...record.files.map((file) => file.field)].find((field) => !FIELDS.has(field));
+      if (unknown) return json(400, { error: { message: `Unknown parameter: '${unknown}'.`, type: 'invalid_request_error', param: unknown, code: 'unknown_parameter' } });
+      const sizes = SIZES[record.fields.model ?? ''] ?? [];
+      if (!sizes.includes(record.fields.size ?? '')) {
+        return json(400, { error: { message: `Invalid value: '${record.fields.size}'. Supported values are: ${sizes.map((size) => `'${size}'`).join(', ')}.`, type: 'invalid_request_error', param: 'size', code: 'invalid_value' } });
       }
       if (!['4', '8', '12'].includes(record.fields.seconds ?? '')) {
         return json(400, { error: { message: `Invalid value: '${record.fields.seconds}'. Supported values are: '4', '8', and '12'.`, type: 'invalid_request_error', param: 'seconds', code: 'invalid_value' } });

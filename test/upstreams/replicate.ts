@@ -6,7 +6,8 @@
  * `GET /v1/predictions/{id}` moves it to `processing`, then `succeeded` with `output` a list of
  * file URLs served here. A prompt with `[fail]` ends `failed` with `error`, one with `[cancel]`
  * ends `canceled`; an input without `prompt` gets the 422 Replicate sends for invalid input. A
- * video input (it has a `duration`, as Kling's does) succeeds with `output` one MP4 URL (2 MB).
+ * video input (it has a `duration`, as Kling's does) succeeds with `output` one MP4 URL (2 MB); a
+ * Kling input with a field its schema lacks gets the 422 Replicate sends for it.
  * File inputs given as URLs (`input_image`, `image`, `image_input`: the reference members of the
  * edit models) are downloaded at creation, as Replicate does; one that cannot be read fails the
  * prediction. What was downloaded is recorded in `fetched`.
@@ -26,6 +27,8 @@ export interface ReplicateUpstream extends Upstream {
 
 /** Input members that carry files (reference images) on the models the gateway sends them to. */
 const FILE_INPUTS = ['input_image', 'image', 'image_input'];
+/** The kwaivgi/kling-v2.x input schema's fields (https://replicate.com/kwaivgi/kling-v2.1/api): no seed. */
+const KLING_INPUTS = ['prompt', 'negative_prompt', 'duration', 'aspect_ratio', 'start_image', 'end_image', 'mode', 'guidance_scale'];
 
 interface Stored {
   id: string;
@@ -74,6 +77,10 @@ export async function startReplicateUpstream(apiKey = 'r8_test'): Promise<Replic
       const input = ((request.body ?? {}) as { input?: Record<string, unknown> }).input ?? {};
       if (typeof input.prompt !== 'string') {
         return sendJson(res, 422, { title: 'Input validation failed', detail: '- input: prompt is required', status: 422, invalid_fields: [{ type: 'required', field: 'input', description: 'prompt is required' }] });
+      }
+      const extra = create[1]!.startsWith('kwaivgi/kling-') ? Object.keys(input).find((field) => !KLING_INPUTS.includes(field)) : undefined;
+      if (extra) {
+        return sendJson(res, 422, { title: 'Input validation failed', detail: `- input: Additional property ${extra} is not allowed`, status: 422, invalid_fields: [{ type: 'additional_property_not_allowed', field: 'input', description: `Additional property ${extra} is not allowed` }] });
       }
       const id = `p${predictions.size + 1}${Math.random().toString(36).slice(2, 10)}`;
       const fileError = await downloadFiles(input);

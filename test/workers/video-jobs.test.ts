@@ -1,6 +1,8 @@
+import { createExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
 import { sha256Hex } from '../../src/accounts/credentials';
+import { createApp } from '../../src/app';
 import { database } from '../../src/db';
 import { insertMediaJob, mediaJob, type NewMediaJob } from '../../src/db/media-jobs';
 import type { JobMessage } from '../../src/jobs/messages';
@@ -9,7 +11,7 @@ import { planVideo } from '../../src/media/videos/plan';
 import { submitVideo } from '../../src/media/videos/rail';
 import { VideoGenerationRequest } from '../../src/media/videos/request';
 import { VIDEOS_UPSTREAM_KEY } from './global-setup';
-import { accountStub, adminCredit, register } from './helpers';
+import { accountStub, adminCredit, expectError, register } from './helpers';
 
 /**
  * Video jobs as the queue consumer and the cron sweep run them, inside workerd on real D1, R2 and
@@ -106,5 +108,46 @@ describe('video jobs', () => {
     for (let i = 0; i < 5 && (await status(lost.job.id)) !== 'completed'; i++) await pollVideoJob(consumer.env, lost.job.id);
     expect(await mediaJob(database(env), lost.job.id)).toMatchObject({ status: 'completed', actualMicros: lost.job.predictedMicros });
     expect((await lost.stub.snapshot()).heldMicros).toBe(0);
+  });
+});
+
+describe('video inputs through POST /v1/videos/generations', () => {
+  const app = createApp();
+  const videosUrl = inject('videosUpstreamUrl');
+
+  async function post(body: Record<string, unknown>): Promise<Response> {
+    const agent = await register();
+    await adminCredit(agent.account_id, '5');
+    const { env: consumer } = consumerEnv();
+    const req = new Request('https://gateway.test/v1/videos/generations', { method: 'POST', headers: { Authorization: `Bearer ${agent.api_key}` }, body: JSON.stringify(body) });
+    return app.fetch(req, consumer, createExecutionContext());
+  }
+
+  /** The size OpenAI's Videos API (played here) was asked for, read back from the video it made. */
+  async function upstreamSize(jobId: string): Promise<string | undefined> {
+    const upstream = (await mediaJob(database(env), jobId))?.upstream as { id?: string } | null;
+    const video = await fetch(`${videosUrl}/v1/videos/${upstream?.id}`, { headers: { Authorization: `Bearer ${VIDEOS_UPSTREAM_KEY}` } });
+    return ((await video.json()) as { size?: string }).size;
+  }
+
+  it.each([
+    ['16:9', '1280x720'],
+    ['9:16', '720x1280'],
+  ])('renders sora-2 at %s as the documented size %s', async (ratio, size) => {
+    const res = await post({ model: 'openai/sora-2', prompt: 'a lantern in the rain', duration: 4, aspect_ratio: ratio });
+    expect(res.status).toBe(202);
+    expect(await upstreamSize(((await res.json()) as { id: string }).id)).toBe(size);
+  });
+
+  it.each([
+    [{ aspect_ratio: '1:1' }, 'aspect_ratio'],
+    [{ aspect_ratio: '4:3' }, 'aspect_ratio'],
+    [{ seed: 42 }, 'seed'],
+    [{ end_image_url: 'https://example.com/last.png' }, 'end_image_url'],
+    [{ image_urls: ['https://example.com/a.png', 'https://example.com/b.png'] }, 'image_urls'],
+    [{ video_url: 'https://example.com/clip.mp4' }, 'video_url'],
+    [{ audio_urls: ['https://example.com/voice.mp3'] }, 'audio_urls'],
+  ])('refuses %o on sora-2 with 400 naming the input it does not take', async (extra, param) => {
+    await expectError(await post({ model: 'openai/sora-2', prompt: 'a lantern in the rain', duration: 4, ...extra }), 400, 'invalid_request', 'invalid_request_error', param);
   });
 });

@@ -23,6 +23,27 @@ describe('video plans', () => {
     expect(refusal({ model: 'openai/sora-2', video_url: 'https://example.com/a.mp4' })).toMatchObject({ param: 'video_url' });
   });
 
+  it.each([
+    [{ model: 'openai/sora-2', seed: 7 }, 'seed'],
+    [{ model: 'openai/sora-2', aspect_ratio: '1:1' }, 'aspect_ratio'],
+    [{ model: 'openai/sora-2', audio: false }, 'audio'],
+    [{ model: 'openai/sora-2', image_url: 'https://example.com/a.png', image_urls: ['https://example.com/b.png'] }, 'image_urls'],
+    [{ model: 'google/veo-3-fast', end_image_url: 'https://example.com/z.png' }, 'end_image_url'],
+    [{ model: 'google/veo-3-fast', aspect_ratio: '4:3' }, 'aspect_ratio'],
+    [{ model: 'google/veo-3-fast', audio_url: 'https://example.com/a.mp3' }, 'audio_url'],
+    [{ model: 'google/veo-3-fast', video_urls: ['https://example.com/a.mp4'] }, 'video_urls'],
+    [{ model: 'kuaishou/kling-2.1-pro', seed: 1 }, 'seed'],
+    [{ model: 'minimax/hailuo-02-pro', aspect_ratio: '16:9' }, 'aspect_ratio'],
+  ])('refuses %o with 400 naming the input the model does not take', (body, param) => {
+    expect(refusal(body)).toMatchObject({ code: 'invalid_request', param });
+  });
+
+  it('keeps every input the model takes, and no ratio where it takes none', () => {
+    expect(plan({ model: 'openai/sora-2', aspect_ratio: '9:16', image_urls: ['https://example.com/a.png'] })).toMatchObject({ aspectRatio: '9:16', imageUrl: 'https://example.com/a.png' });
+    expect(plan({ model: 'google/veo-3-fast', seed: 7, audio: false, duration: 4 })).toMatchObject({ aspectRatio: '16:9', inputs: { seed: true, audioSwitch: true } });
+    expect(plan({ model: 'minimax/hailuo-02-pro' }).aspectRatio).toBeUndefined();
+  });
+
   it('takes the first configured route, and answers 404 when none is configured and 400 for a non-video model', () => {
     const replicateOnly = { REPLICATE_API_KEY: 'r8' } as unknown as Env;
     expect(planVideo(VideoGenerationRequest.parse({ model: 'kuaishou/kling-2.1-master', prompt: 'x', duration: 5 }), replicateOnly).route.provider).toBe('replicate');

@@ -6,7 +6,8 @@ import { providerJson, sameOrigin } from '../media-http';
 /**
  * Video on fal's queue (https://docs.fal.ai/model-endpoints/queue): the same submit, status and
  * result calls as images; the result names `video.url`. Veo models take `duration` as `"8s"`,
- * the others as `"5"`; the first frame goes as `image_url`, which fal fetches itself.
+ * the others as `"5"`; the first frame goes as `image_url`, which fal fetches itself. Only the fields the model's schema
+ * has are sent (`videoInputs`: `resolution`, `aspect_ratio`, `generate_audio`, `seed`).
  */
 
 interface Submitted {
@@ -17,14 +18,15 @@ interface Submitted {
 
 export async function submitFalVideo(plan: VideoPlan, base: string, apiKey: string): Promise<VideoHandle> {
   const modelId = plan.route.upstreamId;
+  const { inputs } = plan;
   const input = {
     prompt: plan.request.prompt,
     duration: modelId.includes('veo') ? `${plan.duration}s` : String(plan.duration),
-    resolution: plan.resolution,
-    aspect_ratio: plan.aspectRatio,
-    ...(plan.request.audio !== undefined ? { generate_audio: plan.request.audio } : {}),
+    ...(inputs.resolution ? { resolution: plan.resolution } : {}),
+    ...(plan.aspectRatio ? { aspect_ratio: plan.aspectRatio } : {}),
+    ...(inputs.audioSwitch && plan.request.audio !== undefined ? { generate_audio: plan.request.audio } : {}),
     ...(plan.imageUrl ? { image_url: plan.imageUrl } : {}),
-    ...(plan.request.seed !== undefined ? { seed: plan.request.seed } : {}),
+    ...(inputs.seed && plan.request.seed !== undefined ? { seed: plan.request.seed } : {}),
   };
   const submitted = await call<Submitted>(`${base}/${modelId}`, { method: 'POST', headers: { Authorization: `Key ${apiKey}`, 'Content-Type': 'application/json' }, body: JSON.stringify(input) });
   if (!submitted.request_id) throw new GatewayError('provider_error', 'fal answered the submission without a request id.');

@@ -11,7 +11,8 @@ import { providerJson } from '../media-http';
  * at `GET /videos/{id}/content`.
  */
 
-const SIZES: Record<string, string> = { '16:9': '1280x720', '9:16': '720x1280', '4:3': '1280x720', '21:9': '1280x720', '1:1': '720x1280', '3:4': '720x1280' };
+/** The documented 720p sizes; planVideo refuses every other ratio (`videoInputs`), so none is rendered as another. */
+const SIZES: Record<string, string> = { '16:9': '1280x720', '9:16': '720x1280' };
 
 interface OpenAIVideo {
   id?: string;
@@ -24,7 +25,9 @@ export async function submitOpenAIVideo(plan: VideoPlan, firstFrame: ReferenceIm
   form.append('model', plan.route.upstreamId);
   form.append('prompt', plan.request.prompt);
   form.append('seconds', String(plan.duration));
-  form.append('size', SIZES[plan.aspectRatio] ?? '1280x720');
+  const size = SIZES[plan.aspectRatio ?? '16:9'];
+  if (!size) throw new GatewayError('invalid_request', `${plan.model.id} renders 16:9 or 9:16 only.`, { param: 'aspect_ratio' });
+  form.append('size', size);
   if (firstFrame) form.append('input_reference', new Blob([firstFrame.bytes], { type: firstFrame.contentType }), 'first-frame');
   const video = await call<OpenAIVideo>(`${base}/videos`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: form });
   if (!video.id) throw new GatewayError('provider_error', 'OpenAI answered the video request without an id.');

@@ -21,9 +21,9 @@ export async function submitReplicateVideo(plan: VideoPlan, base: string, apiKey
   const input = {
     prompt: plan.request.prompt,
     duration: plan.duration,
-    aspect_ratio: plan.aspectRatio,
+    ...(plan.aspectRatio ? { aspect_ratio: plan.aspectRatio } : {}),
     ...(plan.imageUrl ? { start_image: plan.imageUrl } : {}),
-    ...(plan.request.seed !== undefined ? { seed: plan.request.seed } : {}),
+    ...(plan.inputs.seed && plan.request.seed !== undefined ? { seed: plan.request.seed } : {}),
   };
   const prediction = await call(`${base}/models/${plan.route.upstreamId}/predictions`, {
     method: 'POST',

@@ -1,0 +1,67 @@
+import type { VideoModel } from './types';
+
+export type AspectRatio = '16:9' | '4:3' | '1:1' | '3:4' | '9:16' | '21:9';
+
+/**
+ * The inputs a video model's endpoint takes, beyond prompt and duration, from its provider's
+ * documented input schema. Where the docs are silent the model does not take it: planVideo refuses
+ * the field with 400 naming it rather than dropping it.
+ */
+export interface VideoInputs {
+  /** Aspect ratios the model renders; empty when it takes no aspect ratio (it follows the input). */
+  aspectRatios: readonly AspectRatio[];
+  /** Takes `generate_audio` (sound on or off); a model that renders sound without one cannot turn it off. */
+  audioSwitch: boolean;
+  /** Takes `seed`. */
+  seed: boolean;
+  /** Takes a `resolution` field (models with one fixed resolution take none). */
+  resolution: boolean;
+  /** Images in one request: the first frame (0 when it takes none). */
+  images: number;
+  /** Takes a last frame (`end_image_url`). */
+  endImage: boolean;
+  /** Video inputs it takes (`video_url(s)`). */
+  videos: number;
+  /** Audio inputs it takes (`audio_url(s)`). */
+  audios: number;
+}
+
+const NONE = { endImage: false, videos: 0, audios: 0, audioSwitch: false } as const;
+
+/**
+ * Per model family, with the documentation each entry follows.
+ * - OpenAI sora-2 / sora-2-pro (https://platform.openai.com/docs/api-reference/videos/create):
+ *   `size` 720x1280 or 1280x720 (sora-2-pro also 1024x1792 / 1792x1024, not priced here), one
+ *   `input_reference` image, `seconds` 4/8/12; no seed, no audio switch, no last frame.
+ * - fal Veo 3 / 3.1 (https://fal.ai/models/fal-ai/veo3.1/api, https://fal.ai/models/fal-ai/veo3/api):
+ *   `aspect_ratio` 16:9 or 9:16, `resolution`, `generate_audio`, `seed`; the first frame on the
+ *   image-to-video endpoint as `image_url`.
+ * - fal Kling (https://fal.ai/models/fal-ai/kling-video/v2.1/standard/image-to-video/api and the
+ *   text-to-video pages): `aspect_ratio` 16:9, 9:16, 1:1, `image_url`, `negative_prompt`,
+ *   `cfg_scale`; no seed, no resolution (fixed per tier). Replicate's kwaivgi/kling-v2.x take
+ *   `start_image` and no seed either (https://replicate.com/kwaivgi/kling-v2.1/api).
+ * - fal Seedance 1 / 1.5 Pro (https://fal.ai/models/fal-ai/bytedance/seedance/v1/pro/text-to-video/api):
+ *   `aspect_ratio` 21:9, 16:9, 4:3, 1:1, 3:4, 9:16, `resolution`, `seed`; 1.5 Pro also `generate_audio`.
+ * - fal Wan 2.2 A14B (https://fal.ai/models/fal-ai/wan/v2.2-a14b/text-to-video/api): `aspect_ratio`
+ *   16:9, 9:16, 1:1, `resolution` 480p/720p, `seed`.
+ * - fal Luma Ray 2 (https://fal.ai/models/fal-ai/luma-dream-machine/ray-2/api): `aspect_ratio`
+ *   16:9, 9:16, 4:3, 3:4, 21:9 (and 9:21), `resolution`; no seed.
+ * - fal Hailuo 02 (https://fal.ai/models/fal-ai/minimax/hailuo-02/standard/text-to-video/api):
+ *   `prompt_optimizer` and `duration` only: no aspect ratio, seed or resolution field.
+ */
+const FAMILIES: readonly { prefix: string; inputs: VideoInputs }[] = [
+  { prefix: 'openai/sora-2', inputs: { ...NONE, aspectRatios: ['16:9', '9:16'], seed: false, resolution: false, images: 1 } },
+  { prefix: 'google/veo-3', inputs: { ...NONE, aspectRatios: ['16:9', '9:16'], audioSwitch: true, seed: true, resolution: true, images: 1 } },
+  { prefix: 'kuaishou/kling-', inputs: { ...NONE, aspectRatios: ['16:9', '9:16', '1:1'], seed: false, resolution: false, images: 1 } },
+  { prefix: 'bytedance/seedance-', inputs: { ...NONE, aspectRatios: ['21:9', '16:9', '4:3', '1:1', '3:4', '9:16'], audioSwitch: true, seed: true, resolution: true, images: 1 } },
+  { prefix: 'alibaba/wan-', inputs: { ...NONE, aspectRatios: ['16:9', '9:16', '1:1'], seed: true, resolution: true, images: 1 } },
+  { prefix: 'luma/ray-', inputs: { ...NONE, aspectRatios: ['16:9', '9:16', '4:3', '3:4', '21:9'], seed: false, resolution: true, images: 1 } },
+  { prefix: 'minimax/hailuo-', inputs: { ...NONE, aspectRatios: [], seed: false, resolution: false, images: 1 } },
+];
+
+/** What the rail may send for a model; a model of no known family takes nothing beyond the prompt. */
+export function videoInputs(model: VideoModel): VideoInputs {
+  const family = FAMILIES.find((entry) => model.id.startsWith(entry.prefix))?.inputs;
+  const inputs = family ?? { ...NONE, aspectRatios: [], seed: false, resolution: false, images: 0 };
+  return { ...inputs, images: model.imageInput ? inputs.images : 0, audioSwitch: inputs.audioSwitch && model.audio };
+}
