@@ -3,6 +3,7 @@ import { DEFAULT_UPSTREAM_TIMEOUT_MS, sendUpstream } from '../../chat/upstream';
 import { GatewayError } from '../../errors';
 import { falImages } from '../../providers/fal/images';
 import { openaiImageRequest, openaiImages } from '../../providers/openai/images';
+import { UpstreamTrouble } from '../../providers/media-http';
 import { replicateImages } from '../../providers/replicate/images';
 import type { ProviderId } from '../../providers/ids';
 import { providerBaseUrl, providerKey } from '../../providers/registry';
@@ -53,7 +54,8 @@ export function railReadsReferenceBytes(provider: ProviderId): boolean {
 
 async function openaiRender(plan: ImagePlan, references: ReferenceImage[], base: string, apiKey: string, timeoutMs: number, signal: AbortSignal): Promise<ImageRender> {
   const outcome = await sendUpstream(openaiImageRequest(plan, references, base, apiKey), { timeoutMs, signal, errorMessage: openaiErrorMessage });
-  if (!outcome.ok) throw outcome.error;
+  // Chat's table, but as the media rails classify: only what chat would retry is transport trouble.
+  if (!outcome.ok) throw outcome.retryable ? new UpstreamTrouble(outcome.error.message) : outcome.error;
   let body: unknown;
   try {
     body = await outcome.response.json();

@@ -1,5 +1,7 @@
 import type { RequestRecord } from '../../../durable-objects/account/requests';
 import { AccountClient } from '../../accounts/account-client';
+import { GatewayError } from '../../errors';
+import { isTransient } from '../../providers/media-http';
 import { database } from '../../db';
 import { insertGeneration } from '../../db/generations';
 import { claimMediaJob, endMediaJob, mediaJob, staleMediaJobs, type MediaJobRow } from '../../db/media-jobs';
@@ -42,7 +44,14 @@ export async function pollVideoJob(env: Env, jobId: string): Promise<void> {
   const now = Date.now();
   if (now - job.createdAt > VIDEO_JOB_DEADLINE_MS) return fail(env, job, 'The render did not finish in time.');
 
-  const progress = await pollVideo(job.upstream as VideoHandle, env);
+  let progress: Awaited<ReturnType<typeof pollVideo>>;
+  try {
+    progress = await pollVideo(job.upstream as VideoHandle, env);
+  } catch (err) {
+    // Transport trouble: the queue delivers this poll again (the render is never submitted again).
+    if (!(err instanceof GatewayError) || isTransient(err)) throw err;
+    return fail(env, job, err.message);
+  }
   switch (progress.state) {
     case 'queued':
     case 'processing':
