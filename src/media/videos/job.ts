@@ -48,9 +48,12 @@ export async function pollVideoJob(env: Env, jobId: string): Promise<void> {
   try {
     progress = await pollVideo(job.upstream as VideoHandle, env);
   } catch (err) {
-    // Transport trouble: the queue delivers this poll again (the render is never submitted again).
-    if (!(err instanceof GatewayError) || isTransient(err)) throw err;
-    return fail(env, job, err.message);
+    if (!(err instanceof GatewayError)) throw err;
+    if (!isTransient(err)) return fail(env, job, err.message);
+    // Transport trouble: the same render is polled again at the usual pace, never submitted again.
+    if (!(await claimMediaJob(db, jobId, job, job.status, now))) return;
+    await env.JOBS.send(pollMessage(jobId), { delaySeconds: pollDelaySeconds(now - job.createdAt) });
+    return;
   }
   switch (progress.state) {
     case 'queued':
