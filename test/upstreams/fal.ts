@@ -76,7 +76,7 @@ export async function startFalUpstream(apiKey = 'fal-test-key'): Promise<FalUpst
   url = upstream.url;
 
   function answerStatus(res: ServerResponse, id: string, job: QueuedRequest) {
-    if (troubleOnce(job.input.prompt, troubled, id)) return res.writeHead(503).end();
+    if (troubleOnce(job.input.prompt, troubled, id)) return void res.writeHead(503).end();
     job.polls++;
     const base = `${url}/${job.app}/requests/${id}`;
     if (job.polls <= POLLS_TO_COMPLETE) {

@@ -61,7 +61,7 @@ export async function startOpenAIVideosUpstream(apiKey = 'sk-videos-test'): Prom
       if (video.polls < 2) return json(400, { error: { message: 'Video is not ready yet.', type: 'invalid_request_error', param: null, code: null } });
       return sendMp4(res, (video.fields.prompt ?? '').includes('[big]') ? BIG_VIDEO_BYTES : SMALL_VIDEO_BYTES, video.seed, { range: req.headers.range });
     }
-    if (troubleOnce(video.fields.prompt, troubled, match[1]!)) return res.writeHead(503).end();
+    if (troubleOnce(video.fields.prompt, troubled, match[1]!)) return void res.writeHead(503).end();
     video.polls++;
     const status = video.polls === 1 ? 'queued' : video.polls === 2 ? 'in_progress' : (video.fields.prompt ?? '').includes('[fail]') ? 'failed' : 'completed';
     json(200, view(match[1]!, video.fields, status));

@@ -87,7 +87,7 @@ export async function startReplicateUpstream(apiKey = 'r8_test'): Promise<Replic
     if (request.method === 'GET' && get) {
       const stored = predictions.get(get[1]!);
       if (!stored) return sendJson(res, 404, { title: 'Not found', detail: 'Prediction not found', status: 404 });
-      if (troubleOnce(stored.input.prompt, troubled, stored.id)) return res.writeHead(503).end();
+      if (troubleOnce(stored.input.prompt, troubled, stored.id)) return void res.writeHead(503).end();
       stored.polls++;
       return sendJson(res, 200, view(stored));
     }
