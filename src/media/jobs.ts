@@ -2,6 +2,7 @@ import { database } from '../db';
 import { claimMediaRender, mediaJob, releaseMediaRender, staleMediaJobs, type MediaJobRow } from '../db/media-jobs';
 import { GatewayError } from '../errors';
 import type { JobMessage } from '../jobs/messages';
+import { isTransient } from '../providers/media-http';
 import { failJob, RENDER_CLAIM_LEASE_MS, renderJob } from './job-render';
 
 export { generationId } from './job-render';
@@ -12,7 +13,7 @@ export const MEDIA_JOB_DEADLINE_MS = 30 * 60 * 1000;
 export const MEDIA_JOB_HOLD_TTL_MS = MEDIA_JOB_DEADLINE_MS + 15 * 60 * 1000;
 /** A queued job untouched this long lost its message: the sweep sends another. */
 const QUEUED_RESCUE_MS = 2 * 60 * 1000;
-/** Upstream trouble (5xx, unreachable) is retried by the queue this many times, then the job fails. */
+/** Transport trouble (unreachable, 429, 5xx without a failure report) is retried by the queue this many times, then the job fails. */
 const MAX_ATTEMPTS = 4;
 const SWEEP_BATCH = 100;
 /** The kinds rendered by `runMediaJob` (video jobs are polled: `src/media/videos/job.ts`). */
@@ -46,7 +47,8 @@ export async function runMediaJob(env: Env, jobId: string, attempt: number, now 
   try {
     await renderJob(env, job);
   } catch (err) {
-    const permanent = err instanceof GatewayError && err.status < 500;
+    // Only transport trouble (and our own storage's) is retried; any answer the provider gave is final.
+    const permanent = err instanceof GatewayError && !isTransient(err);
     if (!permanent && attempt < MAX_ATTEMPTS) {
       await releaseMediaRender(db, jobId, claim, Date.now());
       throw err;

@@ -209,6 +209,52 @@ describe('images on the fal queue', () => {
   });
 });
 
+describe('image jobs when the provider fails or the transport does', () => {
+  const submitJob = async (apiKey: string, model: string, prompt: string) => {
+    const res = await fetch(`${gateway.url}/v1/images/jobs`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: JSON.stringify({ model, prompt }) });
+    expect(res.status).toBe(202);
+    return ((await res.json()) as { id: string }).id;
+  };
+  const ended = (job: ImageJob) => job.status === 'completed' || job.status === 'failed';
+  const submissions = (requests: { method: string; body: unknown }[], prompt: string) =>
+    requests.filter((request) => request.method === 'POST' && JSON.stringify(request.body).includes(JSON.stringify(prompt))).length;
+
+  it('fails a render fal reports failed (runner error, result 500) within 5 s of the report, submitted once, charging nothing', async () => {
+    const { apiKey, account } = await agent('1');
+    const prompt = `a runner crash ${Date.now()} [fail-runner]`;
+    const job = await pollJob(apiKey, await submitJob(apiKey, 'black-forest-labs/flux-1-dev', prompt), ended);
+    const endedAt = Date.now();
+    expect(job).toMatchObject({ status: 'failed', actual_usd: null, error: expect.stringContaining('CUDA out of memory') });
+    expect(submissions(fal.requests, prompt)).toBe(1);
+    const report = fal.requests.filter((request) => request.method === 'GET' && request.path.endsWith('/status')).at(-1)!;
+    expect(endedAt - report.receivedAt).toBeLessThan(5_000);
+    expect(await account()).toMatchObject({ balance_usd: '1.000000', held_usd: '0.000000' });
+  });
+
+  it.each([
+    ['fal', 'black-forest-labs/flux-1-dev'],
+    ['Replicate', 'luma/photon'],
+  ])('polls a %s render again after a 503 without a failure report, submitted once and billed once', async (rail, model) => {
+    const { apiKey, account } = await agent('1');
+    const prompt = `a lighthouse in fog ${Date.now()} [503-once]`;
+    const job = await pollJob(apiKey, await submitJob(apiKey, model, prompt), ended);
+    expect(job).toMatchObject({ status: 'completed' });
+    expect(submissions((rail === 'fal' ? fal : replicate).requests, prompt)).toBe(1);
+    const charged = Math.round(job.actual_usd! * 1e6);
+    expect(charged).toBeGreaterThan(0);
+    expect(await account()).toMatchObject({ balance_usd: usd(1_000_000 - charged), held_usd: '0.000000' });
+  });
+
+  it('fails a prediction Replicate canceled at once, submitted once, charging nothing', async () => {
+    const { apiKey, account } = await agent('1');
+    const prompt = `a canceled thing ${Date.now()} [cancel]`;
+    const job = await pollJob(apiKey, await submitJob(apiKey, 'luma/photon', prompt), ended);
+    expect(job).toMatchObject({ status: 'failed', actual_usd: null, error: expect.stringContaining('canceled') });
+    expect(submissions(replicate.requests, prompt)).toBe(1);
+    expect(await account()).toMatchObject({ balance_usd: '1.000000', held_usd: '0.000000' });
+  });
+});
+
 describe('images on Replicate predictions', () => {
   it('runs one prediction per image at the nearest aspect ratio and hosts the output files exactly', async () => {
     const { apiKey, account } = await agent('1');

@@ -29,6 +29,7 @@ afterAll(async () => {
 });
 
 const agent = (usd: string) => fundedAgent(gateway.url, ADMIN, usd);
+const usd = (dollars: number) => dollars.toFixed(6);
 
 interface VideoJob {
   id: string;
@@ -185,5 +186,42 @@ describe('video jobs', () => {
     const { job } = await untilEnded(apiKey, id);
     expect(job.status).toBe('completed');
     expect(await totalSize(job.url!)).toBe(BIG_VIDEO_BYTES);
+  });
+});
+
+describe('video jobs when the provider fails or the transport does', () => {
+  const falSubmissions = (prompt: string) => fal.requests.filter((request) => request.method === 'POST' && (request.body as { prompt?: string }).prompt === prompt).length;
+
+  it('fails a render fal reports failed (runner error, result 500) within 5 s of the report, submitted once, charging nothing', async () => {
+    const { apiKey, account } = await agent('1');
+    const prompt = `a runner crash ${Date.now()} [fail-runner]`;
+    const { id } = (await (await submit(apiKey, { model: 'google/veo-3-fast', prompt, duration: 4 })).json()) as { id: string };
+    const { job } = await untilEnded(apiKey, id);
+    const endedAt = Date.now();
+    expect(job).toMatchObject({ status: 'failed', url: null, actual_usd: null, error: expect.stringContaining('CUDA out of memory') });
+    expect(falSubmissions(prompt)).toBe(1);
+    const report = fal.requests.filter((request) => request.method === 'GET' && request.path.endsWith('/status')).at(-1)!;
+    expect(endedAt - report.receivedAt).toBeLessThan(5_000);
+    expect(await account()).toMatchObject({ balance_usd: '1.000000', held_usd: '0.000000' });
+  });
+
+  it('polls a fal render again after a 503 without a failure report, submitted once and billed once', async () => {
+    const { apiKey, account } = await agent('1');
+    const prompt = `a kite in fog ${Date.now()} [503-once]`;
+    const { id } = (await (await submit(apiKey, { model: 'google/veo-3-fast', prompt, duration: 4 })).json()) as { id: string };
+    const { job } = await untilEnded(apiKey, id);
+    expect(job).toMatchObject({ status: 'completed', actual_usd: 0.6 });
+    expect(falSubmissions(prompt)).toBe(1);
+    expect(await account()).toMatchObject({ balance_usd: '0.400000', held_usd: '0.000000' });
+  });
+
+  it('polls an OpenAI render again after a 503 without a failure report, submitted once and billed once', async () => {
+    const { apiKey, account } = await agent('1');
+    const prompt = `a paper boat in fog ${Date.now()} [503-once]`;
+    const { id } = (await (await submit(apiKey, { model: 'openai/sora-2', prompt, duration: 4 })).json()) as { id: string };
+    const { job } = await untilEnded(apiKey, id);
+    expect(job).toMatchObject({ status: 'completed' });
+    expect(openaiVideos.created.filter((video) => video.fields.prompt === prompt)).toHaveLength(1);
+    expect(await account()).toMatchObject({ balance_usd: usd(1 - job.actual_usd!), held_usd: '0.000000' });
   });
 });

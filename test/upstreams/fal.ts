@@ -8,7 +8,9 @@
  * `{images: [{url, width, height, content_type}], seed, has_nsfw_concepts, prompt, timings}` with
  * the files served here (playing fal's CDN). A prompt with `[fail]` completes with an error: the
  * status carries `error` and `error_type`, and the result answers 422 with `detail`, as fal does
- * for a request its model refused. A video request (its input has a `duration`) completes with
+ * for a request its model refused. A prompt with `[fail-runner]` fails in the runner: its status
+ * is `COMPLETED` with `error` and `error_type: runner_server_error`, its result answers 500 with
+ * `detail`; one with `[503-once]` has its first status poll answered 503 without a body. A video request (its input has a `duration`) completes with
  * `{video: {url, content_type, file_size}}`: a 3 MB MP4, served without `Content-Length` for a
  * prompt with `[chunked]`. A video input with a field or aspect ratio its model's page does not
  * list is refused with 422 (`checkVideoInput`).
@@ -16,6 +18,7 @@
 import type { ServerResponse } from 'node:http';
 import { sendMp4 } from './mp4';
 import { png } from './openai-images';
+import { troubleOnce } from './scenarios';
 import { sendJson, startUpstream, type Upstream } from './server';
 
 export interface FalUpstream extends Upstream {
@@ -40,6 +43,7 @@ export async function startFalUpstream(apiKey = 'fal-test-key'): Promise<FalUpst
   const served: string[] = [];
   let url = '';
   let sequence = 0;
+  const troubled = new Set<string>();
 
   const upstream = await startUpstream((request, res) => {
     const path = request.path.split('?')[0]!;
@@ -75,10 +79,14 @@ export async function startFalUpstream(apiKey = 'fal-test-key'): Promise<FalUpst
   url = upstream.url;
 
   function answerStatus(res: ServerResponse, id: string, job: QueuedRequest) {
+    if (troubleOnce(job.input.prompt, troubled, id)) return void res.writeHead(503).end();
     job.polls++;
     const base = `${url}/${job.app}/requests/${id}`;
     if (job.polls <= POLLS_TO_COMPLETE) {
       return sendJson(res, 202, { status: job.polls === 1 ? 'IN_QUEUE' : 'IN_PROGRESS', queue_position: job.polls === 1 ? 1 : undefined, response_url: base, logs: null });
+    }
+    if (String(job.input.prompt).includes('[fail-runner]')) {
+      return sendJson(res, 200, { status: 'COMPLETED', response_url: base, logs: null, error: 'Runner failed: CUDA out of memory.', error_type: 'runner_server_error' });
     }
     const failed = String(job.input.prompt).includes('[fail]');
     return sendJson(res, 200, {
@@ -92,6 +100,7 @@ export async function startFalUpstream(apiKey = 'fal-test-key'): Promise<FalUpst
 
   function answerResult(res: ServerResponse, job: QueuedRequest) {
     if (job.polls <= POLLS_TO_COMPLETE) return sendJson(res, 400, { detail: 'Request is still in progress' });
+    if (String(job.input.prompt).includes('[fail-runner]')) return sendJson(res, 500, { detail: 'Runner failed: CUDA out of memory.', error_type: 'runner_server_error' });
     if (String(job.input.prompt).includes('[fail]')) {
       return sendJson(res, 422, { detail: [{ loc: ['body', 'prompt'], msg: 'Image generation failed: the prompt was refused.', type: 'content_policy_violation' }] });
     }

@@ -3,12 +3,14 @@
  * `POST /v1/videos` (multipart: `model`, `prompt`, `seconds`, `size`, optional `input_reference`
  * file; any other field, or a size the model does not render, is a 400 naming it) answers a video object `{id, object: "video", model, status: "queued", progress, seconds,
  * size, created_at}`; `GET /v1/videos/{id}` moves `queued` → `in_progress` → `completed` over
- * polls (`failed` with `error: {code, message}` for a prompt with `[fail]`); `GET
+ * polls (`failed` with `error: {code, message}` for a prompt with `[fail]`; the first poll answers 503
+ * for one with `[503-once]`); `GET
  * /v1/videos/{id}/content` streams the MP4 (150 MB for a prompt with `[big]`, else 2 MB).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sendMp4 } from './mp4';
+import { troubleOnce } from './scenarios';
 
 export interface VideoRecord {
   fields: Record<string, string>;
@@ -32,6 +34,7 @@ export const BIG_VIDEO_BYTES = 150 * 1024 * 1024;
 export async function startOpenAIVideosUpstream(apiKey = 'sk-videos-test'): Promise<OpenAIVideosUpstream> {
   const created: VideoRecord[] = [];
   const videos = new Map<string, { fields: Record<string, string>; polls: number; seed: number }>();
+  const troubled = new Set<string>();
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -69,6 +72,7 @@ export async function startOpenAIVideosUpstream(apiKey = 'sk-videos-test'): Prom
       if (video.polls < 2) return json(400, { error: { message: 'Video is not ready yet.', type: 'invalid_request_error', param: null, code: null } });
       return sendMp4(res, (video.fields.prompt ?? '').includes('[big]') ? BIG_VIDEO_BYTES : SMALL_VIDEO_BYTES, video.seed, { range: req.headers.range });
     }
+    if (troubleOnce(video.fields.prompt, troubled, match[1]!)) return void res.writeHead(503).end();
     video.polls++;
     const status = video.polls === 1 ? 'queued' : video.polls === 2 ? 'in_progress' : (video.fields.prompt ?? '').includes('[fail]') ? 'failed' : 'completed';
     json(200, view(match[1]!, video.fields, status));

@@ -4,7 +4,7 @@
  * `{input}`) answers a prediction `{id, model, version, input, logs, output, error, status,
  * created_at, started_at, completed_at, urls: {get, cancel}}` with status `starting`; each
  * `GET /v1/predictions/{id}` moves it to `processing`, then `succeeded` with `output` a list of
- * file URLs served here. A prompt with `[fail]` ends `failed` with `error`, one with `[cancel]`
+ * file URLs served here. A prompt with `[fail]` ends `failed` with `error` (with `[503-once]` its first poll answers 503), one with `[cancel]`
  * ends `canceled`; an input without `prompt` gets the 422 Replicate sends for invalid input. A
  * video input (it has a `duration`, as Kling's does) succeeds with `output` one MP4 URL (2 MB); a
  * Kling input with a field its schema lacks gets the 422 Replicate sends for it.
@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { sendMp4 } from './mp4';
+import { troubleOnce } from './scenarios';
 import { png } from './openai-images';
 import { sendJson, startUpstream, type Upstream } from './server';
 
@@ -48,6 +49,7 @@ const SIZES: Record<string, [number, number]> = { '1:1': [1024, 1024], '16:9': [
 
 export async function startReplicateUpstream(apiKey = 'r8_test'): Promise<ReplicateUpstream> {
   const predictions = new Map<string, Stored>();
+  const troubled = new Set<string>();
   const files = new Map<string, Buffer>();
   const served: string[] = [];
   const fetched: ReplicateUpstream['fetched'] = [];
@@ -92,6 +94,7 @@ export async function startReplicateUpstream(apiKey = 'r8_test'): Promise<Replic
     if (request.method === 'GET' && get) {
       const stored = predictions.get(get[1]!);
       if (!stored) return sendJson(res, 404, { title: 'Not found', detail: 'Prediction not found', status: 404 });
+      if (troubleOnce(stored.input.prompt, troubled, stored.id)) return void res.writeHead(503).end();
       stored.polls++;
       return sendJson(res, 200, view(stored));
     }

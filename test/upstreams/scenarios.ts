@@ -28,3 +28,16 @@ export const TOOL_ARGUMENTS = { city: 'Paris', unit: 'celsius' };
 export function promptTokensOf(requestBody: unknown): number {
   return 10 + Math.ceil(JSON.stringify(requestBody).length / 4);
 }
+
+/**
+ * Media simulators (fal, Replicate, OpenAI videos): a prompt with `[503-once]` gets its first
+ * status poll answered 503 with no failure report (transport trouble), then goes on as usual.
+ */
+export const TROUBLE_ONCE = '[503-once]';
+
+/** Whether this status poll of a request with `prompt` is the one answered 503 (`TROUBLE_ONCE`). */
+export function troubleOnce(prompt: unknown, answered: Set<string>, id: string): boolean {
+  if (!String(prompt ?? '').includes(TROUBLE_ONCE) || answered.has(id)) return false;
+  answered.add(id);
+  return true;
+}

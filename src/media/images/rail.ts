@@ -3,6 +3,7 @@ import { DEFAULT_UPSTREAM_TIMEOUT_MS, sendUpstream } from '../../chat/upstream';
 import { GatewayError } from '../../errors';
 import { falImages } from '../../providers/fal/images';
 import { openaiImageRequest, openaiImages } from '../../providers/openai/images';
+import { upstreamError, UpstreamTrouble } from '../../providers/media-http';
 import { replicateImages } from '../../providers/replicate/images';
 import type { ProviderId } from '../../providers/ids';
 import { providerBaseUrl, providerKey } from '../../providers/registry';
@@ -52,8 +53,12 @@ export function railReadsReferenceBytes(provider: ProviderId): boolean {
 }
 
 async function openaiRender(plan: ImagePlan, references: ReferenceImage[], base: string, apiKey: string, timeoutMs: number, signal: AbortSignal): Promise<ImageRender> {
-  const outcome = await sendUpstream(openaiImageRequest(plan, references, base, apiKey), { timeoutMs, signal, errorMessage: openaiErrorMessage });
-  if (!outcome.ok) throw outcome.error;
+  // Chat's transport (its timeout), the media rails' status table: an answer is classified by
+  // `upstreamError`; no answer at all (unreachable, timed out) is transport trouble.
+  let answered: GatewayError | undefined;
+  const errorMessage = (status: number, body: unknown) => (answered = upstreamError('OpenAI', status, body)).message;
+  const outcome = await sendUpstream(openaiImageRequest(plan, references, base, apiKey), { timeoutMs, signal, errorMessage });
+  if (!outcome.ok) throw answered ?? new UpstreamTrouble(outcome.error.message);
   let body: unknown;
   try {
     body = await outcome.response.json();
@@ -62,9 +67,4 @@ async function openaiRender(plan: ImagePlan, references: ReferenceImage[], base:
   }
   const { images, usage } = openaiImages(body);
   return { images: images.slice(0, plan.n), usage };
-}
-
-function openaiErrorMessage(status: number, body: unknown): string {
-  const message = (body as { error?: { message?: unknown } } | null)?.error?.message;
-  return typeof message === 'string' ? message : `HTTP ${status}`;
 }

@@ -1,5 +1,7 @@
 import type { RequestRecord } from '../../../durable-objects/account/requests';
 import { AccountClient } from '../../accounts/account-client';
+import { GatewayError } from '../../errors';
+import { isTransient } from '../../providers/media-http';
 import { database } from '../../db';
 import { insertGeneration } from '../../db/generations';
 import { claimMediaJob, endMediaJob, mediaJob, staleMediaJobs, type MediaJobRow } from '../../db/media-jobs';
@@ -42,7 +44,17 @@ export async function pollVideoJob(env: Env, jobId: string): Promise<void> {
   const now = Date.now();
   if (now - job.createdAt > VIDEO_JOB_DEADLINE_MS) return fail(env, job, 'The render did not finish in time.');
 
-  const progress = await pollVideo(job.upstream as VideoHandle, env);
+  let progress: Awaited<ReturnType<typeof pollVideo>>;
+  try {
+    progress = await pollVideo(job.upstream as VideoHandle, env);
+  } catch (err) {
+    if (!(err instanceof GatewayError)) throw err;
+    if (!isTransient(err)) return fail(env, job, err.message);
+    // Transport trouble: the same render is polled again at the usual pace, never submitted again.
+    if (!(await claimMediaJob(db, jobId, job, job.status, now))) return;
+    await env.JOBS.send(pollMessage(jobId), { delaySeconds: pollDelaySeconds(now - job.createdAt) });
+    return;
+  }
   switch (progress.state) {
     case 'queued':
     case 'processing':

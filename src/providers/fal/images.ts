@@ -1,7 +1,7 @@
 import { GatewayError } from '../../errors';
 import type { ImagePlan } from '../../media/images/plan';
 import type { RenderedImage } from '../../media/images/rail';
-import { downloadImage, FIRST_POLL_MS, MAX_POLL_MS, providerJson, sameOrigin, sleep } from '../media-http';
+import { downloadImage, pollUntil, ProviderFailure, providerJson, readWithRetry, sameOrigin } from '../media-http';
 
 /**
  * fal.ai's queue API (https://docs.fal.ai/model-endpoints/queue): submit to `{base}/{model_id}`
@@ -28,7 +28,7 @@ interface Result {
 
 /** fal's JSON calls; a refusal in the result (422) is the request's fault. */
 function call<T>(url: string, init: RequestInit): Promise<T> {
-  return providerJson<T>('fal', url, init, detailOf);
+  return providerJson<T>('fal', url, init);
 }
 
 /** Refusals that the same request would get again: the job fails instead of retrying. */
@@ -52,29 +52,16 @@ export async function falImages(plan: ImagePlan, base: string, apiKey: string, d
   const statusUrl = sameOrigin(submitted.status_url, base) ?? `${appUrl}/status`;
   const responseUrl = sameOrigin(submitted.response_url, base) ?? appUrl;
 
-  for (let wait = FIRST_POLL_MS; ; wait = Math.min(MAX_POLL_MS, wait * 2)) {
-    if (Date.now() > deadline) throw new GatewayError('provider_error', 'fal did not finish the render in time.');
-    await sleep(wait, signal);
-    const status = await call<Status>(statusUrl, { headers: auth, signal });
-    if (status.status !== 'COMPLETED') continue;
-    if (status.error) throw falFailure(status.error, status.error_type);
-    break;
-  }
-  const result = await call<Result>(responseUrl, { headers: auth, signal });
+  // Accepted: from here on only the status and result URLs are asked, never a new submission.
+  const status = await pollUntil('fal', () => call<Status>(statusUrl, { headers: auth, signal }), (answer) => answer.status === 'COMPLETED', deadline, signal);
+  if (status.error) throw falFailure(status.error, status.error_type);
+  const result = await readWithRetry(() => call<Result>(responseUrl, { headers: auth, signal }), deadline, signal);
   const images = (result.images ?? []).filter((image): image is { url: string; content_type?: string } => typeof image.url === 'string');
   if (images.length === 0) throw new GatewayError('provider_error', 'fal answered without images.');
   return Promise.all(images.map((image) => downloadImage('fal', image.url, image.content_type, signal)));
 }
 
-function falFailure(message: string, errorType: string | undefined): GatewayError {
-  return REFUSALS.has(errorType ?? '')
-    ? new GatewayError('invalid_request', `The provider rejected the request: ${message}`)
-    : new GatewayError('provider_error', `fal failed: ${message}`);
-}
-
-function detailOf(body: unknown): string | undefined {
-  const detail = (body as { detail?: unknown } | null)?.detail;
-  if (typeof detail === 'string') return detail;
-  if (Array.isArray(detail)) return detail.map((item) => (item as { msg?: unknown }).msg).filter((msg) => typeof msg === 'string').join('; ') || undefined;
-  return undefined;
+/** fal's failure report: a refusal the same request would get again is the request's fault (400). */
+export function falFailure(message: string, errorType: string | undefined): ProviderFailure {
+  return REFUSALS.has(errorType ?? '') ? new ProviderFailure(`The provider rejected the request: ${message}`, true) : new ProviderFailure(`fal failed: ${message}`);
 }

@@ -1,7 +1,7 @@
 import { GatewayError } from '../../errors';
 import type { VideoHandle, VideoProgress } from '../../media/videos/rail';
 import type { VideoPlan } from '../../media/videos/plan';
-import { providerJson, sameOrigin } from '../media-http';
+import { isTransient, providerJson, sameOrigin } from '../media-http';
 
 /**
  * Video on fal's queue (https://docs.fal.ai/model-endpoints/queue): the same submit, status and
@@ -49,7 +49,7 @@ export async function pollFalVideo(handle: VideoHandle, apiKey: string): Promise
   try {
     result = await call(handle.responseUrl!, { headers: auth });
   } catch (err) {
-    if (err instanceof GatewayError && err.status < 500) return { state: 'failed', error: err.message };
+    if (err instanceof GatewayError && !isTransient(err)) return { state: 'failed', error: err.message };
     throw err;
   }
   const url = result.video?.url;
@@ -58,10 +58,5 @@ export async function pollFalVideo(handle: VideoHandle, apiKey: string): Promise
 }
 
 function call<T>(url: string, init: RequestInit): Promise<T> {
-  return providerJson<T>('fal', url, init, (body) => {
-    const detail = (body as { detail?: unknown } | null)?.detail;
-    if (typeof detail === 'string') return detail;
-    if (Array.isArray(detail)) return detail.map((item) => (item as { msg?: unknown }).msg).filter((msg) => typeof msg === 'string').join('; ') || undefined;
-    return undefined;
-  });
+  return providerJson<T>('fal', url, init);
 }

@@ -50,8 +50,5 @@ export async function pollOpenAIVideo(handle: VideoHandle, base: string, apiKey:
 }
 
 function call<T>(url: string, init: RequestInit): Promise<T> {
-  return providerJson<T>('OpenAI', url, init, (body) => {
-    const message = (body as { error?: { message?: unknown } } | null)?.error?.message;
-    return typeof message === 'string' ? message : undefined;
-  });
+  return providerJson<T>('OpenAI', url, init);
 }

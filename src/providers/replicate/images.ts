@@ -1,7 +1,7 @@
 import { GatewayError } from '../../errors';
 import type { ImagePlan } from '../../media/images/plan';
 import type { RenderedImage } from '../../media/images/rail';
-import { downloadImage, FIRST_POLL_MS, MAX_POLL_MS, providerJson, sameOrigin, sleep } from '../media-http';
+import { downloadImage, pollUntil, ProviderFailure, providerJson, sameOrigin } from '../media-http';
 
 /**
  * Replicate's predictions API for official models (https://replicate.com/docs/reference/http):
@@ -33,13 +33,11 @@ async function predict(model: string, input: Record<string, unknown>, base: stri
   let prediction = await call(`${base}/models/${model}/predictions`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ input }), signal });
   if (!prediction.id) throw new GatewayError('provider_error', 'Replicate answered without a prediction id.');
   const getUrl = sameOrigin(prediction.urls?.get, base) ?? `${base}/predictions/${prediction.id}`;
-  for (let wait = FIRST_POLL_MS; prediction.status !== 'succeeded'; wait = Math.min(MAX_POLL_MS, wait * 2)) {
-    if (prediction.status === 'failed') throw new GatewayError('invalid_request', `The provider failed the render: ${typeof prediction.error === 'string' ? prediction.error : 'no reason given'}`);
-    if (prediction.status === 'canceled') throw new GatewayError('provider_error', 'Replicate canceled the render.');
-    if (Date.now() > deadline) throw new GatewayError('provider_error', 'Replicate did not finish the render in time.');
-    await sleep(wait, signal);
-    prediction = await call(getUrl, { headers: auth, signal });
-  }
+  // Accepted: from here on only the prediction is read again, never submitted again.
+  const ended = (answer: Prediction) => answer.status === 'succeeded' || answer.status === 'failed' || answer.status === 'canceled';
+  if (!ended(prediction)) prediction = await pollUntil('Replicate', () => call(getUrl, { headers: auth, signal }), ended, deadline, signal);
+  if (prediction.status === 'failed') throw new ProviderFailure(`The provider failed the render: ${typeof prediction.error === 'string' ? prediction.error : 'no reason given'}`, true);
+  if (prediction.status === 'canceled') throw new ProviderFailure('Replicate canceled the render.');
   const urls = (Array.isArray(prediction.output) ? prediction.output : [prediction.output]).filter((url): url is string => typeof url === 'string');
   if (urls.length === 0) throw new GatewayError('provider_error', 'Replicate answered without images.');
   return urls;
@@ -58,10 +56,7 @@ function referenceInput(plan: ImagePlan): Record<string, string | string[]> {
 }
 
 function call(url: string, init: RequestInit): Promise<Prediction> {
-  return providerJson<Prediction>('Replicate', url, init, (body) => {
-    const detail = (body as { detail?: unknown } | null)?.detail;
-    return typeof detail === 'string' ? detail : undefined;
-  });
+  return providerJson<Prediction>('Replicate', url, init);
 }
 
 /** The aspect ratio nearest to width:height, compared on a log scale so 2:1 and 1:2 weigh alike. */

@@ -54,8 +54,5 @@ export async function pollReplicateVideo(handle: VideoHandle, apiKey: string): P
 }
 
 function call(url: string, init: RequestInit): Promise<Prediction> {
-  return providerJson<Prediction>('Replicate', url, init, (body) => {
-    const detail = (body as { detail?: unknown } | null)?.detail;
-    return typeof detail === 'string' ? detail : undefined;
-  });
+  return providerJson<Prediction>('Replicate', url, init);
 }
