@@ -18,15 +18,13 @@ export interface VideoInputs {
   resolution: boolean;
   /** Images in one request: the first frame (0 when it takes none). */
   images: number;
-  /** Takes a last frame (`end_image_url`). */
-  endImage: boolean;
   /** Video inputs it takes (`video_url(s)`). */
   videos: number;
   /** Audio inputs it takes (`audio_url(s)`). */
   audios: number;
 }
 
-const NONE = { endImage: false, videos: 0, audios: 0, audioSwitch: false } as const;
+const NONE = { videos: 0, audios: 0, audioSwitch: false } as const;
 
 /**
  * Per model family, with the documentation each entry follows.

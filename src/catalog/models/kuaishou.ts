@@ -88,6 +88,9 @@ export const kuaishou = [
         upstreamId: 'fal-ai/kling-video/v2.1/pro/image-to-video',
         perSecond: { '1080p': 0.098 },
         source: falPage('fal-ai/kling-video/v2.1/pro/image-to-video'),
+        // The route's endpoint is image-to-video; it takes a last frame as tail_image_url
+        // (https://fal.ai/docs/model-api-reference/video-generation-api/kling-video-v1-standard, Kling's image-to-video schema).
+        endpoints: { image: { upstreamId: 'fal-ai/kling-video/v2.1/pro/image-to-video', last: 'tail_image_url', lacks: ['aspect_ratio'] } },
       },
     ],
   },
@@ -109,6 +112,8 @@ export const kuaishou = [
         upstreamId: 'fal-ai/kling-video/v2.1/master/text-to-video',
         perSecond: { '1080p': 0.28 },
         source: falPage('fal-ai/kling-video/v2.1/master/text-to-video'),
+        // https://fal.ai/models/fal-ai/kling-video/v2.1/master/image-to-video: image_url, duration, negative_prompt, cfg_scale (no aspect_ratio).
+        endpoints: { image: { upstreamId: 'fal-ai/kling-video/v2.1/master/image-to-video', lacks: ['aspect_ratio'] } },
       },
       { provider: 'replicate', upstreamId: 'kwaivgi/kling-v2.1-master', perSecond: { '1080p': 0.28 }, source: replicatePage('kwaivgi/kling-v2.1-master') },
     ],
@@ -152,6 +157,8 @@ export const kuaishou = [
         upstreamId: 'fal-ai/kling-video/v2.5-turbo/pro/text-to-video',
         perSecond: { '1080p': 0.07 },
         source: falPage('fal-ai/kling-video/v2.5-turbo/pro/text-to-video'),
+        // https://fal.ai/models/fal-ai/kling-video/v2.5-turbo/pro/image-to-video: image_url, duration, negative_prompt, cfg_scale.
+        endpoints: { image: { upstreamId: 'fal-ai/kling-video/v2.5-turbo/pro/image-to-video', lacks: ['aspect_ratio'] } },
       },
       { provider: 'replicate', upstreamId: 'kwaivgi/kling-v2.5-turbo-pro', perSecond: { '1080p': 0.07 }, source: replicatePage('kwaivgi/kling-v2.5-turbo-pro') },
     ],
