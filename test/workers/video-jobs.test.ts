@@ -163,7 +163,7 @@ describe('video image inputs on fal through POST /v1/videos/generations', () => 
     return agent.api_key;
   }
 
-  function call(apiKey: string, path: string, body: Record<string, unknown>): Promise<Response> {
+  async function call(apiKey: string, path: string, body: Record<string, unknown>): Promise<Response> {
     const req = new Request(`https://gateway.test${path}`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: JSON.stringify(body) });
     return app.fetch(req, falEnv, createExecutionContext());
   }
