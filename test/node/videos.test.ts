@@ -215,6 +215,23 @@ describe('video jobs', () => {
       const tail = await fetch(job!.url!, { headers: { Range: 'bytes=0-0' } });
       expect(tail.headers.get('content-range')).toBe(`bytes 0-0/${REPLICATE_VIDEO_BYTES}`);
       expect(await account()).toMatchObject({ held_usd: '0.000000' });
+
+      // Kling 2.1 Standard on Replicate is image-to-video: the first frame as start_image, no ratio
+      // (it follows the image), and no end_image (Replicate takes one only in mode "pro", not this route's).
+      const post = (body: Record<string, unknown>) =>
+        fetch(`${replicateGateway.url}/v1/videos/generations`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: JSON.stringify({ model: 'kuaishou/kling-2.1-standard', prompt: 'a heron', duration: 5, ...body }) });
+      const framed = await post({ image_url: 'https://example.com/heron.png' });
+      expect(framed.status, await framed.clone().text()).toBe(202);
+      expect(replicate.requests.at(-1)).toMatchObject({ path: '/v1/models/kwaivgi/kling-v2.1/predictions', body: { input: { prompt: 'a heron', duration: 5, start_image: 'https://example.com/heron.png' } } });
+      expect((replicate.requests.at(-1)!.body as { input: Record<string, unknown> }).input).not.toHaveProperty('aspect_ratio');
+      for (const [extra, param] of [
+        [{ image_url: 'https://example.com/heron.png', end_image_url: 'https://example.com/nest.png' }, 'end_image_url'],
+        [{ image_url: 'https://example.com/heron.png', aspect_ratio: '9:16' }, 'aspect_ratio'],
+      ] as const) {
+        const res = await post(extra);
+        expect(res.status, JSON.stringify(extra)).toBe(400);
+        expect(((await res.json()) as { error: { param: string } }).error.param).toBe(param);
+      }
     } finally {
       await replicateGateway.stop();
       await replicate.stop();

@@ -67,7 +67,16 @@ export const kuaishou = [
         perSecond: { '720p': 0.056 },
         source: falPage('fal-ai/kling-video/v2.1/standard/image-to-video'),
       },
-      { provider: 'replicate', upstreamId: 'kwaivgi/kling-v2.1', perSecond: { '720p': 0.05 }, source: replicatePage('kwaivgi/kling-v2.1') },
+      {
+        provider: 'replicate',
+        upstreamId: 'kwaivgi/kling-v2.1',
+        perSecond: { '720p': 0.05 },
+        source: replicatePage('kwaivgi/kling-v2.1'),
+        // Its schema (https://replicate.com/kwaivgi/kling-v2.1/api): start_image, duration, negative_prompt,
+        // mode; no aspect_ratio (it follows the image); end_image only in mode "pro" (1080p, another price),
+        // so this standard-mode route takes no last frame.
+        endpoints: { image: { upstreamId: 'kwaivgi/kling-v2.1', first: 'start_image', lacks: ['aspect_ratio'] } },
+      },
     ],
   },
   {
