@@ -196,8 +196,11 @@ describe('video image inputs on fal through POST /v1/videos/generations', () => 
       [{ image_urls: [first, upload] }, 'image_urls'],
     ] as const) {
       const video = { model: 'google/veo-3.1', prompt: 'a lantern', duration: 4, ...body };
-      await expectError(await call(apiKey, '/v1/videos/generations', video), 400, 'invalid_request', 'invalid_request_error', param);
-      await expectError(await call(apiKey, '/v1/quote', { path: '/v1/videos/generations', body: video }), 400, 'invalid_request', 'invalid_request_error', param);
+      // Refused for the upload itself (not PUT yet), not for the input: the model takes it.
+      const submitted = await expectError(await call(apiKey, '/v1/videos/generations', video), 400, 'invalid_request', 'invalid_request_error', param);
+      expect(submitted.error.message).toContain(`The upload ${upload} has not been uploaded yet`);
+      const quoted = await expectError(await call(apiKey, '/v1/quote', { path: '/v1/videos/generations', body: video }), 400, 'invalid_request', 'invalid_request_error', param);
+      expect(quoted.error.message).toContain(`The upload ${upload} has not been uploaded yet`);
     }
   });
 });
