@@ -137,6 +137,8 @@ export interface VideoEndpoints {
   /** First and last frame, where that is a separate endpoint (Veo 3.1); else `image.last`. */
   firstLast?: VideoFrameEndpoint & { last: NonNullable<VideoFrameEndpoint['last']> };
   references?: VideoReferenceEndpoint;
+  /** The route's own endpoint is image-to-video: a prompt alone is a 400 naming `image_url`. */
+  imageRequired?: boolean;
 }
 
 export interface VideoRoute {

@@ -181,6 +181,8 @@ describe('video image inputs on fal through POST /v1/videos/generations', () => 
     [{ model: 'kuaishou/kling-2.1-master', image_url: 'https://example.com/a.png', aspect_ratio: '16:9' }, 'aspect_ratio'],
     [{ model: 'kuaishou/kling-2.1-master', image_url: 'https://example.com/a.png', end_image_url: 'https://example.com/z.png' }, 'end_image_url'],
     [{ model: 'luma/ray-2', image_url: 'https://example.com/a.png', end_image_url: 'https://example.com/z.png' }, 'end_image_url'],
+    [{ model: 'kuaishou/kling-2.1-standard' }, 'image_url'],
+    [{ model: 'kuaishou/kling-2.5-turbo-standard', aspect_ratio: '16:9' }, 'image_url'],
   ])('refuses %o with 400 naming the input no endpoint of the model takes', async (body, param) => {
     await expectError(await call(await fundedKey(), '/v1/videos/generations', { prompt: 'a lantern', ...body }), 400, 'invalid_request', 'invalid_request_error', param);
   });

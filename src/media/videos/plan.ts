@@ -76,6 +76,9 @@ export function planVideo(request: VideoRequest, env: Env): VideoPlan {
   if (request.audio === false && model.audio && !inputs.audioSwitch) {
     throw new GatewayError('invalid_request', `${model.id} always renders audio; it has no switch to turn it off.`, { param: 'audio' });
   }
+  if (route.endpoints?.imageRequired && !endpoint.first && !endpoint.references) {
+    throw new GatewayError('invalid_request', `${model.id} animates an image: its ${route.upstreamId} endpoint takes a first frame (image_url), and none was given.`, { param: 'image_url' });
+  }
   const aspectRatio = lacks.includes('aspect_ratio') ? refuseRatio(model, endpoint, request.aspect_ratio) : pickAspectRatio(model, inputs, request.aspect_ratio);
 
   const perSecond = typeof route.perSecond === 'number' ? route.perSecond : route.perSecond[resolution];
