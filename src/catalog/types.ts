@@ -106,12 +106,48 @@ export interface ImageModel extends ModelBase {
 
 export type VideoResolution = '480p' | '720p' | '1080p' | '2k' | '4k';
 
+/** Fields of a prompt-only endpoint that an image endpoint's schema does not have. */
+export type VideoEndpointLack = 'aspect_ratio' | 'seed';
+
+/** An endpoint that takes a first frame (and maybe a last one), with the names its schema gives them. */
+export interface VideoFrameEndpoint {
+  upstreamId: string;
+  /** The first frame's field; the rail's default (`image_url` on fal, `start_image` on Replicate) when absent. */
+  first?: 'image_url' | 'first_frame_url' | 'start_image';
+  /** The last frame's field, where the endpoint takes one. */
+  last?: 'tail_image_url' | 'last_frame_url' | 'end_image_url' | 'end_image';
+  lacks?: VideoEndpointLack[];
+}
+
+/** An endpoint that takes several reference images (no first frame). */
+export interface VideoReferenceEndpoint {
+  upstreamId: string;
+  field: 'image_urls';
+  max: number;
+  lacks?: VideoEndpointLack[];
+}
+
+/**
+ * Per-request endpoint choice: the route's `upstreamId` serves a prompt alone; a request carrying
+ * images goes to the endpoint its provider documents for them (planVideo picks it).
+ */
+export interface VideoEndpoints {
+  /** First frame. Absent: the route's own endpoint takes it under the rail's default name. */
+  image?: VideoFrameEndpoint;
+  /** First and last frame, where that is a separate endpoint (Veo 3.1); else `image.last`. */
+  firstLast?: VideoFrameEndpoint & { last: NonNullable<VideoFrameEndpoint['last']> };
+  references?: VideoReferenceEndpoint;
+  /** The route's own endpoint is image-to-video: a prompt alone is a 400 naming `image_url`. */
+  imageRequired?: boolean;
+}
+
 export interface VideoRoute {
   provider: ProviderId;
   upstreamId: string;
   /** USD per second of video; one price, or one per resolution. */
   perSecond: number | Partial<Record<VideoResolution, number>>;
   source: PriceSource;
+  endpoints?: VideoEndpoints;
 }
 
 export interface VideoModel extends ModelBase {

@@ -18,36 +18,44 @@ export interface VideoInputs {
   resolution: boolean;
   /** Images in one request: the first frame (0 when it takes none). */
   images: number;
-  /** Takes a last frame (`end_image_url`). */
-  endImage: boolean;
   /** Video inputs it takes (`video_url(s)`). */
   videos: number;
   /** Audio inputs it takes (`audio_url(s)`). */
   audios: number;
 }
 
-const NONE = { endImage: false, videos: 0, audios: 0, audioSwitch: false } as const;
+const NONE = { videos: 0, audios: 0, audioSwitch: false } as const;
 
 /**
- * Per model family, with the documentation each entry follows.
+ * Per model family, with the documentation each entry follows (checked again against fal's model
+ * pages and Replicate's input schemas; the endpoints a request with images goes to, and the fields
+ * those lack, are per route in the catalog: `VideoRoute.endpoints`).
  * - OpenAI sora-2 / sora-2-pro (https://platform.openai.com/docs/api-reference/videos/create):
  *   `size` 720x1280 or 1280x720 (sora-2-pro also 1024x1792 / 1792x1024, not priced here), one
  *   `input_reference` image, `seconds` 4/8/12; no seed, no audio switch, no last frame.
  * - fal Veo 3 / 3.1 (https://fal.ai/models/fal-ai/veo3.1/api, https://fal.ai/models/fal-ai/veo3/api):
- *   `aspect_ratio` 16:9 or 9:16, `resolution`, `generate_audio`, `seed`; the first frame on the
- *   image-to-video endpoint as `image_url`.
- * - fal Kling (https://fal.ai/models/fal-ai/kling-video/v2.1/standard/image-to-video/api and the
- *   text-to-video pages): `aspect_ratio` 16:9, 9:16, 1:1, `image_url`, `negative_prompt`,
- *   `cfg_scale`; no seed, no resolution (fixed per tier). Replicate's kwaivgi/kling-v2.x take
- *   `start_image` and no seed either (https://replicate.com/kwaivgi/kling-v2.1/api).
- * - fal Seedance 1 / 1.5 Pro (https://fal.ai/models/fal-ai/bytedance/seedance/v1/pro/text-to-video/api):
- *   `aspect_ratio` 21:9, 16:9, 4:3, 1:1, 3:4, 9:16, `resolution`, `seed`; 1.5 Pro also `generate_audio`.
- * - fal Wan 2.2 A14B (https://fal.ai/models/fal-ai/wan/v2.2-a14b/text-to-video/api): `aspect_ratio`
- *   16:9, 9:16, 1:1, `resolution` 480p/720p, `seed`.
- * - fal Luma Ray 2 (https://fal.ai/models/fal-ai/luma-dream-machine/ray-2/api): `aspect_ratio`
- *   16:9, 9:16, 4:3, 3:4, 21:9 (and 9:21), `resolution`; no seed.
- * - fal Hailuo 02 (https://fal.ai/models/fal-ai/minimax/hailuo-02/standard/text-to-video/api):
- *   `prompt_optimizer` and `duration` only: no aspect ratio, seed or resolution field.
+ *   `aspect_ratio` 16:9 or 9:16, `resolution`, `generate_audio`, `seed`. The first frame goes to
+ *   `…/image-to-video` as `image_url` (Veo 3's has no seed); Veo 3.1 also has
+ *   `…/first-last-frame-to-video` (`first_frame_url`, `last_frame_url`, no seed) and, not Fast,
+ *   `…/reference-to-video` (`image_urls`, no seed)
+ *   (https://fal.ai/docs/model-api-reference/video-generation-api/veo3.1-reference-to-video).
+ * - fal Kling (https://fal.ai/models/fal-ai/kling-video/v2.1/pro/image-to-video/llms.txt and the
+ *   text-to-video pages): text-to-video takes `aspect_ratio` 16:9, 9:16, 1:1, `negative_prompt`,
+ *   `cfg_scale`; image-to-video takes `image_url` and no `aspect_ratio`, 2.1 Pro's also a last frame
+ *   as `tail_image_url`; no seed, no resolution (fixed per tier). Replicate's kwaivgi/kling-v2.1
+ *   (https://replicate.com/kwaivgi/kling-v2.1/api) is image-to-video: `start_image` (required),
+ *   no `aspect_ratio`, no seed, `end_image` in mode "pro" only.
+ * - fal Seedance 1 / 1.5 Pro (https://fal.ai/models/fal-ai/bytedance/seedance/v1/pro/image-to-video/llms.txt):
+ *   `aspect_ratio` 21:9, 16:9, 4:3, 1:1, 3:4, 9:16 (image-to-video also `auto`), `resolution`,
+ *   `seed`, `camera_fixed`; 1.5 Pro also `generate_audio`. Confirmed.
+ * - fal Wan 2.2 A14B (https://fal.ai/models/fal-ai/wan/v2.2-a14b/image-to-video/llms.txt): `aspect_ratio`
+ *   16:9, 9:16, 1:1, `resolution` 480p/580p/720p, `seed`, `image_url` on image-to-video. Confirmed.
+ * - fal Luma Ray 2 (https://fal.ai/models/fal-ai/luma-dream-machine/ray-2-flash/image-to-video/llms.txt):
+ *   `aspect_ratio` 16:9, 9:16, 4:3, 3:4, 21:9, 9:21, `resolution` 540p/720p/1080p, `loop`; no seed.
+ *   Ray 2 Flash's image-to-video takes `image_url` and `end_image_url`. Confirmed.
+ * - fal Hailuo 02 (https://fal.ai/models/fal-ai/minimax/hailuo-02/standard/image-to-video/llms.txt):
+ *   `prompt_optimizer` and `duration`: no aspect ratio or seed; Standard's image-to-video takes
+ *   `image_url` and `end_image_url` (and a `resolution` 512P/768P this gateway does not send).
  */
 const FAMILIES: readonly { prefix: string; inputs: VideoInputs }[] = [
   { prefix: 'openai/sora-2', inputs: { ...NONE, aspectRatios: ['16:9', '9:16'], seed: false, resolution: false, images: 1 } },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFalUpstream, type FalUpstream } from '../upstreams/fal';
 import { mp4ByteAt } from '../upstreams/mp4';
+import { png } from '../upstreams/openai-images';
 import { BIG_VIDEO_BYTES, SMALL_VIDEO_BYTES, startOpenAIVideosUpstream, type OpenAIVideosUpstream } from '../upstreams/openai-videos';
 import { REPLICATE_VIDEO_BYTES, startReplicateUpstream, type ReplicateUpstream } from '../upstreams/replicate';
 import { fundedAgent } from './agents';
@@ -131,8 +132,8 @@ describe('video jobs', () => {
     const veo = await submit(apiKey, { model: 'google/veo-3-fast', prompt: 'a kite at dusk', duration: 4, resolution: '1080p', aspect_ratio: '9:16', audio: false, seed: 42 });
     expect(veo.status).toBe(202);
     expect(lastBody()).toEqual({ prompt: 'a kite at dusk', duration: '4s', resolution: '1080p', aspect_ratio: '9:16', generate_audio: false, seed: 42 });
-    // Kling takes a square ratio but no resolution field; Hailuo takes neither ratio nor resolution.
-    expect((await submit(apiKey, { model: 'kuaishou/kling-2.1-pro', prompt: 'a fox', duration: 5, aspect_ratio: '1:1' })).status).toBe(202);
+    // Kling's text-to-video takes a square ratio but no resolution field; Hailuo takes neither ratio nor resolution.
+    expect((await submit(apiKey, { model: 'kuaishou/kling-2.1-master', prompt: 'a fox', duration: 5, aspect_ratio: '1:1' })).status).toBe(202);
     expect(lastBody()).toEqual({ prompt: 'a fox', duration: '5', aspect_ratio: '1:1' });
     expect((await submit(apiKey, { model: 'minimax/hailuo-02-pro', prompt: 'a tide', duration: 6 })).status).toBe(202);
     expect(lastBody()).toEqual({ prompt: 'a tide', duration: '6' });
@@ -146,6 +147,47 @@ describe('video jobs', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(((await res.json()) as { error: { param: string } }).error.param).toBe(param);
     }
+  });
+
+  /** A PNG hosted here through the uploads flow (reserve, then the one PUT): its public_url. */
+  async function uploaded(apiKey: string, label: string): Promise<string> {
+    const bytes = png(64, 36, label);
+    const res = await fetch(`${gateway.url}/v1/uploads`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: JSON.stringify({ content_type: 'image/png', content_length: bytes.length }) });
+    expect(res.status).toBe(200);
+    const { upload_url, public_url } = (await res.json()) as { upload_url: string; public_url: string };
+    expect((await fetch(upload_url, { method: 'PUT', headers: { 'Content-Type': 'image/png' }, body: bytes as Uint8Array<ArrayBuffer> })).status).toBeLessThan(300);
+    return public_url;
+  }
+
+  it('sends a request with images to the endpoint fal documents for them, under its field names, uploads included', async () => {
+    const { apiKey } = await agent('20');
+    const first = await uploaded(apiKey, 'first frame');
+    const last = await uploaded(apiKey, 'last frame');
+    const lastPost = () => {
+      const post = fal.requests.filter((request) => request.method === 'POST').at(-1)!;
+      return { path: post.path, body: post.body };
+    };
+    const cases: [Record<string, unknown>, string, Record<string, unknown>][] = [
+      [{ model: 'google/veo-3.1', image_url: first, seed: 3 }, '/fal-ai/veo3.1/image-to-video', { image_url: first, seed: 3 }],
+      [{ model: 'google/veo-3.1', image_url: first, end_image_url: last }, '/fal-ai/veo3.1/first-last-frame-to-video', { first_frame_url: first, last_frame_url: last }],
+      [{ model: 'google/veo-3.1', image_urls: [first, 'https://example.com/b.png', last] }, '/fal-ai/veo3.1/reference-to-video', { image_urls: [first, 'https://example.com/b.png', last] }],
+      [{ model: 'google/veo-3.1-fast', image_url: first, end_image_url: last }, '/fal-ai/veo3.1/fast/first-last-frame-to-video', { first_frame_url: first, last_frame_url: last }],
+      [{ model: 'google/veo-3', image_url: first }, '/fal-ai/veo3/image-to-video', { image_url: first }],
+      [{ model: 'kuaishou/kling-2.1-pro', image_url: first, end_image_url: last }, '/fal-ai/kling-video/v2.1/pro/image-to-video', { image_url: first, tail_image_url: last }],
+      [{ model: 'kuaishou/kling-2.1-master', image_url: first }, '/fal-ai/kling-video/v2.1/master/image-to-video', { image_url: first }],
+      [{ model: 'luma/ray-2-flash', image_url: first, end_image_url: last }, '/fal-ai/luma-dream-machine/ray-2-flash/image-to-video', { image_url: first, end_image_url: last }],
+      [{ model: 'minimax/hailuo-02-standard', image_url: first, end_image_url: last }, '/fal-ai/minimax/hailuo-02/standard/image-to-video', { image_url: first, end_image_url: last }],
+      [{ model: 'bytedance/seedance-1-pro', image_url: first }, '/fal-ai/bytedance/seedance/v1/pro/image-to-video', { image_url: first }],
+      [{ model: 'alibaba/wan-2.2-a14b', image_url: first }, '/fal-ai/wan/v2.2-a14b/image-to-video', { image_url: first }],
+    ];
+    for (const [body, path, images] of cases) {
+      const res = await submit(apiKey, { prompt: 'the frames, moving', ...body });
+      expect(res.status, `${JSON.stringify(body)}: ${await res.clone().text()}`).toBe(202);
+      expect(lastPost(), JSON.stringify(body)).toMatchObject({ path, body: { prompt: 'the frames, moving', ...images } });
+    }
+    // Kling's image-to-video has no aspect_ratio: none is sent with the image.
+    await submit(apiKey, { model: 'kuaishou/kling-2.1-master', prompt: 'a fox', image_url: first });
+    expect(lastPost().body).not.toHaveProperty('aspect_ratio');
   });
 
   it('renders on Replicate when it is the configured route, through processing to a hosted file', async () => {
@@ -174,6 +216,23 @@ describe('video jobs', () => {
       const tail = await fetch(job!.url!, { headers: { Range: 'bytes=0-0' } });
       expect(tail.headers.get('content-range')).toBe(`bytes 0-0/${REPLICATE_VIDEO_BYTES}`);
       expect(await account()).toMatchObject({ held_usd: '0.000000' });
+
+      // Kling 2.1 Standard on Replicate is image-to-video: the first frame as start_image, no ratio
+      // (it follows the image), and no end_image (Replicate takes one only in mode "pro", not this route's).
+      const post = (body: Record<string, unknown>) =>
+        fetch(`${replicateGateway.url}/v1/videos/generations`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: JSON.stringify({ model: 'kuaishou/kling-2.1-standard', prompt: 'a heron', duration: 5, ...body }) });
+      const framed = await post({ image_url: 'https://example.com/heron.png' });
+      expect(framed.status, await framed.clone().text()).toBe(202);
+      expect(replicate.requests.at(-1)).toMatchObject({ path: '/v1/models/kwaivgi/kling-v2.1/predictions', body: { input: { prompt: 'a heron', duration: 5, start_image: 'https://example.com/heron.png' } } });
+      expect((replicate.requests.at(-1)!.body as { input: Record<string, unknown> }).input).not.toHaveProperty('aspect_ratio');
+      for (const [extra, param] of [
+        [{ image_url: 'https://example.com/heron.png', end_image_url: 'https://example.com/nest.png' }, 'end_image_url'],
+        [{ image_url: 'https://example.com/heron.png', aspect_ratio: '9:16' }, 'aspect_ratio'],
+      ] as const) {
+        const res = await post(extra);
+        expect(res.status, JSON.stringify(extra)).toBe(400);
+        expect(((await res.json()) as { error: { param: string } }).error.param).toBe(param);
+      }
     } finally {
       await replicateGateway.stop();
       await replicate.stop();

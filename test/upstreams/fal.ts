@@ -12,8 +12,8 @@
  * is `COMPLETED` with `error` and `error_type: runner_server_error`, its result answers 500 with
  * `detail`; one with `[503-once]` has its first status poll answered 503 without a body. A video request (its input has a `duration`) completes with
  * `{video: {url, content_type, file_size}}`: a 3 MB MP4, served without `Content-Length` for a
- * prompt with `[chunked]`. A video input with a field or aspect ratio its model's page does not
- * list is refused with 422 (`checkVideoInput`).
+ * prompt with `[chunked]`. A video input with a field or aspect ratio its endpoint's page does not
+ * list, or without the image an image endpoint requires, is refused with 422 (`checkVideoInput`).
  */
 import type { ServerResponse } from 'node:http';
 import { sendMp4 } from './mp4';
@@ -140,17 +140,36 @@ function serveFile(res: ServerResponse, bytes: Buffer | undefined): void {
 }
 
 /**
- * A video endpoint's documented input fields and aspect ratios, per family (fal's model API
- * pages): an extra field or a ratio the model does not list is a 422 `detail` as fal answers, so
- * a misnamed or unsupported field fails the test that sends it.
+ * A video endpoint's documented input fields, required image fields and aspect ratios, per
+ * endpoint (fal's model API pages; the first match wins, so image endpoints come before their
+ * family's text endpoint): an extra field, a missing image or a ratio the endpoint does not list
+ * is a 422 `detail` as fal answers, so a misnamed field or a request sent to the wrong endpoint
+ * (an image to a text-to-video one) fails the test that sends it.
  */
-const VIDEO_SCHEMAS: { match: RegExp; fields: string[]; ratios: string[] }[] = [
-  { match: /\/veo3/, fields: ['prompt', 'duration', 'aspect_ratio', 'resolution', 'generate_audio', 'seed', 'negative_prompt', 'image_url'], ratios: ['16:9', '9:16'] },
-  { match: /\/kling-video\//, fields: ['prompt', 'duration', 'aspect_ratio', 'negative_prompt', 'cfg_scale', 'image_url'], ratios: ['16:9', '9:16', '1:1'] },
-  { match: /\/seedance\//, fields: ['prompt', 'duration', 'aspect_ratio', 'resolution', 'generate_audio', 'seed', 'camera_fixed', 'image_url'], ratios: ['21:9', '16:9', '4:3', '1:1', '3:4', '9:16'] },
-  { match: /\/wan\//, fields: ['prompt', 'duration', 'aspect_ratio', 'resolution', 'seed', 'negative_prompt', 'image_url'], ratios: ['16:9', '9:16', '1:1'] },
-  { match: /\/luma-dream-machine\//, fields: ['prompt', 'duration', 'aspect_ratio', 'resolution', 'loop', 'image_url'], ratios: ['16:9', '9:16', '4:3', '3:4', '21:9', '9:21'] },
-  { match: /\/hailuo-02\//, fields: ['prompt', 'duration', 'prompt_optimizer', 'image_url'], ratios: [] },
+const VEO = ['prompt', 'duration', 'aspect_ratio', 'resolution', 'generate_audio', 'negative_prompt'];
+const KLING = ['prompt', 'duration', 'negative_prompt', 'cfg_scale'];
+const SEEDANCE = ['prompt', 'duration', 'aspect_ratio', 'resolution', 'generate_audio', 'seed', 'camera_fixed'];
+const SEEDANCE_RATIOS = ['21:9', '16:9', '4:3', '1:1', '3:4', '9:16'];
+const LUMA = ['prompt', 'duration', 'aspect_ratio', 'resolution', 'loop'];
+const LUMA_RATIOS = ['16:9', '9:16', '4:3', '3:4', '21:9', '9:21'];
+const VIDEO_SCHEMAS: { match: RegExp; fields: string[]; required?: string[]; ratios: string[] }[] = [
+  { match: /\/veo3\.1(\/fast)?\/first-last-frame-to-video$/, fields: [...VEO, 'first_frame_url', 'last_frame_url'], required: ['first_frame_url', 'last_frame_url'], ratios: ['auto', '16:9', '9:16'] },
+  { match: /\/veo3\.1\/reference-to-video$/, fields: [...VEO.filter((field) => field !== 'negative_prompt'), 'image_urls'], required: ['image_urls'], ratios: ['16:9', '9:16'] },
+  { match: /\/veo3\.1(\/fast)?\/image-to-video$/, fields: [...VEO, 'seed', 'image_url'], required: ['image_url'], ratios: ['auto', '16:9', '9:16'] },
+  { match: /\/veo3\/image-to-video$/, fields: [...VEO, 'image_url'], required: ['image_url'], ratios: ['auto', '16:9', '9:16'] },
+  { match: /\/veo3/, fields: [...VEO, 'seed'], ratios: ['16:9', '9:16'] },
+  { match: /\/kling-video\/v2\.1\/pro\/image-to-video$/, fields: [...KLING, 'image_url', 'tail_image_url'], required: ['image_url'], ratios: [] },
+  { match: /\/kling-video\/.*\/image-to-video$/, fields: [...KLING, 'image_url'], required: ['image_url'], ratios: [] },
+  { match: /\/kling-video\//, fields: [...KLING, 'aspect_ratio'], ratios: ['16:9', '9:16', '1:1'] },
+  { match: /\/seedance\/.*\/image-to-video$/, fields: [...SEEDANCE, 'image_url'], required: ['image_url'], ratios: [...SEEDANCE_RATIOS, 'auto'] },
+  { match: /\/seedance\//, fields: SEEDANCE, ratios: SEEDANCE_RATIOS },
+  { match: /\/wan\/.*\/image-to-video$/, fields: ['prompt', 'duration', 'aspect_ratio', 'resolution', 'seed', 'negative_prompt', 'image_url'], required: ['image_url'], ratios: ['auto', '16:9', '9:16', '1:1'] },
+  { match: /\/wan\//, fields: ['prompt', 'duration', 'aspect_ratio', 'resolution', 'seed', 'negative_prompt'], ratios: ['16:9', '9:16', '1:1'] },
+  { match: /\/ray-2-flash\/image-to-video$/, fields: [...LUMA, 'image_url', 'end_image_url'], ratios: LUMA_RATIOS },
+  { match: /\/ray-2\/image-to-video$/, fields: [...LUMA, 'image_url'], required: ['image_url'], ratios: LUMA_RATIOS },
+  { match: /\/luma-dream-machine\//, fields: LUMA, ratios: LUMA_RATIOS },
+  { match: /\/hailuo-02\/standard\/image-to-video$/, fields: ['prompt', 'duration', 'prompt_optimizer', 'resolution', 'image_url', 'end_image_url'], required: ['image_url'], ratios: [] },
+  { match: /\/hailuo-02\//, fields: ['prompt', 'duration', 'prompt_optimizer'], ratios: [] },
 ];
 
 function checkVideoInput(modelId: string, input: Record<string, unknown>): { loc: string[]; msg: string; type: string } | undefined {
@@ -158,6 +177,13 @@ function checkVideoInput(modelId: string, input: Record<string, unknown>): { loc
   if (!schema) return undefined;
   const extra = Object.keys(input).find((field) => !schema.fields.includes(field));
   if (extra) return { loc: ['body', extra], msg: 'extra fields not permitted', type: 'value_error.extra' };
+  const missing = schema.required?.find((field) => input[field] === undefined);
+  if (missing) return { loc: ['body', missing], msg: 'field required', type: 'value_error.missing' };
+  const badLink = Object.entries(input).find(([field, value]) => field.endsWith('_url') && field !== 'prompt' && typeof value !== 'string');
+  if (badLink) return { loc: ['body', badLink[0]], msg: 'str type expected', type: 'type_error.str' };
+  if (input.image_urls !== undefined && (!Array.isArray(input.image_urls) || input.image_urls.some((url) => typeof url !== 'string'))) {
+    return { loc: ['body', 'image_urls'], msg: 'value is not a valid list of strings', type: 'type_error.list' };
+  }
   if (input.aspect_ratio !== undefined && !schema.ratios.includes(String(input.aspect_ratio))) {
     return { loc: ['body', 'aspect_ratio'], msg: `value is not a valid enumeration member; permitted: ${schema.ratios.map((ratio) => `'${ratio}'`).join(', ')}`, type: 'type_error.enum' };
   }

@@ -7,7 +7,8 @@
  * file URLs served here. A prompt with `[fail]` ends `failed` with `error` (with `[503-once]` its first poll answers 503), one with `[cancel]`
  * ends `canceled`; an input without `prompt` gets the 422 Replicate sends for invalid input. A
  * video input (it has a `duration`, as Kling's does) succeeds with `output` one MP4 URL (2 MB); a
- * Kling input with a field its schema lacks gets the 422 Replicate sends for it.
+ * Kling input with a field its schema lacks (or kling-v2.1 without `start_image`, or with
+ * `end_image` outside mode "pro") gets the 422 Replicate sends for it.
  * File inputs given as URLs (`input_image`, `image`, `image_input`: the reference members of the
  * edit models) are downloaded at creation, as Replicate does; one that cannot be read fails the
  * prediction. What was downloaded is recorded in `fetched`.
@@ -30,6 +31,20 @@ export interface ReplicateUpstream extends Upstream {
 const FILE_INPUTS = ['input_image', 'image', 'image_input'];
 /** The kwaivgi/kling-v2.x input schema's fields (https://replicate.com/kwaivgi/kling-v2.1/api): no seed. */
 const KLING_INPUTS = ['prompt', 'negative_prompt', 'duration', 'aspect_ratio', 'start_image', 'end_image', 'mode', 'guidance_scale'];
+/** kwaivgi/kling-v2.1 is image-to-video: start_image required, no aspect_ratio, end_image in mode "pro" only. */
+const KLING_V21_INPUTS = ['prompt', 'negative_prompt', 'duration', 'start_image', 'end_image', 'mode'];
+
+/** Why Replicate would refuse a Kling input (its 422 description), or undefined. */
+function klingRefusal(model: string, input: Record<string, unknown>): string | undefined {
+  if (!model.startsWith('kwaivgi/kling-')) return undefined;
+  const fields = model === 'kwaivgi/kling-v2.1' ? KLING_V21_INPUTS : KLING_INPUTS;
+  const extra = Object.keys(input).find((field) => !fields.includes(field));
+  if (extra) return `Additional property ${extra} is not allowed`;
+  if (model !== 'kwaivgi/kling-v2.1') return undefined;
+  if (typeof input.start_image !== 'string') return 'start_image is required';
+  if (input.end_image !== undefined && input.mode !== 'pro') return 'end_image requires mode pro';
+  return undefined;
+}
 
 interface Stored {
   id: string;
@@ -80,9 +95,9 @@ export async function startReplicateUpstream(apiKey = 'r8_test'): Promise<Replic
       if (typeof input.prompt !== 'string') {
         return sendJson(res, 422, { title: 'Input validation failed', detail: '- input: prompt is required', status: 422, invalid_fields: [{ type: 'required', field: 'input', description: 'prompt is required' }] });
       }
-      const extra = create[1]!.startsWith('kwaivgi/kling-') ? Object.keys(input).find((field) => !KLING_INPUTS.includes(field)) : undefined;
-      if (extra) {
-        return sendJson(res, 422, { title: 'Input validation failed', detail: `- input: Additional property ${extra} is not allowed`, status: 422, invalid_fields: [{ type: 'additional_property_not_allowed', field: 'input', description: `Additional property ${extra} is not allowed` }] });
+      const refused = klingRefusal(create[1]!, input);
+      if (refused) {
+        return sendJson(res, 422, { title: 'Input validation failed', detail: `- input: ${refused}`, status: 422, invalid_fields: [{ type: 'invalid', field: 'input', description: refused }] });
       }
       const id = `p${predictions.size + 1}${Math.random().toString(36).slice(2, 10)}`;
       const fileError = await downloadFiles(input);

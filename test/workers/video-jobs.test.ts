@@ -151,3 +151,58 @@ describe('video inputs through POST /v1/videos/generations', () => {
     await expectError(await post({ model: 'openai/sora-2', prompt: 'a lantern in the rain', duration: 4, ...extra }), 400, 'invalid_request', 'invalid_request_error', param);
   });
 });
+
+describe('video image inputs on fal through POST /v1/videos/generations', () => {
+  const app = createApp();
+  // fal configured but unreachable: every case here is answered before anything is sent upstream.
+  const falEnv = { ...env, FAL_API_KEY: 'fal-unused', FAL_BASE_URL: 'http://127.0.0.1:9' } as Env;
+
+  async function fundedKey(): Promise<string> {
+    const agent = await register();
+    await adminCredit(agent.account_id, '5');
+    return agent.api_key;
+  }
+
+  async function call(apiKey: string, path: string, body: Record<string, unknown>): Promise<Response> {
+    const req = new Request(`https://gateway.test${path}`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: JSON.stringify(body) });
+    return app.fetch(req, falEnv, createExecutionContext());
+  }
+
+  it.each([
+    [{ model: 'google/veo-3.1', end_image_url: 'https://example.com/last.png' }, 'end_image_url'],
+    [{ model: 'google/veo-3.1', image_url: 'https://example.com/a.png', image_urls: ['https://example.com/b.png'] }, 'image_url'],
+    [{ model: 'google/veo-3.1', image_urls: ['https://example.com/a.png', 'https://example.com/b.png', 'https://example.com/c.png', 'https://example.com/d.png'] }, 'image_urls'],
+    [{ model: 'google/veo-3.1', image_urls: ['https://example.com/a.png'], seed: 7 }, 'seed'],
+    [{ model: 'google/veo-3.1', image_urls: ['https://example.com/a.png'], end_image_url: 'https://example.com/z.png' }, 'end_image_url'],
+    [{ model: 'google/veo-3.1', image_url: 'https://example.com/a.png', end_image_url: 'https://example.com/z.png', seed: 7 }, 'seed'],
+    [{ model: 'google/veo-3.1-fast', image_urls: ['https://example.com/a.png', 'https://example.com/b.png'] }, 'image_urls'],
+    [{ model: 'google/veo-3', image_url: 'https://example.com/a.png', end_image_url: 'https://example.com/z.png' }, 'end_image_url'],
+    [{ model: 'google/veo-3', image_url: 'https://example.com/a.png', seed: 7 }, 'seed'],
+    [{ model: 'kuaishou/kling-2.1-master', image_url: 'https://example.com/a.png', aspect_ratio: '16:9' }, 'aspect_ratio'],
+    [{ model: 'kuaishou/kling-2.1-master', image_url: 'https://example.com/a.png', end_image_url: 'https://example.com/z.png' }, 'end_image_url'],
+    [{ model: 'luma/ray-2', image_url: 'https://example.com/a.png', end_image_url: 'https://example.com/z.png' }, 'end_image_url'],
+    [{ model: 'kuaishou/kling-2.1-standard' }, 'image_url'],
+    [{ model: 'kuaishou/kling-2.5-turbo-standard', aspect_ratio: '16:9' }, 'image_url'],
+  ])('refuses %o with 400 naming the input no endpoint of the model takes', async (body, param) => {
+    await expectError(await call(await fundedKey(), '/v1/videos/generations', { prompt: 'a lantern', ...body }), 400, 'invalid_request', 'invalid_request_error', param);
+  });
+
+  it('checks a gateway upload given as the last frame or a reference image, before anything is held or sent, and the quote checks it too', async () => {
+    const apiKey = await fundedKey();
+    const reserved = await call(apiKey, '/v1/uploads', { content_type: 'image/png', content_length: 100 });
+    expect(reserved.status).toBe(200);
+    const upload = ((await reserved.json()) as { public_url: string }).public_url;
+    const first = 'https://example.com/first.png';
+    for (const [body, param] of [
+      [{ image_url: first, end_image_url: upload }, 'end_image_url'],
+      [{ image_urls: [first, upload] }, 'image_urls'],
+    ] as const) {
+      const video = { model: 'google/veo-3.1', prompt: 'a lantern', duration: 4, ...body };
+      // Refused for the upload itself (not PUT yet), not for the input: the model takes it.
+      const submitted = await expectError(await call(apiKey, '/v1/videos/generations', video), 400, 'invalid_request', 'invalid_request_error', param);
+      expect(submitted.error.message).toContain(`The upload ${upload} has not been uploaded yet`);
+      const quoted = await expectError(await call(apiKey, '/v1/quote', { path: '/v1/videos/generations', body: video }), 400, 'invalid_request', 'invalid_request_error', param);
+      expect(quoted.error.message).toContain(`The upload ${upload} has not been uploaded yet`);
+    }
+  });
+});

@@ -59,6 +59,8 @@ export const bytedance = [
         upstreamId: 'fal-ai/bytedance/seedance/v1/pro/text-to-video',
         perSecond: { '480p': 0.024, '720p': 0.054, '1080p': 0.124 },
         source: falPage('fal-ai/bytedance/seedance/v1/pro/text-to-video'),
+        // https://fal.ai/models/fal-ai/bytedance/seedance/v1/pro/image-to-video: image_url, the same ratios, seed.
+        endpoints: { image: { upstreamId: 'fal-ai/bytedance/seedance/v1/pro/image-to-video' } },
       },
     ],
   },
@@ -80,6 +82,8 @@ export const bytedance = [
         upstreamId: 'fal-ai/bytedance/seedance/v1.5/pro/text-to-video',
         perSecond: { '480p': 0.023, '720p': 0.052, '1080p': 0.117 },
         source: falPage('fal-ai/bytedance/seedance/v1.5/pro/text-to-video'),
+        // https://fal.ai/models/fal-ai/bytedance/seedance/v1.5/pro/image-to-video: image_url, the same ratios, seed.
+        endpoints: { image: { upstreamId: 'fal-ai/bytedance/seedance/v1.5/pro/image-to-video' } },
       },
     ],
   },

@@ -192,7 +192,16 @@ export const google = [
     resolutions: ['720p', '1080p'],
     audio: true,
     imageInput: true,
-    routes: [{ provider: 'fal', upstreamId: 'fal-ai/veo3', perSecond: { '720p': 0.4, '1080p': 0.4 }, source: falPage('fal-ai/veo3') }],
+    routes: [
+      {
+        provider: 'fal',
+        upstreamId: 'fal-ai/veo3',
+        perSecond: { '720p': 0.4, '1080p': 0.4 },
+        source: falPage('fal-ai/veo3'),
+        // https://fal.ai/models/fal-ai/veo3/image-to-video: image_url, aspect_ratio auto/16:9/9:16, no seed.
+        endpoints: { image: { upstreamId: 'fal-ai/veo3/image-to-video', lacks: ['seed'] } },
+      },
+    ],
   },
   {
     // Audio on (default).
@@ -220,7 +229,22 @@ export const google = [
     resolutions: ['720p', '1080p', '4k'],
     audio: true,
     imageInput: true,
-    routes: [{ provider: 'fal', upstreamId: 'fal-ai/veo3.1', perSecond: { '720p': 0.4, '1080p': 0.4, '4k': 0.6 }, source: falPage('fal-ai/veo3.1') }],
+    routes: [
+      {
+        provider: 'fal',
+        upstreamId: 'fal-ai/veo3.1',
+        perSecond: { '720p': 0.4, '1080p': 0.4, '4k': 0.6 },
+        source: falPage('fal-ai/veo3.1'),
+        // https://fal.ai/docs/model-api-reference/video-generation-api/veo3.1-image-to-video (image_url, seed),
+        // .../veo3.1-first-last-frame-to-video (first_frame_url, last_frame_url; no seed listed),
+        // .../veo3.1-reference-to-video (image_urls; no seed). Same per-second prices on each.
+        endpoints: {
+          image: { upstreamId: 'fal-ai/veo3.1/image-to-video' },
+          firstLast: { upstreamId: 'fal-ai/veo3.1/first-last-frame-to-video', first: 'first_frame_url', last: 'last_frame_url', lacks: ['seed'] },
+          references: { upstreamId: 'fal-ai/veo3.1/reference-to-video', field: 'image_urls', max: 3, lacks: ['seed'] },
+        },
+      },
+    ],
   },
   {
     // Audio on (default).
@@ -234,6 +258,19 @@ export const google = [
     resolutions: ['720p', '1080p'],
     audio: true,
     imageInput: true,
-    routes: [{ provider: 'fal', upstreamId: 'fal-ai/veo3.1/fast', perSecond: { '720p': 0.15, '1080p': 0.15 }, source: falPage('fal-ai/veo3.1/fast') }],
+    routes: [
+      {
+        provider: 'fal',
+        upstreamId: 'fal-ai/veo3.1/fast',
+        perSecond: { '720p': 0.15, '1080p': 0.15 },
+        source: falPage('fal-ai/veo3.1/fast'),
+        // https://fal.ai/models/fal-ai/veo3.1/fast/first-last-frame-to-video (first_frame_url, last_frame_url);
+        // fal lists fal-ai/veo3.1/fast/image-to-video beside it. No reference endpoint for Fast.
+        endpoints: {
+          image: { upstreamId: 'fal-ai/veo3.1/fast/image-to-video' },
+          firstLast: { upstreamId: 'fal-ai/veo3.1/fast/first-last-frame-to-video', first: 'first_frame_url', last: 'last_frame_url', lacks: ['seed'] },
+        },
+      },
+    ],
   },
 ] satisfies readonly CatalogModel[];

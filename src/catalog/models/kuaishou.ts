@@ -66,8 +66,20 @@ export const kuaishou = [
         upstreamId: 'fal-ai/kling-video/v2.1/standard/image-to-video',
         perSecond: { '720p': 0.056 },
         source: falPage('fal-ai/kling-video/v2.1/standard/image-to-video'),
+        // Kling's image-to-video schema (as 2.1 Pro's, https://fal.ai/models/fal-ai/kling-video/v2.1/pro/image-to-video/llms.txt):
+        // image_url required, no aspect_ratio.
+        endpoints: { image: { upstreamId: 'fal-ai/kling-video/v2.1/standard/image-to-video', lacks: ['aspect_ratio'] }, imageRequired: true },
       },
-      { provider: 'replicate', upstreamId: 'kwaivgi/kling-v2.1', perSecond: { '720p': 0.05 }, source: replicatePage('kwaivgi/kling-v2.1') },
+      {
+        provider: 'replicate',
+        upstreamId: 'kwaivgi/kling-v2.1',
+        perSecond: { '720p': 0.05 },
+        source: replicatePage('kwaivgi/kling-v2.1'),
+        // Its schema (https://replicate.com/kwaivgi/kling-v2.1/api): start_image, duration, negative_prompt,
+        // mode; no aspect_ratio (it follows the image); end_image only in mode "pro" (1080p, another price),
+        // so this standard-mode route takes no last frame.
+        endpoints: { image: { upstreamId: 'kwaivgi/kling-v2.1', first: 'start_image', lacks: ['aspect_ratio'] }, imageRequired: true },
+      },
     ],
   },
   {
@@ -88,6 +100,9 @@ export const kuaishou = [
         upstreamId: 'fal-ai/kling-video/v2.1/pro/image-to-video',
         perSecond: { '1080p': 0.098 },
         source: falPage('fal-ai/kling-video/v2.1/pro/image-to-video'),
+        // The route's endpoint is image-to-video; it takes a last frame as tail_image_url
+        // (https://fal.ai/docs/model-api-reference/video-generation-api/kling-video-v1-standard, Kling's image-to-video schema).
+        endpoints: { image: { upstreamId: 'fal-ai/kling-video/v2.1/pro/image-to-video', last: 'tail_image_url', lacks: ['aspect_ratio'] }, imageRequired: true },
       },
     ],
   },
@@ -109,6 +124,8 @@ export const kuaishou = [
         upstreamId: 'fal-ai/kling-video/v2.1/master/text-to-video',
         perSecond: { '1080p': 0.28 },
         source: falPage('fal-ai/kling-video/v2.1/master/text-to-video'),
+        // https://fal.ai/models/fal-ai/kling-video/v2.1/master/image-to-video: image_url, duration, negative_prompt, cfg_scale (no aspect_ratio).
+        endpoints: { image: { upstreamId: 'fal-ai/kling-video/v2.1/master/image-to-video', lacks: ['aspect_ratio'] } },
       },
       { provider: 'replicate', upstreamId: 'kwaivgi/kling-v2.1-master', perSecond: { '1080p': 0.28 }, source: replicatePage('kwaivgi/kling-v2.1-master') },
     ],
@@ -131,6 +148,9 @@ export const kuaishou = [
         upstreamId: 'fal-ai/kling-video/v2.5-turbo/standard/image-to-video',
         perSecond: { '720p': 0.042 },
         source: falPage('fal-ai/kling-video/v2.5-turbo/standard/image-to-video'),
+        // Kling's image-to-video schema (as 2.1 Pro's, https://fal.ai/models/fal-ai/kling-video/v2.1/pro/image-to-video/llms.txt):
+        // image_url required, no aspect_ratio.
+        endpoints: { image: { upstreamId: 'fal-ai/kling-video/v2.5-turbo/standard/image-to-video', lacks: ['aspect_ratio'] }, imageRequired: true },
       },
     ],
   },
@@ -152,6 +172,8 @@ export const kuaishou = [
         upstreamId: 'fal-ai/kling-video/v2.5-turbo/pro/text-to-video',
         perSecond: { '1080p': 0.07 },
         source: falPage('fal-ai/kling-video/v2.5-turbo/pro/text-to-video'),
+        // https://fal.ai/models/fal-ai/kling-video/v2.5-turbo/pro/image-to-video: image_url, duration, negative_prompt, cfg_scale.
+        endpoints: { image: { upstreamId: 'fal-ai/kling-video/v2.5-turbo/pro/image-to-video', lacks: ['aspect_ratio'] } },
       },
       { provider: 'replicate', upstreamId: 'kwaivgi/kling-v2.5-turbo-pro', perSecond: { '1080p': 0.07 }, source: replicatePage('kwaivgi/kling-v2.5-turbo-pro') },
     ],

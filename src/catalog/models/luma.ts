@@ -24,6 +24,8 @@ export const luma = [
         upstreamId: 'fal-ai/luma-dream-machine/ray-2',
         perSecond: { '720p': 0.2, '1080p': 0.4 },
         source: falPage('fal-ai/luma-dream-machine/ray-2'),
+        // https://fal.ai/models/fal-ai/luma-dream-machine/ray-2/image-to-video
+        endpoints: { image: { upstreamId: 'fal-ai/luma-dream-machine/ray-2/image-to-video' } },
       },
     ],
   },
@@ -45,6 +47,8 @@ export const luma = [
         upstreamId: 'fal-ai/luma-dream-machine/ray-2-flash',
         perSecond: { '720p': 0.1, '1080p': 0.2 },
         source: falPage('fal-ai/luma-dream-machine/ray-2-flash'),
+        // https://fal.ai/models/fal-ai/luma-dream-machine/ray-2-flash/image-to-video: image_url and end_image_url.
+        endpoints: { image: { upstreamId: 'fal-ai/luma-dream-machine/ray-2-flash/image-to-video', last: 'end_image_url' } },
       },
     ],
   },

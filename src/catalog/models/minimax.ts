@@ -21,6 +21,8 @@ export const minimax = [
         upstreamId: 'fal-ai/minimax/hailuo-02/standard/text-to-video',
         perSecond: { '720p': 0.045 },
         source: falPage('fal-ai/minimax/hailuo-02/standard/text-to-video'),
+        // https://fal.ai/models/fal-ai/minimax/hailuo-02/standard/image-to-video: image_url, end_image_url.
+        endpoints: { image: { upstreamId: 'fal-ai/minimax/hailuo-02/standard/image-to-video', last: 'end_image_url' } },
       },
     ],
   },

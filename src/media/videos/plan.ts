@@ -1,5 +1,5 @@
 import { findModel, liveRoutes } from '../../catalog';
-import type { VideoModel, VideoResolution, VideoRoute } from '../../catalog/types';
+import type { VideoEndpointLack, VideoModel, VideoResolution, VideoRoute } from '../../catalog/types';
 import { videoInputs, type AspectRatio, type VideoInputs } from '../../catalog/video-inputs';
 import { GatewayError } from '../../errors';
 import { MICROS_PER_USD } from '../../money';
@@ -11,6 +11,14 @@ export const VIDEO_RAILS: ReadonlySet<string> = new Set(['openai', 'fal', 'repli
 /** D7: the duration when the model declares no default. */
 const FALLBACK_DURATION = 5;
 const DEFAULT_RESOLUTION: VideoResolution = '720p';
+
+/** Where a request goes and its images under the endpoint's names (absent name: the rail's default). */
+export interface VideoSend {
+  upstreamId: string;
+  first?: { url: string; field?: string };
+  last?: { url: string; field: string };
+  references?: { urls: string[]; field: string };
+}
 
 export interface VideoPlan {
   model: VideoModel;
@@ -24,6 +32,10 @@ export interface VideoPlan {
   inputs: VideoInputs;
   /** First-frame image, when given. */
   imageUrl: string | undefined;
+  /** The endpoint this request goes to (the route's, or the one its images need) and the image fields it gets. */
+  endpoint: VideoSend;
+  /** Every image link the request carries, by the request field that named it (uploads are checked). */
+  links: { param: string; urls: string[] }[];
   /** Price per second at `resolution` times `duration`, micro-dollars. */
   predictedMicros: number;
 }
@@ -47,29 +59,28 @@ export function planVideo(request: VideoRequest, env: Env): VideoPlan {
     throw new GatewayError('invalid_request', `${model.id} renders ${model.resolutions.join(', ')}; resolution ${resolution} is not one of them.`, { param: 'resolution' });
   }
   const inputs = videoInputs(model);
-  const images = [...(request.image_url ? [request.image_url] : []), ...(request.image_urls ?? [])];
-  if (images.length > inputs.images) {
-    const param = request.image_urls && (inputs.images > 0 || !request.image_url) ? 'image_urls' : 'image_url';
-    throw new GatewayError('invalid_request', inputs.images === 0 ? `${model.id} takes no image input.` : `${model.id} takes ${inputs.images} image (the first frame); ${images.length} were given.`, { param });
-  }
-  refuseUnless(inputs.endImage, request.end_image_url, 'end_image_url', `${model.id} takes no last frame.`);
-  refuseUnless(inputs.videos > 0, request.video_url, 'video_url', `${model.id} takes no video input.`);
-  refuseUnless(inputs.videos > 0, request.video_urls, 'video_urls', `${model.id} takes no video input.`);
-  refuseUnless(inputs.audios > 0, request.audio_url, 'audio_url', `${model.id} takes no audio input.`);
-  refuseUnless(inputs.audios > 0, request.audio_urls, 'audio_urls', `${model.id} takes no audio input.`);
-  refuseUnless(inputs.seed, request.seed, 'seed', `${model.id} takes no seed.`);
-  if (request.audio === true && !model.audio) throw new GatewayError('invalid_request', `${model.id} renders no audio.`, { param: 'audio' });
-  if (request.audio === false && model.audio && !inputs.audioSwitch) {
-    throw new GatewayError('invalid_request', `${model.id} always renders audio; it has no switch to turn it off.`, { param: 'audio' });
-  }
-  const aspectRatio = pickAspectRatio(model, inputs, request.aspect_ratio);
-
   const configured = liveRoutes(model, env);
   const route = configured.find((candidate) => VIDEO_RAILS.has(candidate.provider));
   if (!route) {
     const why = configured.length > 0 ? ` (no video rail for ${configured[0]!.provider} yet)` : '';
     throw new GatewayError('model_not_found', `${model.id} is not served by this gateway${why}.`, { param: 'model' });
   }
+  const { endpoint, lacks, links } = pickEndpoint(model, inputs, route, request);
+  refuseUnless(inputs.videos > 0, request.video_url, 'video_url', `${model.id} takes no video input.`);
+  refuseUnless(inputs.videos > 0, request.video_urls, 'video_urls', `${model.id} takes no video input.`);
+  refuseUnless(inputs.audios > 0, request.audio_url, 'audio_url', `${model.id} takes no audio input.`);
+  refuseUnless(inputs.audios > 0, request.audio_urls, 'audio_urls', `${model.id} takes no audio input.`);
+  refuseUnless(inputs.seed, request.seed, 'seed', `${model.id} takes no seed.`);
+  refuseUnless(!lacks.includes('seed'), request.seed, 'seed', `${model.id} takes no seed with these images (its ${endpoint.upstreamId} endpoint has none).`);
+  if (request.audio === true && !model.audio) throw new GatewayError('invalid_request', `${model.id} renders no audio.`, { param: 'audio' });
+  if (request.audio === false && model.audio && !inputs.audioSwitch) {
+    throw new GatewayError('invalid_request', `${model.id} always renders audio; it has no switch to turn it off.`, { param: 'audio' });
+  }
+  if (route.endpoints?.imageRequired && !endpoint.first && !endpoint.references) {
+    throw new GatewayError('invalid_request', `${model.id} animates an image: its ${route.upstreamId} endpoint takes a first frame (image_url), and none was given.`, { param: 'image_url' });
+  }
+  const aspectRatio = lacks.includes('aspect_ratio') ? refuseRatio(model, endpoint, request.aspect_ratio) : pickAspectRatio(model, inputs, request.aspect_ratio);
+
   const perSecond = typeof route.perSecond === 'number' ? route.perSecond : route.perSecond[resolution];
   if (perSecond === undefined) throw new GatewayError('invalid_request', `No price for ${resolution} on this model.`, { param: 'resolution' });
   return {
@@ -80,7 +91,9 @@ export function planVideo(request: VideoRequest, env: Env): VideoPlan {
     resolution,
     aspectRatio,
     inputs,
-    imageUrl: images[0],
+    imageUrl: endpoint.first?.url,
+    endpoint,
+    links,
     predictedMicros: Math.round(perSecond * MICROS_PER_USD * duration),
   };
 }
@@ -97,4 +110,52 @@ function pickAspectRatio(model: VideoModel, inputs: VideoInputs, asked: AspectRa
     throw new GatewayError('invalid_request', `${model.id} ${takes}; aspect_ratio ${asked} is not one of them.`, { param: 'aspect_ratio' });
   }
   return asked;
+}
+
+/**
+ * The endpoint the request's images need, from the route's catalog entry: `image_urls` to the
+ * reference endpoint where there is one; a last frame to the first-last-frame endpoint (or the
+ * image endpoint's last-frame field); a first frame to the image endpoint; a prompt alone to the
+ * route's own. An image input no endpoint of the route takes is a 400 naming it.
+ */
+function pickEndpoint(model: VideoModel, inputs: VideoInputs, route: VideoRoute, request: VideoRequest): { endpoint: VideoSend; lacks: VideoEndpointLack[]; links: VideoPlan['links'] } {
+  const endpoints = route.endpoints ?? {};
+  const links = [
+    ...(request.image_url ? [{ param: 'image_url', urls: [request.image_url] }] : []),
+    ...(request.image_urls ? [{ param: 'image_urls', urls: request.image_urls }] : []),
+    ...(request.end_image_url ? [{ param: 'end_image_url', urls: [request.end_image_url] }] : []),
+  ];
+  const references = endpoints.references;
+  if (request.image_urls && references && inputs.images > 0) {
+    if (request.image_url) throw new GatewayError('invalid_request', `${model.id} takes reference images (image_urls) or a first frame (image_url), not both.`, { param: 'image_url' });
+    if (request.end_image_url) throw new GatewayError('invalid_request', `${model.id} takes no last frame with reference images.`, { param: 'end_image_url' });
+    if (request.image_urls.length > references.max) {
+      throw new GatewayError('invalid_request', `${model.id} takes up to ${references.max} reference images; ${request.image_urls.length} were given.`, { param: 'image_urls' });
+    }
+    return { endpoint: { upstreamId: references.upstreamId, references: { urls: request.image_urls, field: references.field } }, lacks: references.lacks ?? [], links };
+  }
+  const images = [...(request.image_url ? [request.image_url] : []), ...(request.image_urls ?? [])];
+  if (images.length > inputs.images) {
+    const param = request.image_urls && (inputs.images > 0 || !request.image_url) ? 'image_urls' : 'image_url';
+    throw new GatewayError('invalid_request', inputs.images === 0 ? `${model.id} takes no image input.` : `${model.id} takes ${inputs.images} image (the first frame); ${images.length} were given.`, { param });
+  }
+  const first = images[0];
+  if (request.end_image_url !== undefined) {
+    const lastFrame = endpoints.firstLast ?? (endpoints.image?.last ? endpoints.image : undefined);
+    if (!lastFrame?.last || inputs.images === 0) throw new GatewayError('invalid_request', `${model.id} takes no last frame.`, { param: 'end_image_url' });
+    if (!first) throw new GatewayError('invalid_request', `${model.id} takes a last frame only with a first frame (image_url).`, { param: 'end_image_url' });
+    const endpoint = { upstreamId: lastFrame.upstreamId, first: { url: first, field: lastFrame.first }, last: { url: request.end_image_url, field: lastFrame.last } };
+    return { endpoint, lacks: lastFrame.lacks ?? [], links };
+  }
+  if (!first) return { endpoint: { upstreamId: route.upstreamId }, lacks: [], links };
+  const image = endpoints.image;
+  return { endpoint: { upstreamId: image?.upstreamId ?? route.upstreamId, first: { url: first, field: image?.first } }, lacks: image?.lacks ?? [], links };
+}
+
+/** An endpoint with no `aspect_ratio` follows its image: an asked ratio is a 400 naming it. */
+function refuseRatio(model: VideoModel, endpoint: VideoSend, asked: AspectRatio | undefined): undefined {
+  if (asked !== undefined) {
+    throw new GatewayError('invalid_request', `${model.id} takes no aspect ratio with an image (its ${endpoint.upstreamId} endpoint follows the image).`, { param: 'aspect_ratio' });
+  }
+  return undefined;
 }

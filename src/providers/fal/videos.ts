@@ -6,8 +6,11 @@ import { isTransient, providerJson, sameOrigin } from '../media-http';
 /**
  * Video on fal's queue (https://docs.fal.ai/model-endpoints/queue): the same submit, status and
  * result calls as images; the result names `video.url`. Veo models take `duration` as `"8s"`,
- * the others as `"5"`; the first frame goes as `image_url`, which fal fetches itself. Only the fields the model's schema
- * has are sent (`videoInputs`: `resolution`, `aspect_ratio`, `generate_audio`, `seed`).
+ * the others as `"5"`. The request goes to the endpoint planVideo picked from the catalog (the
+ * image-to-video, first-last-frame or reference-to-video endpoint when it carries images), with
+ * the images under that endpoint's names (`image_url` by default), which fal fetches itself. Only
+ * the fields the model's schema has are sent (`videoInputs`: `resolution`, `aspect_ratio`,
+ * `generate_audio`, `seed`).
  */
 
 interface Submitted {
@@ -17,15 +20,17 @@ interface Submitted {
 }
 
 export async function submitFalVideo(plan: VideoPlan, base: string, apiKey: string): Promise<VideoHandle> {
-  const modelId = plan.route.upstreamId;
-  const { inputs } = plan;
+  const { inputs, endpoint } = plan;
+  const modelId = endpoint.upstreamId;
   const input = {
     prompt: plan.request.prompt,
     duration: modelId.includes('veo') ? `${plan.duration}s` : String(plan.duration),
     ...(inputs.resolution ? { resolution: plan.resolution } : {}),
     ...(plan.aspectRatio ? { aspect_ratio: plan.aspectRatio } : {}),
     ...(inputs.audioSwitch && plan.request.audio !== undefined ? { generate_audio: plan.request.audio } : {}),
-    ...(plan.imageUrl ? { image_url: plan.imageUrl } : {}),
+    ...(endpoint.first ? { [endpoint.first.field ?? 'image_url']: endpoint.first.url } : {}),
+    ...(endpoint.last ? { [endpoint.last.field]: endpoint.last.url } : {}),
+    ...(endpoint.references ? { [endpoint.references.field]: endpoint.references.urls } : {}),
     ...(inputs.seed && plan.request.seed !== undefined ? { seed: plan.request.seed } : {}),
   };
   const submitted = await call<Submitted>(`${base}/${modelId}`, { method: 'POST', headers: { Authorization: `Key ${apiKey}`, 'Content-Type': 'application/json' }, body: JSON.stringify(input) });

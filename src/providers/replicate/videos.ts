@@ -22,10 +22,11 @@ export async function submitReplicateVideo(plan: VideoPlan, base: string, apiKey
     prompt: plan.request.prompt,
     duration: plan.duration,
     ...(plan.aspectRatio ? { aspect_ratio: plan.aspectRatio } : {}),
-    ...(plan.imageUrl ? { start_image: plan.imageUrl } : {}),
+    ...(plan.endpoint.first ? { [plan.endpoint.first.field ?? 'start_image']: plan.endpoint.first.url } : {}),
+    ...(plan.endpoint.last ? { [plan.endpoint.last.field]: plan.endpoint.last.url } : {}),
     ...(plan.inputs.seed && plan.request.seed !== undefined ? { seed: plan.request.seed } : {}),
   };
-  const prediction = await call(`${base}/models/${plan.route.upstreamId}/predictions`, {
+  const prediction = await call(`${base}/models/${plan.endpoint.upstreamId}/predictions`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ input }),

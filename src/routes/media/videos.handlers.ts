@@ -26,7 +26,7 @@ export const submitVideoHandler: RouteHandler<typeof submitVideo, AppEnv> = asyn
   const request = c.req.valid('json');
   const plan = planVideo(request, c.env);
   Object.assign(c.var.log, { model: plan.model.id, provider: plan.route.provider });
-  await requireStoredUploads(c.env, publicBaseUrl(c), plan.imageUrl ? [plan.imageUrl] : [], request.image_url ? 'image_url' : 'image_urls');
+  await Promise.all(plan.links.map((link) => requireStoredUploads(c.env, publicBaseUrl(c), link.urls, link.param)));
   const caller = c.get('caller');
   const hold = await holdMediaPrice(c, { model: plan.model.id, route: 'videos', micros: plan.predictedMicros, purpose: 'video', ttlMs: VIDEO_JOB_HOLD_TTL_MS });
   const id = `vidjob_${randomBase62(24)}`;
