@@ -214,7 +214,9 @@ export const google = [
     defaultDuration: 8,
     resolutions: ['720p', '1080p'],
     audio: true,
-    imageInput: true,
+    // Images refused: its route is fal's text-to-video endpoint, and no image-to-video endpoint of it is in the
+    // catalog yet (issue #23). Sent there, an image would be ignored, so the render would not be what was asked.
+    imageInput: false,
     routes: [{ provider: 'fal', upstreamId: 'fal-ai/veo3/fast', perSecond: { '720p': 0.15, '1080p': 0.15 }, source: falPage('fal-ai/veo3/fast') }],
   },
   {

@@ -37,7 +37,9 @@ export const minimax = [
     defaultDuration: 6,
     resolutions: ['1080p'],
     audio: false,
-    imageInput: true,
+    // Images refused: its route is fal's text-to-video endpoint, and no image-to-video endpoint of it is in the
+    // catalog yet (issue #23). Sent there, an image would be ignored, so the render would not be what was asked.
+    imageInput: false,
     routes: [
       {
         provider: 'fal',

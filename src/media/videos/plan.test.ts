@@ -34,6 +34,11 @@ describe('video plans', () => {
     [{ model: 'google/veo-3-fast', video_urls: ['https://example.com/a.mp4'] }, 'video_urls'],
     [{ model: 'kuaishou/kling-2.1-pro', seed: 1 }, 'seed'],
     [{ model: 'minimax/hailuo-02-pro', aspect_ratio: '16:9' }, 'aspect_ratio'],
+    // Routed to a text-to-video endpoint only: an image would be ignored there, so it is refused.
+    [{ model: 'google/veo-3-fast', image_url: 'https://example.com/a.png' }, 'image_url'],
+    [{ model: 'kuaishou/kling-1.6-standard', image_url: 'https://example.com/a.png' }, 'image_url'],
+    [{ model: 'kuaishou/kling-2.0-master', image_url: 'https://example.com/a.png' }, 'image_url'],
+    [{ model: 'minimax/hailuo-02-pro', image_url: 'https://example.com/a.png' }, 'image_url'],
   ])('refuses %o with 400 naming the input the model does not take', (body, param) => {
     expect(refusal(body)).toMatchObject({ code: 'invalid_request', param });
   });
