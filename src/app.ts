@@ -30,6 +30,8 @@ import * as agentKeys from './routes/agent/keys.handlers';
 import * as agentKeysRoutes from './routes/agent/keys.routes';
 import * as claim from './routes/agent/claim.handlers';
 import * as claimRoutes from './routes/agent/claim.routes';
+import * as organizations from './routes/organizations/organizations.handlers';
+import * as organizationsRoutes from './routes/organizations/organizations.routes';
 import * as chat from './routes/chat/chat.handlers';
 import * as fund from './routes/funding/fund.handlers';
 import * as fundRoutes from './routes/funding/fund.routes';
@@ -98,6 +100,8 @@ export function createApp() {
     .openapi(agentKeysRoutes.createSubKey, agentKeys.createSubKeyHandler)
     .openapi(agentKeysRoutes.listKeys, agentKeys.listKeysHandler)
     .openapi(agentKeysRoutes.revokeKey, agentKeys.revokeKeyHandler)
+    .openapi(organizationsRoutes.joinOrganization, organizations.joinOrganizationHandler)
+    .openapi(organizationsRoutes.leaveOrganization, organizations.leaveOrganizationHandler)
     .openapi(claimRoutes.claimInit, claim.claimInitHandler)
     .openapi(claimRoutes.claimPoll, claim.claimPollHandler)
     .openapi(fundRoutes.fund, fund.fundHandler)
@@ -108,6 +112,12 @@ export function createApp() {
     .openapi(adminRoutes.releaseHold, admin.releaseHoldHandler)
     .openapi(adminRoutes.createKey, admin.createKeyHandler)
     .openapi(adminRoutes.updateKey, admin.updateKeyHandler)
+    .openapi(organizationsRoutes.createOrganization, organizations.createOrganizationHandler)
+    .openapi(organizationsRoutes.getOrganization, organizations.getOrganizationHandler)
+    .openapi(organizationsRoutes.createInvite, organizations.createInviteHandler)
+    .openapi(organizationsRoutes.revokeInvite, organizations.revokeInviteHandler)
+    .openapi(organizationsRoutes.approveMember, organizations.approveMemberHandler)
+    .openapi(organizationsRoutes.removeMember, organizations.removeMemberHandler)
     .openapi(suspensionRoutes.suspend, suspension.suspendHandler)
     .openapi(suspensionRoutes.unsuspend, suspension.unsuspendHandler)
     .openapi(humanAdminRoutes.resetHuman, humanAdmin.resetHumanHandler)

@@ -124,7 +124,7 @@ export function renderError(err: unknown, c: Context<AppEnv>): Response {
   const { funding } = error.options;
   if (!funding) return c.json(body, error.status, error.headers());
   body.error = { ...body.error, funding: fundingDetails(c, funding) };
-  return c.json(body, error.status, { ...error.headers(), ...x402Challenge(c, funding, error.message) });
+  return c.json(body, error.status, { ...error.headers(), ...(funding.organizationId === undefined && x402Challenge(c, funding, error.message)) });
 }
 
 /** Validation failures name the field at fault as a dotted path in `error.param`. */

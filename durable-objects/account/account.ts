@@ -8,12 +8,15 @@ import { ExpiryAlarm } from './alarm';
 import { ClaimState, type HumanHolder, type OpenClaimResult } from './claim';
 import { describePatch, Keys, type KeyPatch, type NewKey } from './keys';
 import { Ledger } from './ledger';
-import { RequestRecords, type RequestRecord } from './requests';
+import { Membership, type JoinRefusal, type OrgPeer } from './membership';
+import { Organization, type InviteTerms, type MemberHoldRequest, type MemberRow, type NotMember } from './organization';
+import { RequestRecords, type RequestRecord, type StoredRequest } from './requests';
 import { AccountMemory } from './memory';
 import migrations from './migrations/migrations.js';
 import * as schema from './schema';
 import { account, apiKeys } from './schema';
 import { SpendCounters } from './spend';
+import type { KeyRow } from './statements';
 import { SubKeys, type KeyWithSpend, type SubKeyRefusal, type SubKeyRequest } from './sub-keys';
 import { Suspension, type CardReversal, type CardRestoration, type ReversalResult, type SuspensionView } from './suspension';
 import { AutoTopUp, dailyCapOf, type SavedCard, type TopUpRefusal, type TopUpRule, type TopUpView } from './top-up';
@@ -32,6 +35,7 @@ import type {
   HoldRequest,
   KeyRecord,
   LedgerEntry,
+  MemberView,
   LedgerPage,
   OpenHoldView,
   ReleaseResult,
@@ -42,6 +46,10 @@ import type {
 } from './types';
 
 export { MAX_OPEN_HOLDS } from './ledger';
+
+/** D29: joining or leaving changes what every key of the account spends, so a sub-key or a spend-limited key may not (as D27's minting). */
+const mayChangeMembership = (key: KeyRow) =>
+  key.parent_key_id === null && key.daily_limit_micros === null && key.monthly_limit_micros === null && key.total_limit_micros === null;
 
 /** Card funding allowed before a human claims the account (spec "Limits"). */
 const UNCLAIMED_CARD_CAP_MICROS = 500_000_000;
@@ -91,12 +99,15 @@ export class AccountDurableObject extends DurableObject<Env> {
   readonly #suspension: Suspension;
   readonly #subKeys: SubKeys;
   readonly #requests: RequestRecords;
+  readonly #spend: SpendCounters;
+  readonly #organization: Organization;
+  readonly #membership: Membership;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#db = drizzle(ctx.storage, { schema });
     this.#alarm = new ExpiryAlarm(ctx.storage);
-    const spend = new SpendCounters(ctx.storage, this.#memory.holds);
+    const spend = (this.#spend = new SpendCounters(ctx.storage, this.#memory.holds));
     this.#keys = new Keys(ctx.storage, this.#db, this.#memory, spend);
     this.#ledger = new Ledger(ctx.storage, this.#db, this.#memory, spend, this.#alarm);
     this.#claim = new ClaimState(ctx.storage, this.#memory);
@@ -105,6 +116,8 @@ export class AccountDurableObject extends DurableObject<Env> {
     this.#suspension = new Suspension(ctx.storage, this.#memory, this.#ledger);
     this.#subKeys = new SubKeys(ctx.storage, this.#keys);
     this.#requests = new RequestRecords(ctx.storage);
+    this.#organization = new Organization(ctx.storage, this.#memory, this.#ledger);
+    this.#membership = new Membership(ctx.storage, this.#memory, (id) => this.#orgPeer(id));
     void ctx.blockConcurrencyWhile(async () => {
       const [table] = ctx.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE name = 'account'").toArray();
       if (!table) return;
@@ -134,6 +147,22 @@ export class AccountDurableObject extends DurableObject<Env> {
     return this.snapshot();
   }
 
+  /**
+   * D29: makes this object an organization: an account with a name and no key, funded like any
+   * account, that member accounts spend from. It never expires (the operator made it).
+   */
+  async createOrganization(input: { accountId: string; name: string; claimTokenHash: string; fundToken: string }): Promise<AccountSnapshot> {
+    if (this.#memory.account) throw new Error('account already exists');
+    await migrate(this.#db, migrations);
+    this.#db
+      .insert(account)
+      .values({ id: input.accountId, createdAt: Date.now(), claimTokenHash: input.claimTokenHash, expiresAt: null, fundToken: input.fundToken, kind: 'organization', name: input.name })
+      .run();
+    this.#memory.load(this.ctx.storage);
+    this.#topUp.load();
+    return this.snapshot();
+  }
+
   /** Checks a key for routes that spend nothing (on the route class `route` when named). */
   async authenticate(keyHash: string, route?: RouteClass): Promise<Result<AuthorizedKey, AuthFailure>> {
     return this.#authenticate(keyHash, route, Date.now());
@@ -144,13 +173,87 @@ export class AccountDurableObject extends DurableObject<Env> {
     return this.#accountForKey(keyHash, route, Date.now());
   }
 
+  // ---- D29, the member's side: called with one of its keys (`/agent/org/*`). ----
+
+  /** Joins the organization an invite names (its hash checked there); idempotent for the same organization. */
+  async joinOrganization(keyHash: string, organizationId: string, inviteHash: string): Promise<Result<{ organizationId: string; status: 'pending' | 'active' }, AuthFailure | JoinRefusal>> {
+    const checked = this.#keys.check(keyHash, undefined, Date.now());
+    if (!checked.ok) return checked;
+    if (!mayChangeMembership(checked.key)) return { ok: false, reason: 'key_not_allowed' };
+    return this.#membership.join(organizationId, inviteHash, Date.now());
+  }
+
+  /** Leaves the organization: from the next request on, the account spends its own balance. */
+  async leaveOrganization(keyHash: string): Promise<Result<{ organizationId: string | null }, AuthFailure | JoinRefusal>> {
+    const checked = this.#keys.check(keyHash, undefined, Date.now());
+    if (!checked.ok) return checked;
+    if (!mayChangeMembership(checked.key)) return { ok: false, reason: 'key_not_allowed' };
+    return { ok: true, organizationId: await this.#membership.leave(Date.now()) };
+  }
+
+  // ---- D29, the organization's side: the operator (and later its owner), and its members' objects. ----
+
+  /** Stores an invite (by hash) with its terms; its id, or null when this is not an organization. */
+  async createInvite(hash: string, terms: InviteTerms): Promise<string | null> {
+    return this.#organization.isOrganization ? this.#organization.createInvite(hash, terms, Date.now()) : null;
+  }
+
+  /** Revokes an invite; false for an unknown one. */
+  async revokeInvite(inviteId: string): Promise<boolean> {
+    return this.#organization.isOrganization && this.#organization.revokeInvite(inviteId, Date.now());
+  }
+
+  /** Approves a pending member; null when the account is not a pending or active member (or this is no organization). */
+  async approveMember(memberAccountId: string): Promise<MemberRow | null> {
+    return this.#organization.isOrganization ? this.#organization.approve(memberAccountId, Date.now()) : null;
+  }
+
+  /** Refuses a pending member or removes an active one; null when it is neither. */
+  async removeMember(memberAccountId: string): Promise<MemberRow | null> {
+    return this.#organization.isOrganization ? this.#organization.remove(memberAccountId, Date.now()) : null;
+  }
+
+  /** The members with their spend this month; null when this is not an organization. */
+  async organizationMembers(): Promise<MemberRow[] | null> {
+    return this.#organization.isOrganization ? this.#organization.members(Date.now()) : null;
+  }
+
+  /** From a member's object: it joins with an invite's hash. */
+  async joinAsMember(memberAccountId: string, inviteHash: string): Promise<Result<{ status: 'pending' | 'active' }, { reason: 'invalid_invite' }>> {
+    if (!this.#memory.account) return { ok: false, reason: 'invalid_invite' };
+    return this.#organization.join(memberAccountId, inviteHash, Date.now());
+  }
+
+  /** From a member's object: it has left. */
+  async leftAsMember(memberAccountId: string): Promise<void> {
+    if (this.#memory.account) this.#organization.left(memberAccountId, Date.now());
+  }
+
+  /** From a member's object: holds money here for one of its requests (see `Organization.hold`). */
+  async holdForMember(input: MemberHoldRequest): Promise<Result<Hold, HoldFailure | NotMember>> {
+    if (!this.#memory.account) return { ok: false, reason: 'not_member' };
+    const result = this.#organization.hold(input, Date.now());
+    await this.#alarm.schedule();
+    return result;
+  }
+
+  /** From a member's object: what it sees of this organization. */
+  async memberView(memberAccountId: string): Promise<MemberView | null> {
+    return this.#organization.isOrganization ? this.#organization.memberView(memberAccountId, Date.now()) : null;
+  }
+
+  /** From a member's object: its record of a request it made here (D26). */
+  async memberRequest(memberAccountId: string, requestId: string): Promise<StoredRequest | null> {
+    return this.#organization.isOrganization ? this.#requests.find(requestId, memberAccountId) : null;
+  }
+
   /**
    * Authorizes a key and sets money aside in one step, the only call a billed route makes before
    * its upstream. The hold is `maxMicros` when the balance and the key's limits allow it, else the
    * most they allow down to `minMicros`, else a failure naming the binding constraint.
    */
   async authorizeHold(request: HoldRequest): Promise<Result<Hold, HoldFailure>> {
-    const result = this.#hold(request, Date.now());
+    const result = await this.#hold(request, Date.now());
     await this.#alarm.schedule();
     return result;
   }
@@ -193,13 +296,18 @@ export class AccountDurableObject extends DurableObject<Env> {
    */
   async apply(ops: AccountOp[]): Promise<BatchReply> {
     const now = Date.now();
-    const results = ops.map((op): AccountOpReply => {
+    const failed = (err: unknown): AccountOpReply => ({ error: err instanceof Error ? err.message : String(err) });
+    // Every op's own work runs here, in order, synchronously; only a member's hold, account read or
+    // request lookup then waits for its organization (D29), holding nothing of this account.
+    const replies = ops.map((op): AccountOpReply | Promise<AccountOpReply> => {
       try {
-        return this.#applyOne(op, now);
+        const reply = this.#applyOne(op, now);
+        return reply instanceof Promise ? reply.catch(failed) : reply;
       } catch (err) {
-        return { error: err instanceof Error ? err.message : String(err) };
+        return failed(err);
       }
     });
+    const results = await Promise.all(replies);
     await this.#alarm.schedule();
     return { results, balanceMicros: this.#memory.account?.balance_micros ?? 0 };
   }
@@ -412,7 +520,7 @@ export class AccountDurableObject extends DurableObject<Env> {
     return this.#memory.account ? this.#topUp.saveCard(card, Date.now()) : null;
   }
 
-  #applyOne(op: AccountOp, now: number): AccountOpReply {
+  #applyOne(op: AccountOp, now: number): AccountOpReply | Promise<AccountOpReply> {
     switch (op.op) {
       case 'hold':
         return this.#hold(op.request, now);
@@ -434,7 +542,9 @@ export class AccountDurableObject extends DurableObject<Env> {
         const checked = this.#keys.check(op.keyHash, undefined, now);
         if (!checked.ok) return checked;
         const request = this.#requests.find(op.requestId);
-        return request ? { ok: true, request } : { ok: false, reason: 'not_found' };
+        if (request) return { ok: true, request };
+        const organizations = this.#membership.organizations();
+        return organizations.length === 0 ? { ok: false, reason: 'not_found' } : this.#memberRequest(organizations, op.requestId);
       }
       case 'sync':
         return null;
@@ -445,9 +555,11 @@ export class AccountDurableObject extends DurableObject<Env> {
 
   /** A settlement that lowered the balance may start an auto top-up (charged by the alarm). */
   #settle(holdId: string, chargeMicros: number, now: number, record?: RequestRecord): SettleResult {
-    const requestId = record && !record.requestId ? (this.#memory.holds.get(holdId)?.request_id ?? null) : null;
+    const open = this.#memory.holds.get(holdId);
+    const requestId = record && !record.requestId ? (open?.request_id ?? null) : null;
+    const member = open ? open.member_account_id : record ? this.#ledger.memberOf(holdId) : null;
     const result = this.#ledger.settle(holdId, chargeMicros, now);
-    if (record && result.ok) this.#requests.settled(record, requestId, result.chargedMicros, now);
+    if (record && result.ok) this.#requests.settled(record, requestId, result.chargedMicros, now, member);
     if (!result.ok || !result.applied || result.chargedMicros <= 0) return result;
     try {
       this.#topUp.afterCharge(result.balanceMicros, now);
@@ -460,9 +572,11 @@ export class AccountDurableObject extends DurableObject<Env> {
 
   /** Frees a hold; its request is recorded as failed, nothing charged (D26). */
   #release(holdId: string, now: number, record?: RequestRecord): ReleaseResult {
-    const requestId = record && !record.requestId ? (this.#memory.holds.get(holdId)?.request_id ?? null) : null;
+    const open = this.#memory.holds.get(holdId);
+    const requestId = record && !record.requestId ? (open?.request_id ?? null) : null;
+    const member = open ? open.member_account_id : record ? this.#ledger.memberOf(holdId) : null;
     const result = this.#ledger.release(holdId, now);
-    if (record && this.#ledger.knows(holdId)) this.#requests.released(record, requestId, now);
+    if (record && this.#ledger.knows(holdId)) this.#requests.released(record, requestId, now, member);
     return result;
   }
 
@@ -471,9 +585,50 @@ export class AccountDurableObject extends DurableObject<Env> {
     return this.#requests.prune(now, limit);
   }
 
-  #hold(request: HoldRequest, now: number): Result<Hold, HoldFailure> {
+  /**
+   * Checks the key here; then holds in this account's ledger, or, for a member of an
+   * organization (D29), in the organization's, passing the key's limits as counted here. An
+   * organization that no longer counts this account a member (it removed or refused it) is
+   * forgotten, and the hold is made here after all.
+   */
+  #hold(request: HoldRequest, now: number, retried = false): Result<Hold, HoldFailure> | Promise<Result<Hold, HoldFailure>> {
     const checked = this.#keys.check(request.keyHash, request.model, now, request.route ?? 'unclassified');
-    return checked.ok ? this.#ledger.hold(checked.key, request, now) : checked;
+    if (!checked.ok) return checked;
+    const organizationId = this.#membership.organizationId;
+    if (organizationId === null) return this.#ledger.hold(checked.key, request, now);
+    const { keyHash: _keyHash, ...rest } = request;
+    const input: MemberHoldRequest = { memberAccountId: this.#memory.account!.id, keyId: checked.key.id, keyLimits: this.#spend.limits(checked.key, now), request: rest };
+    return this.#membership
+      .peer(organizationId)
+      .holdForMember(input)
+      .then((result) => {
+        if (result.ok || result.reason !== 'not_member') return result;
+        this.#membership.forget(organizationId, Date.now());
+        if (retried) throw new Error('organization membership changed during the hold');
+        return this.#hold(request, Date.now(), true);
+      });
+  }
+
+  /** D29: a request this member made while in an organization is recorded there. */
+  async #memberRequest(organizations: string[], requestId: string): Promise<AccountOpReply> {
+    const memberId = this.#memory.account!.id;
+    for (const organizationId of organizations) {
+      const request = await this.#membership.peer(organizationId).memberRequest(memberId, requestId);
+      if (request) return { ok: true, request };
+    }
+    return { ok: false, reason: 'not_found' };
+  }
+
+  /** The organization's Durable Object, for this member's calls to it. */
+  #orgPeer(organizationId: string): OrgPeer {
+    const stub = this.env.ACCOUNT.get(this.env.ACCOUNT.idFromName(organizationId));
+    return {
+      joinAsMember: (memberId, inviteHash) => stub.joinAsMember(memberId, inviteHash),
+      leftAsMember: (memberId) => stub.leftAsMember(memberId),
+      holdForMember: (input) => stub.holdForMember(input),
+      memberView: (memberId) => stub.memberView(memberId),
+      memberRequest: (memberId, requestId) => stub.memberRequest(memberId, requestId),
+    };
   }
 
   #authenticate(keyHash: string, route: RouteClass | undefined, now: number): Result<AuthorizedKey, AuthFailure> {
@@ -481,9 +636,17 @@ export class AccountDurableObject extends DurableObject<Env> {
     return checked.ok ? { ok: true, accountId: this.#memory.account!.id, keyId: checked.key.id } : checked;
   }
 
-  #accountForKey(keyHash: string, route: RouteClass | undefined, now: number): Result<{ account: AccountSnapshot }, AuthFailure> {
+  #accountForKey(keyHash: string, route: RouteClass | undefined, now: number): Result<{ account: AccountSnapshot }, AuthFailure> | Promise<Result<{ account: AccountSnapshot }, AuthFailure>> {
     const checked = this.#keys.check(keyHash, undefined, now, route);
-    return checked.ok ? { ok: true, account: this.#snapshot() } : checked;
+    if (!checked.ok) return checked;
+    const account = this.#snapshot();
+    const organizationId = this.#membership.organizationId;
+    if (organizationId === null) return { ok: true, account };
+    // D29: a member also sees its organization (name, status, cap, its spend this month).
+    return this.#membership
+      .peer(organizationId)
+      .memberView(account.accountId)
+      .then((organization) => ({ ok: true as const, account: organization ? { ...account, organization } : account }));
   }
 
   #snapshot(): AccountSnapshot {
@@ -500,6 +663,8 @@ export class AccountDurableObject extends DurableObject<Env> {
       unclaimedFundingRemainingMicros: row.claimed_at === null ? Math.max(0, UNCLAIMED_CARD_CAP_MICROS - row.card_funded_micros) : null,
       fundToken: row.fund_token,
       suspended: this.#suspension.view(),
+      kind: row.kind === 'organization' ? 'organization' : 'account',
+      name: row.name,
     };
   }
 }

@@ -8,6 +8,7 @@ const hold = (id: string, key_id: string | null, amount_micros: number, expires_
   amount_micros,
   purpose: 'test',
   request_id: null,
+  member_account_id: null,
   created_at: expires_at - 1_000,
   expires_at,
 });

@@ -70,6 +70,13 @@ export class OpenHolds {
     return held;
   }
 
+  /** D29, in an organization: what one member's open holds keep aside, counted against its monthly cap. */
+  heldByMember(memberAccountId: string): number {
+    let held = 0;
+    for (const hold of this.#byId.values()) if (hold.member_account_id === memberAccountId) held += hold.amount_micros;
+    return held;
+  }
+
   /** Every open hold, oldest first. */
   list(): OpenHold[] {
     return [...this.#byId.values()].sort((a, b) => a.created_at - b.created_at);

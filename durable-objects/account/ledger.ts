@@ -82,23 +82,44 @@ export class Ledger {
       return { ok: false, reason: 'insufficient_credits', availableMicros: Math.max(0, available), neededMicros: request.minMicros, fundToken: account.fund_token };
     }
 
+    const hold = this.place(
+      { id: sortableId('hold'), keyId: key.id, memberAccountId: null },
+      Math.min(request.maxMicros, available, limit?.remainingMicros ?? Infinity),
+      request,
+      now,
+    );
+    const room = Math.min(available, limit?.remainingMicros ?? Infinity) - hold.amount_micros;
+    return { ok: true, accountId: account.id, keyId: key.id, holdId: hold.id, amountMicros: hold.amount_micros, availableMicros: room };
+  }
+
+  /**
+   * Writes an open hold of `amountMicros` decided by the caller (`hold` above, or an
+   * organization's member hold, D29): its row and its ledger row in one transaction.
+   */
+  place(
+    owner: { id: string; keyId: string | null; memberAccountId: string | null },
+    amountMicros: number,
+    request: Pick<HoldRequest, 'purpose' | 'requestId' | 'ttlMs'>,
+    now: number,
+  ): OpenHold {
     const hold: OpenHold = {
-      id: sortableId('hold'),
-      key_id: key.id,
-      amount_micros: Math.min(request.maxMicros, available, limit?.remainingMicros ?? Infinity),
+      id: owner.id,
+      key_id: owner.keyId,
+      amount_micros: amountMicros,
       purpose: request.purpose,
       request_id: request.requestId ?? null,
       created_at: now,
       expires_at: now + (request.ttlMs ?? DEFAULT_HOLD_TTL_MS),
+      member_account_id: owner.memberAccountId,
     };
+    const balance = this.#memory.account!.balance_micros;
     this.#storage.transactionSync(() => {
-      run(this.#storage, SQL.insertHold, hold.id, hold.key_id, hold.amount_micros, hold.purpose, hold.request_id, now, hold.expires_at);
+      run(this.#storage, SQL.insertHold, hold.id, hold.key_id, hold.amount_micros, hold.purpose, hold.request_id, now, hold.expires_at, hold.member_account_id);
       this.#row('hold', hold.amount_micros, balance, hold, null, `hold:${hold.id}`, hold.purpose, now);
     });
-    holds.add(hold);
+    this.#memory.holds.add(hold);
     this.#alarm.wakeBy(hold.expires_at);
-    const room = Math.min(available, limit?.remainingMicros ?? Infinity) - hold.amount_micros;
-    return { ok: true, accountId: account.id, keyId: key.id, holdId: hold.id, amountMicros: hold.amount_micros, availableMicros: room };
+    return hold;
   }
 
   /**
@@ -120,10 +141,10 @@ export class Ledger {
       run(
         this.#storage,
         SQL.insertLedger2,
-        ...['charge', -charge, balance, holdId, open.key_id, null, `charge:${holdId}`, open.purpose, open.request_id, now],
-        ...['release', freed, balance, holdId, open.key_id, null, `release:${holdId}`, 'settled', open.request_id, now],
+        ...['charge', -charge, balance, holdId, open.key_id, null, `charge:${holdId}`, open.purpose, open.request_id, now, open.member_account_id],
+        ...['release', freed, balance, holdId, open.key_id, null, `release:${holdId}`, 'settled', open.request_id, now, open.member_account_id],
       );
-      this.#spend.count(open.key_id, charge, now);
+      this.#spend.count(open.key_id, charge, now, open.member_account_id);
     });
     account.balance_micros = balance;
     this.#memory.holds.remove(open);
@@ -165,6 +186,11 @@ export class Ledger {
   /** Whether this account ever had the hold (open or closed). */
   knows(holdId: string): boolean {
     return this.#memory.holds.get(holdId) !== undefined || run(this.#storage, SQL.ledgerKeyExists, `hold:${holdId}`).length > 0;
+  }
+
+  /** D29: the member account a closed hold of this organization was for (null for an account's own hold). */
+  memberOf(holdId: string): string | null {
+    return run<{ member_account_id: string | null }>(this.#storage, SQL.holdMember, `hold:${holdId}`)[0]?.member_account_id ?? null;
   }
 
   /** How many holds expired and were never charged: each is a request whose caller died. */
@@ -211,7 +237,7 @@ export class Ledger {
 
   /** An operator's act of amount 0 on a key (created, changed, revoked): an `audit` row naming the key, with what was done. */
   auditKey(keyId: string, note: string, idempotencyKey: string, now: number): void {
-    run(this.#storage, SQL.insertLedger, 'audit', 0, this.#memory.account!.balance_micros, null, keyId, 'operator', idempotencyKey, note, null, now);
+    run(this.#storage, SQL.insertLedger, 'audit', 0, this.#memory.account!.balance_micros, null, keyId, 'operator', idempotencyKey, note, null, now, null);
   }
 
   /** Up to `limit` ledger rows older than the row `before` (the newest without it), newest first. */
@@ -245,7 +271,7 @@ export class Ledger {
    * upstream did the work (its release is already in the ledger).
    */
   #settleClosed(holdId: string, charge: number, now: number): SettleResult {
-    const rows = run<{ kind: LedgerKind; amount_micros: number; key_id: string | null; note: string | null; request_id: string | null }>(
+    const rows = run<{ kind: LedgerKind; amount_micros: number; key_id: string | null; note: string | null; request_id: string | null; member_account_id: string | null }>(
       this.#storage,
       SQL.closedHold,
       `hold:${holdId}`,
@@ -264,9 +290,9 @@ export class Ledger {
     const balance = account.balance_micros - charge;
     this.#storage.transactionSync(() => {
       run(this.#storage, SQL.setBalance, balance);
-      const hold = { id: holdId, key_id: held.key_id, request_id: held.request_id };
+      const hold = { id: holdId, key_id: held.key_id, request_id: held.request_id, member_account_id: held.member_account_id };
       this.#row('charge', -charge, balance, hold, null, `charge:${holdId}`, held.note, now);
-      this.#spend.count(held.key_id, charge, now);
+      this.#spend.count(held.key_id, charge, now, held.member_account_id);
     });
     account.balance_micros = balance;
     return { ok: true, holdId, chargedMicros: charge, balanceMicros: balance, applied: true };
@@ -285,13 +311,13 @@ export class Ledger {
     kind: LedgerKind,
     amount: number,
     balanceAfter: number,
-    hold: Pick<OpenHold, 'id' | 'key_id' | 'request_id'> | null,
+    hold: Pick<OpenHold, 'id' | 'key_id' | 'request_id' | 'member_account_id'> | null,
     source: CreditSource | null,
     idempotencyKey: string,
     note: string | null,
     now: number,
   ): void {
-    const [holdId, keyId, requestId] = hold ? [hold.id, hold.key_id, hold.request_id] : [null, null, null];
-    run(this.#storage, SQL.insertLedger, kind, amount, balanceAfter, holdId, keyId, source, idempotencyKey, note, requestId, now);
+    const [holdId, keyId, requestId, memberId] = hold ? [hold.id, hold.key_id, hold.request_id, hold.member_account_id] : [null, null, null, null];
+    run(this.#storage, SQL.insertLedger, kind, amount, balanceAfter, holdId, keyId, source, idempotencyKey, note, requestId, now, memberId);
   }
 }

@@ -19,7 +19,15 @@ export const account = sqliteTable('account', {
   /** D28: set while the account is suspended (its keys get 403 `account_suspended`; funding still works). */
   suspendedAt: integer('suspended_at'),
   suspendedReason: text('suspended_reason'),
+  /** D29: `organization` for an organization (an account members spend from; no key of its own), else `account`. */
+  kind: text('kind').$type<AccountKind>().notNull().default('account'),
+  /** D29: an organization's name. */
+  name: text('name'),
+  /** D29: the organization this account is a member of (pending or active there); null otherwise. */
+  organizationId: text('organization_id'),
 });
+
+export type AccountKind = 'account' | 'organization';
 
 export const apiKeys = sqliteTable('api_keys', {
   id: text('id').primaryKey(),
@@ -69,6 +77,8 @@ export const holds = sqliteTable('holds', {
   createdAt: integer('created_at').notNull(),
   /** The hold's deadline: released unsettled after it (a chat lease, renewed while the request runs). */
   expiresAt: integer('expires_at').notNull(),
+  /** D29, in an organization: the member account whose request the hold covers (`key_id` is that member's key). */
+  memberAccountId: text('member_account_id'),
 });
 
 /** `audit`: a row of amount 0 that records an operator's or the gateway's act (suspension), with its reason. */
@@ -94,6 +104,8 @@ export const ledger = sqliteTable(
     /** The request behind a hold and its charge and release rows. */
     requestId: text('request_id'),
     createdAt: integer('created_at').notNull(),
+    /** D29, in an organization: the member account behind a hold, charge or release row (`key_id` is its key). */
+    memberAccountId: text('member_account_id'),
   },
   // Holds the alarm released (their callers died): few rows, counted for the operator.
   (t) => [index('ledger_expired').on(t.holdId).where(sql`kind = 'release' AND note = 'expired'`)],
@@ -178,6 +190,56 @@ export const requestRecords = sqliteTable(
     costMicros: integer('cost_micros').notNull(),
     /** JSON object of the route's units, e.g. `{"prompt_tokens":12,"completion_tokens":30}`. */
     usage: text('usage').notNull(),
+    /** D29, in an organization: the member whose request it was (only that member's keys find it). */
+    memberAccountId: text('member_account_id'),
   },
   (t) => [index('request_records_created_at').on(t.createdAt)],
+);
+
+/**
+ * D29, in a member account: every organization it joined (the current one is
+ * `account.organization_id`), so its request lookup can ask the organizations that hold its
+ * records. `left_confirmed_at` is set once the organization has marked the leave.
+ */
+export const memberships = sqliteTable('memberships', {
+  organizationId: text('organization_id').primaryKey(),
+  joinedAt: integer('joined_at').notNull(),
+  leftAt: integer('left_at'),
+  leftConfirmedAt: integer('left_confirmed_at'),
+});
+
+export type MemberStatus = 'pending' | 'active' | 'left' | 'refused' | 'removed';
+
+/** D29, in an organization: its members (the organization's view is the truth of status and cap). */
+export const orgMembers = sqliteTable('org_members', {
+  accountId: text('account_id').primaryKey(),
+  status: text('status').$type<MemberStatus>().notNull(),
+  /** Monthly cap (UTC calendar month), micro-dollars; null for none. */
+  capMicros: integer('cap_micros'),
+  inviteId: text('invite_id'),
+  joinedAt: integer('joined_at').notNull(),
+  approvedAt: integer('approved_at'),
+  leftAt: integer('left_at'),
+});
+
+/** D29, in an organization: invite codes, only as SHA-256; reusable until revoked. */
+export const orgInvites = sqliteTable('org_invites', {
+  id: text('id').primaryKey(),
+  hash: text('hash').notNull().unique(),
+  capMicros: integer('cap_micros'),
+  autoApprove: integer('auto_approve', { mode: 'boolean' }).notNull().default(false),
+  createdAt: integer('created_at').notNull(),
+  revokedAt: integer('revoked_at'),
+});
+
+/** D29, in an organization: what each member's key was charged here per period (`total`, `d:...`, `m:...`): caps and key limits. */
+export const memberSpend = sqliteTable(
+  'member_spend',
+  {
+    accountId: text('account_id').notNull(),
+    keyId: text('key_id').notNull(),
+    period: text('period').notNull(),
+    spentMicros: integer('spent_micros').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.keyId, t.period] })],
 );

@@ -1,10 +1,19 @@
 import type { OpenHolds } from './holds';
 import { spendPeriods, TOTAL_PERIOD } from './periods';
 import { run, SQL, type KeyRow } from './statements';
-import type { HoldFailure } from './types';
+import type { HoldFailure, KeyLimit } from './types';
 
 /** The key limit that binds a hold: how much it still allows, and when that grows again. */
-export type Headroom = Extract<HoldFailure, { remainingMicros: number }>;
+export type Headroom = Extract<HoldFailure, { reason: 'daily_limit' | 'monthly_limit' | 'total_limit' }>;
+
+/** The limit among `limits` that allows the least; null for none. */
+export function tightest(limits: KeyLimit[]): Headroom | null {
+  let out: Headroom | null = null;
+  for (const { reason, remainingMicros, retryAfterSeconds } of limits) {
+    if (!out || remainingMicros < out.remainingMicros) out = { reason, remainingMicros, retryAfterSeconds };
+  }
+  return out;
+}
 
 /**
  * Per-key spend counters (`key_spend`) and the headroom they leave under a key's limits. Keys
@@ -22,8 +31,17 @@ export class SpendCounters {
     this.#holds = holds;
   }
 
-  /** Counts a charge against its key's limits; runs inside the caller's transaction. */
-  count(keyId: string | null, charge: number, now: number): void {
+  /**
+   * Counts a charge against its key's limits; runs inside the caller's transaction. In an
+   * organization (D29) a member's charge is counted for the member's cap and its key's limits.
+   */
+  count(keyId: string | null, charge: number, now: number, memberAccountId: string | null = null): void {
+    if (memberAccountId !== null) {
+      const p = spendPeriods(now);
+      const key = keyId ?? '';
+      run(this.#storage, SQL.addMemberSpend, memberAccountId, key, p.day, charge, memberAccountId, key, p.month, charge, memberAccountId, key, TOTAL_PERIOD, charge);
+      return;
+    }
     if (keyId === null || !this.#keyLimited(keyId)) return;
     const periods = spendPeriods(now);
     run(this.#storage, SQL.addSpend, keyId, periods.day, charge, keyId, periods.month, charge, keyId, TOTAL_PERIOD, charge);
@@ -47,12 +65,21 @@ export class SpendCounters {
 
   /** The tightest of the key's spend limits, counting what is spent and what its open holds keep; null without limits. */
   headroom(key: KeyRow, now: number): Headroom | null {
+    return tightest(this.limits(key, now));
+  }
+
+  /**
+   * Each of the key's spend limits with what it still allows here (its spend and open holds in this
+   * account counted), named by period: what a member passes to its organization (D29), which
+   * subtracts the key's spend and holds there.
+   */
+  limits(key: KeyRow, now: number): KeyLimit[] {
     const limits = [
       { reason: 'daily_limit', limit: key.daily_limit_micros, period: 'day' },
       { reason: 'monthly_limit', limit: key.monthly_limit_micros, period: 'month' },
       { reason: 'total_limit', limit: key.total_limit_micros, period: 'total' },
     ] as const;
-    if (limits.every((l) => l.limit === null)) return null;
+    if (limits.every((l) => l.limit === null)) return [];
 
     const periods = spendPeriods(now);
     const names = { day: periods.day, month: periods.month, total: TOTAL_PERIOD };
@@ -64,16 +91,13 @@ export class SpendCounters {
     );
     const held = this.#holds.heldBy(key.id);
     const retryAfter = { day: periods.secondsToNextDay, month: periods.secondsToNextMonth, total: 86_400 };
-
-    let tightest: Headroom | null = null;
+    const out: KeyLimit[] = [];
     for (const { reason, limit, period } of limits) {
       if (limit === null) continue;
       const remaining = Math.max(0, limit - (spent.get(names[period]) ?? 0) - held);
-      if (!tightest || remaining < tightest.remainingMicros) {
-        tightest = { reason, remainingMicros: remaining, retryAfterSeconds: retryAfter[period] };
-      }
+      out.push({ reason, period: names[period], remainingMicros: remaining, retryAfterSeconds: retryAfter[period] });
     }
-    return tightest;
+    return out;
   }
 
   /** Forgets which keys have limits, after a key's limits changed. */

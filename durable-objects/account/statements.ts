@@ -5,17 +5,17 @@
  */
 export const SQL = {
   insertHold:
-    'INSERT INTO holds (id, key_id, amount_micros, purpose, request_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO holds (id, key_id, amount_micros, purpose, request_id, created_at, expires_at, member_account_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   deleteHold: 'DELETE FROM holds WHERE id = ?',
   extendHold: 'UPDATE holds SET expires_at = ? WHERE id = ?',
-  openHolds: 'SELECT id, key_id, amount_micros, purpose, request_id, created_at, expires_at FROM holds',
+  openHolds: 'SELECT id, key_id, amount_micros, purpose, request_id, created_at, expires_at, member_account_id FROM holds',
   /** What the ledger says of a hold that is no longer open: its `hold:`, `charge:` and `release:` rows. */
-  closedHold: 'SELECT kind, amount_micros, key_id, note, request_id FROM ledger WHERE idempotency_key IN (?, ?, ?)',
+  closedHold: 'SELECT kind, amount_micros, key_id, note, request_id, member_account_id FROM ledger WHERE idempotency_key IN (?, ?, ?)',
   insertLedger:
-    'INSERT INTO ledger (kind, amount_micros, balance_after_micros, hold_id, key_id, source, idempotency_key, note, request_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO ledger (kind, amount_micros, balance_after_micros, hold_id, key_id, source, idempotency_key, note, request_id, created_at, member_account_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   /** A settlement's charge and release rows in one statement. */
   insertLedger2:
-    'INSERT INTO ledger (kind, amount_micros, balance_after_micros, hold_id, key_id, source, idempotency_key, note, request_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO ledger (kind, amount_micros, balance_after_micros, hold_id, key_id, source, idempotency_key, note, request_id, created_at, member_account_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   /** Holds the alarm released that no late settlement charged (admin view); reads the partial index `ledger_expired`. */
   expiredUnsettled:
     "SELECT COUNT(*) AS count FROM ledger r WHERE r.kind = 'release' AND r.note = 'expired' " +
@@ -23,7 +23,7 @@ export const SQL = {
   ledgerKeyExists: 'SELECT 1 FROM ledger WHERE idempotency_key = ?',
   setBalance: 'UPDATE account SET balance_micros = ?',
   setFunding: 'UPDATE account SET balance_micros = ?, funded_at = ?, expires_at = ?, card_funded_micros = ?',
-  account: 'SELECT id, created_at, balance_micros, claimed_at, funded_at, expires_at, card_funded_micros, fund_token, suspended_at, suspended_reason FROM account',
+  account: 'SELECT id, created_at, balance_micros, claimed_at, funded_at, expires_at, card_funded_micros, fund_token, suspended_at, suspended_reason, kind, name, organization_id FROM account',
   setSuspended: 'UPDATE account SET suspended_at = ?, suspended_reason = ?',
   keyByHash:
     'SELECT id, hash, revoked_at, expires_at, daily_limit_micros, monthly_limit_micros, total_limit_micros, allowed_models, allowed_routes, parent_key_id FROM api_keys WHERE hash = ?',
@@ -51,6 +51,18 @@ export const SQL = {
   claimTokenHash: 'SELECT claim_token_hash FROM account',
   /** A claimed account never expires. */
   setClaimed: 'UPDATE account SET claimed_at = ?, expires_at = NULL',
+  /** D29, in an organization: a member's charge counted for its cap and its key's limits (day, month, total). */
+  addMemberSpend:
+    'INSERT INTO member_spend (account_id, key_id, period, spent_micros) VALUES (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, ?) ' +
+    'ON CONFLICT (account_id, key_id, period) DO UPDATE SET spent_micros = spent_micros + excluded.spent_micros',
+  /** A member's charges in one period, every key of it (its monthly cap). */
+  memberSpent: 'SELECT COALESCE(SUM(spent_micros), 0) AS spent FROM member_spend WHERE account_id = ? AND period = ?',
+  /** One member key's charges here in the periods of its limits. */
+  memberKeySpent: 'SELECT period, spent_micros FROM member_spend WHERE account_id = ? AND key_id = ? AND period IN (?, ?, ?)',
+  member: 'SELECT account_id, status, cap_micros, invite_id, joined_at, approved_at, left_at FROM org_members WHERE account_id = ?',
+  /** D29: the member account of a hold, from its `hold:` ledger row. */
+  holdMember: 'SELECT member_account_id FROM ledger WHERE idempotency_key = ?',
+  setOrganization: 'UPDATE account SET organization_id = ?',
 } as const;
 
 export type Statement = (typeof SQL)[keyof typeof SQL];
@@ -79,6 +91,11 @@ export type AccountRow = {
   /** D28: the account's keys are refused while set. */
   suspended_at: number | null;
   suspended_reason: string | null;
+  /** D29: `organization` for an organization. */
+  kind: string;
+  name: string | null;
+  /** D29: the organization this account is a member of. */
+  organization_id: string | null;
 };
 
 export type KeyRow = {
@@ -105,4 +122,6 @@ export type OpenHold = {
   created_at: number;
   /** Changed in place when the hold's lease is extended. */
   expires_at: number;
+  /** D29, in an organization: the member account whose request the hold covers. */
+  member_account_id: string | null;
 };

@@ -96,7 +96,7 @@ export class Suspension {
     if (run(this.#storage, SQL.ledgerKeyExists, idempotencyKey).length > 0) return;
     this.#storage.transactionSync(() => {
       run(this.#storage, SQL.setSuspended, at, reason);
-      run(this.#storage, SQL.insertLedger, 'audit', 0, row.balance_micros, null, null, source, idempotencyKey, note, null, now);
+      run(this.#storage, SQL.insertLedger, 'audit', 0, row.balance_micros, null, null, source, idempotencyKey, note, null, now, null);
     });
     row.suspended_at = at;
     row.suspended_reason = reason;

@@ -18,7 +18,23 @@ export type HoldFailure =
   | AuthFailure
   | { reason: 'insufficient_credits'; availableMicros: number; neededMicros: number; fundToken: string | null }
   | { reason: 'daily_limit' | 'monthly_limit' | 'total_limit'; remainingMicros: number; retryAfterSeconds: number }
-  | { reason: 'too_many_holds'; openHolds: number };
+  | { reason: 'too_many_holds'; openHolds: number }
+  | OrgHoldFailure;
+
+/** D29: why an organization refuses a member's hold (the funding named is the organization's). */
+export type OrgHoldFailure =
+  | { reason: 'membership_pending'; organizationId: string }
+  | { reason: 'insufficient_org_credits'; organizationId: string; availableMicros: number; neededMicros: number; fundToken: string | null }
+  | { reason: 'member_cap_exceeded'; organizationId: string; remainingMicros: number; neededMicros: number; capMicros: number; retryAfterSeconds: number; fundToken: string | null };
+
+/** D29: one of a member key's spend limits with what it still allows in the member's own account, named by period. */
+export interface KeyLimit {
+  reason: 'daily_limit' | 'monthly_limit' | 'total_limit';
+  /** `d:YYYY-MM-DD`, `m:YYYY-MM` or `total`. */
+  period: string;
+  remainingMicros: number;
+  retryAfterSeconds: number;
+}
 
 export type Result<T, F> = ({ ok: true } & T) | ({ ok: false } & F);
 
@@ -114,6 +130,22 @@ export interface AccountSnapshot {
   fundToken: string | null;
   /** D28: set while every key of the account is refused; funding still works. */
   suspended: { at: number; reason: string } | null;
+  /** D29: `organization` for an organization. */
+  kind: 'account' | 'organization';
+  /** D29: an organization's name; null for an account. */
+  name: string | null;
+  /** D29: the organization a member account spends from (`GET /agent/account`); absent otherwise. */
+  organization?: MemberView;
+}
+
+/** D29: a member as its organization sees it, shown to that member. */
+export interface MemberView {
+  organizationId: string;
+  name: string | null;
+  status: 'pending' | 'active';
+  /** Per UTC calendar month; null for no cap. */
+  capMicros: number | null;
+  spentThisMonthMicros: number;
 }
 
 export interface LedgerEntry {

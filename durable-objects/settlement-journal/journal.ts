@@ -1,3 +1,4 @@
+import { holdOwner } from '../../src/accounts/hold-owner';
 import { DurableObject } from 'cloudflare:workers';
 import type { RequestRecord } from '../account/requests';
 
@@ -48,7 +49,8 @@ export class SettlementJournalDurableObject extends DurableObject<Env> {
   async record(entry: JournalEntry): Promise<void> {
     const storage = this.ctx.storage;
     const stored: Stored = {
-      accountId: entry.accountId,
+      // D29: a member's hold is settled in its organization, whoever journaled it.
+      accountId: holdOwner(entry.accountId, entry.holdId),
       holdId: entry.holdId,
       chargeMicros: entry.chargeMicros,
       ...(entry.record ? { record: entry.record } : {}),
@@ -57,13 +59,13 @@ export class SettlementJournalDurableObject extends DurableObject<Env> {
     };
     await storage.put(keyOf(entry.holdId), stored);
     if ((await storage.getAlarm()) === null) await storage.setAlarm(stored.at + FORWARD_AFTER_MS);
-    const gathered = this.#gathering.get(entry.accountId);
+    const gathered = this.#gathering.get(stored.accountId);
     if (gathered) {
       gathered.push(stored);
       return;
     }
-    this.#gathering.set(entry.accountId, [stored]);
-    this.ctx.waitUntil(this.#sendGathered(entry.accountId));
+    this.#gathering.set(stored.accountId, [stored]);
+    this.ctx.waitUntil(this.#sendGathered(stored.accountId));
   }
 
   /** Entries not yet forwarded, oldest first: for tests and the operator. */

@@ -1,3 +1,4 @@
+import { holdOwner } from '../../src/accounts/hold-owner';
 import { DurableObject } from 'cloudflare:workers';
 import type { RequestRecord } from '../account/requests';
 import { count, eq, isNotNull, sql } from 'drizzle-orm';
@@ -169,7 +170,7 @@ export class WebJobDurableObject extends DurableObject<Env> {
       return;
     }
     // The release is idempotent (its ledger key); if it throws, the platform retries this alarm.
-    await this.env.ACCOUNT.get(this.env.ACCOUNT.idFromName(row.accountId)).release(row.holdId, webJobRecord(row, 0, Date.now()));
+    await this.env.ACCOUNT.get(this.env.ACCOUNT.idFromName(holdOwner(row.accountId, row.holdId))).release(row.holdId, webJobRecord(row, 0, Date.now()));
     this.#db
       .update(job)
       .set({ status: 'failed', settledAt: Date.now(), costMicros: 0, error: 'The job stopped on an internal error; nothing was charged.' })
@@ -205,7 +206,8 @@ export class WebJobDurableObject extends DurableObject<Env> {
   async #finish(row: JobRow): Promise<void> {
     const found = this.#itemCount();
     const params = row.params as CrawlParams | ExtractParams;
-    const account = this.env.ACCOUNT.get(this.env.ACCOUNT.idFromName(row.accountId));
+    // D29: a member's hold is its organization's.
+    const account = this.env.ACCOUNT.get(this.env.ACCOUNT.idFromName(holdOwner(row.accountId, row.holdId)));
     const now = Date.now();
     if (found === 0) {
       await account.release(row.holdId, webJobRecord(row, 0, now));

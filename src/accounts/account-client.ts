@@ -3,6 +3,7 @@ import type { AccountOp, AccountOpReply, AccountOpResults, HoldRequest, RouteCla
 import type { Evidence } from '../chat/speculation';
 import type { AccountStub } from '../env';
 import { GatewayError } from '../errors';
+import { holdOwner } from './hold-owner';
 
 /**
  * How long a settlement or release may wait for company: the next request's hold usually comes
@@ -188,6 +189,9 @@ function channelOf(accountId: string): AccountChannel {
 export class AccountClient {
   readonly #sender: Sender;
   readonly #channel: AccountChannel;
+  readonly #env: Env;
+  readonly #accountId: string;
+  readonly #ctx: Pick<ExecutionContext, 'waitUntil'> | undefined;
   /** The id of the key this request's account verified (a granted hold or authentication), for its log line. */
   keyId: string | undefined;
 
@@ -196,6 +200,19 @@ export class AccountClient {
     channel.id ??= env.ACCOUNT.idFromName(accountId);
     this.#sender = { stub: env.ACCOUNT.get(channel.id), waitUntil: ctx ? (promise) => ctx.waitUntil(promise) : undefined };
     this.#channel = channel;
+    this.#env = env;
+    this.#accountId = accountId;
+    this.#ctx = ctx;
+  }
+
+  /**
+   * The client of the account whose Durable Object holds `holdId`: this one, or for a member's
+   * hold its organization's (D29, `holdOwner`). Settling, releasing and renewing go through it,
+   * so no caller can send an organization's hold to the member.
+   */
+  forHold(holdId: string): AccountClient {
+    const owner = holdOwner(this.#accountId, holdId);
+    return owner === this.#accountId ? this : new AccountClient(this.#env, owner, this.#ctx);
   }
 
   /**
@@ -242,13 +259,17 @@ export class AccountClient {
    * Charges a hold. `lazy` lets the charge wait a few milliseconds to ride with the next call
    * (see LAZY_MS): for a caller that does not need the resulting balance before it answers.
    */
-  settle(holdId: string, chargeMicros: number, options: { lazy?: boolean; record?: RequestRecord } = {}) {
+  settle(holdId: string, chargeMicros: number, options: { lazy?: boolean; record?: RequestRecord } = {}): Promise<AccountOpResults['settle']> {
+    const owner = this.forHold(holdId);
+    if (owner !== this) return owner.settle(holdId, chargeMicros, options);
     const op = { op: 'settle', holdId, chargeMicros, ...(options.record ? { record: options.record } : {}) } as const;
     return this.#retried(() => this.#channel.call(this.#sender, op, options.lazy));
   }
 
   /** Frees a hold; `record` (D26) is stored as a failed request, nothing charged. */
-  release(holdId: string, record?: RequestRecord) {
+  release(holdId: string, record?: RequestRecord): Promise<AccountOpResults['release']> {
+    const owner = this.forHold(holdId);
+    if (owner !== this) return owner.release(holdId, record);
     return this.#retried(() => this.#channel.call(this.#sender, { op: 'release', holdId, ...(record ? { record } : {}) }, true));
   }
 
@@ -258,7 +279,9 @@ export class AccountClient {
   }
 
   /** Renews a hold's lease; lazy, as a renewal needs no answer before it matters. */
-  extendHold(holdId: string, ttlMs: number) {
+  extendHold(holdId: string, ttlMs: number): Promise<AccountOpResults['extend']> {
+    const owner = this.forHold(holdId);
+    if (owner !== this) return owner.extendHold(holdId, ttlMs);
     return this.#channel.call(this.#sender, { op: 'extend', holdId, ttlMs }, true);
   }
 

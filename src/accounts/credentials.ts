@@ -40,6 +40,21 @@ export function accountIdOfKeyId(keyId: string): string | null {
   return part ? decodeAccountId(part) : null;
 }
 
+/**
+ * D29: an organization's invite code, `inv-`, the organization id in base62 (22 characters) and a
+ * 32-character secret (about 190 bits): it names the organization's Durable Object the way a key
+ * names its account, so a join needs no database read. Stored only as its SHA-256.
+ */
+const INVITE_PREFIX = 'inv-';
+const INVITE_SECRET = 32;
+const INVITE_PATTERN = new RegExp(`^${INVITE_PREFIX}[0-9A-Za-z]{${ACCOUNT_PART + INVITE_SECRET}}$`);
+export function newInviteCode(organizationId: string): string {
+  return INVITE_PREFIX + encodeAccountId(organizationId) + randomBase62(INVITE_SECRET);
+}
+export function organizationIdOfInvite(code: string): string | null {
+  return INVITE_PATTERN.test(code) ? decodeAccountId(code.slice(INVITE_PREFIX.length, INVITE_PREFIX.length + ACCOUNT_PART)) : null;
+}
+
 /** A fund link's token (D22): 32 random base62 characters (about 190 bits), nothing of the account in it. */
 export const FUND_TOKEN_PATTERN = /^[A-Za-z0-9]{32}$/;
 export function newFundToken(): string {
@@ -81,7 +96,8 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-function encodeAccountId(uuid: string): string {
+/** An account id (a UUID) as 22 base62 characters, the form keys, invites and organization holds carry. */
+export function encodeAccountId(uuid: string): string {
   let value = BigInt(`0x${uuid.replaceAll('-', '')}`);
   let out = '';
   for (let i = 0; i < ACCOUNT_PART; i++) {
@@ -91,7 +107,7 @@ function encodeAccountId(uuid: string): string {
   return out;
 }
 
-function decodeAccountId(text: string): string | null {
+export function decodeAccountId(text: string): string | null {
   let value = 0n;
   for (const char of text) value = value * 62n + BigInt(ALPHABET.indexOf(char));
   if (value >= 1n << 128n) return null;

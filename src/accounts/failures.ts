@@ -38,6 +38,20 @@ export function holdFailureError(failure: HoldFailure, describeShortfall?: (avai
       return new GatewayError('monthly_spend_limit_exceeded', 'This API key has reached its monthly spend limit (UTC month).', { retryAfter: failure.retryAfterSeconds });
     case 'total_limit':
       return new GatewayError('credit_limit_exceeded', "This API key has reached its total credit limit; raise the key's limit to continue.", { retryAfter: failure.retryAfterSeconds });
+    case 'membership_pending':
+      return new GatewayError('membership_pending', `This account's membership of organization ${failure.organizationId} is pending approval; its billed requests are refused until an owner or the operator approves it.`);
+    case 'insufficient_org_credits':
+      return new GatewayError(
+        'insufficient_org_credits',
+        `Insufficient organization credits: this request needs up to $${formatUsd(failure.neededMicros)} and organization ${failure.organizationId} has $${formatUsd(failure.availableMicros)} available. Fund the organization (error.funding.fund_url) and retry.`,
+        { funding: { fundToken: failure.fundToken, availableMicros: failure.availableMicros, requiredMicros: failure.neededMicros, organizationId: failure.organizationId } },
+      );
+    case 'member_cap_exceeded':
+      return new GatewayError(
+        'member_cap_exceeded',
+        `This account's monthly cap in organization ${failure.organizationId} ($${formatUsd(failure.capMicros)} per UTC month) leaves $${formatUsd(failure.remainingMicros)} and this request needs up to $${formatUsd(failure.neededMicros)}. The cap renews at the start of the next UTC month, or an owner raises it.`,
+        { retryAfter: failure.retryAfterSeconds },
+      );
     case 'too_many_holds':
       return new GatewayError('too_many_concurrent_requests', `This account already has ${failure.openHolds} billed requests in flight; retry shortly.`, { retryAfter: 1 });
   }

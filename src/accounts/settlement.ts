@@ -1,6 +1,7 @@
 import type { JournalEntry } from '../../durable-objects/settlement-journal/journal';
 import type { RequestRecord } from '../../durable-objects/account/requests';
 import type { AccountClient } from './account-client';
+import { holdOwner } from './hold-owner';
 
 /**
  * From this distance (the account Durable Object's shortest recent round trip, ms) a settlement is
@@ -53,13 +54,15 @@ export async function settleDurably(options: {
   journal: () => { record(entry: JournalEntry): Promise<void> };
 }): Promise<Settled> {
   const chargeMicros = Math.max(0, Math.round(options.chargeMicros));
+  // D29: a member's hold is its organization's, settled there and journaled for it.
+  const owned = { ...options, account: options.account.forHold(options.holdId), accountId: holdOwner(options.accountId, options.holdId) };
   const [first, second] = options.far ? [journaled, withAccount] : [withAccount, journaled];
   try {
-    return await first(options, chargeMicros);
+    return await first(owned, chargeMicros);
   } catch (err) {
     if (err instanceof SettlementRefused) throw err;
     console.error(`settlement of ${options.holdId} not acknowledged; trying the ${options.far ? 'account' : 'journal'}`, err);
-    return second(options, chargeMicros);
+    return second(owned, chargeMicros);
   }
 }
 

@@ -16,6 +16,15 @@ export function accountBody(account: AccountSnapshot, base: string) {
     expires_unless_funded_at: iso(account.expiresAt),
     unclaimed_funding_remaining_usd: usd(account.unclaimedFundingRemainingMicros),
     created_at: new Date(account.createdAt).toISOString(),
+    ...(account.organization && {
+      organization: {
+        id: account.organization.organizationId,
+        name: account.organization.name,
+        status: account.organization.status,
+        member_cap_usd: usd(account.organization.capMicros),
+        spent_this_month_usd: formatUsd(account.organization.spentThisMonthMicros),
+      },
+    }),
   };
 }
 

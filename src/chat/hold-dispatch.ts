@@ -11,7 +11,7 @@ import { loweredMaxTokens, shortfallMessage, type HoldPlan } from './hold-plan';
 import { maySpeculate } from './speculation';
 
 /** Refusals of a hold for the full worst case that a smaller hold may still pass. */
-const SHORTFALLS: ReadonlySet<string> = new Set(['insufficient_credits', 'daily_limit', 'monthly_limit', 'total_limit']);
+const SHORTFALLS: ReadonlySet<string> = new Set(['insufficient_credits', 'insufficient_org_credits', 'member_cap_exceeded', 'daily_limit', 'monthly_limit', 'total_limit']);
 
 export interface HeldDispatch {
   hold: Hold;

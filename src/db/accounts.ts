@@ -2,7 +2,7 @@ import { and, asc, eq, isNotNull, isNull, lte } from 'drizzle-orm';
 import type { Database } from '.';
 import { accounts } from './schema';
 
-export async function insertAccount(db: Database, id: string, createdAt: number, expiresAt: number, fundTokenHash: string): Promise<void> {
+export async function insertAccount(db: Database, id: string, createdAt: number, expiresAt: number | null, fundTokenHash: string): Promise<void> {
   await db.insert(accounts).values({ id, createdAt, expiresAt, fundTokenHash }).run();
 }
 

@@ -12,6 +12,8 @@ export interface FundingHint {
   requiredMicros: number;
   /** What an x402 challenge asks for when it is not the shortfall (a refused payment: the amount to pay again). */
   x402AmountMicros?: number;
+  /** D29: the balance short is this organization's (its fund link; a payment per request would credit the member instead, so no x402). */
+  organizationId?: string;
 }
 
 /** `error.funding` of a 402 `insufficient_credits` (D23): every way this account can pay, and how much it has and needs. */
@@ -21,6 +23,8 @@ export interface FundingDetails {
   x402: boolean;
   available_usd: string;
   required_usd: string;
+  /** D29: present when the balance short is an organization's: the fund link and USDC endpoint are its own. */
+  organization_id?: string;
 }
 
 export function fundingDetails(c: Context<AppEnv>, hint: FundingHint): FundingDetails {
@@ -29,10 +33,12 @@ export function fundingDetails(c: Context<AppEnv>, hint: FundingHint): FundingDe
   return {
     fund_url: hint.fundToken ? fundUrl(base, hint.fundToken) : null,
     // Null when the operator has not set up the USDC rail: `POST /agent/fund` would answer 502.
-    usdc: usdc ? { network: 'base', contract: usdc.token, fund_endpoint: `${base}/agent/fund` } : null,
+    // An organization is funded through its fund link: `POST /agent/fund` would credit the member.
+    usdc: usdc && hint.organizationId === undefined ? { network: 'base', contract: usdc.token, fund_endpoint: `${base}/agent/fund` } : null,
     // Pay-per-request (x402, issue #22): the 402 also carries a `PAYMENT-REQUIRED` challenge.
-    x402: x402Config(c.env) !== undefined,
+    x402: hint.organizationId === undefined && x402Config(c.env) !== undefined,
     available_usd: formatUsd(hint.availableMicros),
     required_usd: formatUsd(hint.requiredMicros),
+    ...(hint.organizationId !== undefined && { organization_id: hint.organizationId }),
   };
 }

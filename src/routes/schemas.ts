@@ -22,6 +22,7 @@ export const ErrorEnvelope = z
           x402: z.boolean(),
           available_usd: z.string(),
           required_usd: z.string(),
+          organization_id: z.uuid().optional().openapi({ description: 'D29: the balance short is this organization\'s; fund_url is its fund link' }),
         })
         .optional()
         .openapi({ description: 'On a 402 insufficient_credits: how the account can pay, and what it has and needs' }),
@@ -41,6 +42,16 @@ export const Account = z
     expires_unless_funded_at: z.iso.datetime().nullable(),
     unclaimed_funding_remaining_usd: UsdString.nullable(),
     created_at: z.iso.datetime(),
+    organization: z
+      .object({
+        id: z.uuid(),
+        name: z.string().nullable(),
+        status: z.enum(['pending', 'active']),
+        member_cap_usd: UsdString.nullable().openapi({ description: 'Per UTC calendar month; null for no cap.' }),
+        spent_this_month_usd: UsdString,
+      })
+      .optional()
+      .openapi({ description: 'D29: the organization a member account spends from (absent for others).' }),
   })
   .openapi('Account');
 

@@ -71,7 +71,7 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
       holdId: hold.holdId,
       chargeMicros: tokenCostMicros(usage, dispatched.route.price),
       record: record(usage),
-      far: journalPays(caller.account.roundTripMs),
+      far: journalPays(caller.account.forHold(hold.holdId).roundTripMs),
       journal: () => c.env.SETTLEMENT_JOURNAL.get(c.env.SETTLEMENT_JOURNAL.idFromName(journalName(c.req.raw.cf?.colo, caller.accountId))),
     });
   };

@@ -1,0 +1,116 @@
+import type { AccountMemory } from './memory';
+import type { MemberHoldRequest, NotMember } from './organization';
+import type { StoredRequest } from './requests';
+import { run, SQL } from './statements';
+import type { Hold, HoldFailure, MemberView, Result } from './types';
+
+/** What a member account asks of its organization's Durable Object (DO-to-DO RPC). */
+export interface OrgPeer {
+  joinAsMember(memberAccountId: string, inviteHash: string): Promise<Result<{ status: 'pending' | 'active' }, { reason: 'invalid_invite' }>>;
+  leftAsMember(memberAccountId: string): Promise<void>;
+  holdForMember(input: MemberHoldRequest): Promise<Result<Hold, HoldFailure | NotMember>>;
+  memberView(memberAccountId: string): Promise<MemberView | null>;
+  memberRequest(memberAccountId: string, requestId: string): Promise<StoredRequest | null>;
+}
+
+export type JoinRefusal =
+  | { reason: 'invalid_invite' }
+  | { reason: 'already_member'; organizationId: string }
+  | { reason: 'organization_cannot_join' }
+  | { reason: 'key_not_allowed' };
+
+/**
+ * A member account's side of D29: only which organization it spends from (`account.organization_id`,
+ * in memory for the hot path) and which it ever belonged to (`memberships`, for request lookups).
+ * Join asks the organization first, then records it here; leave forgets it here first, then tells
+ * the organization. Nothing of this account is held across an await: each step re-reads memory.
+ */
+export class Membership {
+  readonly #storage: DurableObjectStorage;
+  readonly #memory: AccountMemory;
+  readonly #org: (organizationId: string) => OrgPeer;
+
+  constructor(storage: DurableObjectStorage, memory: AccountMemory, org: (organizationId: string) => OrgPeer) {
+    this.#storage = storage;
+    this.#memory = memory;
+    this.#org = org;
+  }
+
+  /** The organization this account spends from, or null. */
+  get organizationId(): string | null {
+    return this.#memory.account?.organization_id ?? null;
+  }
+
+  peer(organizationId: string): OrgPeer {
+    return this.#org(organizationId);
+  }
+
+  /**
+   * Joins `organizationId` with an invite's hash. Idempotent for the same organization; a member
+   * of another must leave first. Two joins racing to different organizations: the one recorded
+   * second finds the first and undoes its own.
+   */
+  async join(organizationId: string, inviteHash: string, now: number): Promise<Result<{ organizationId: string; status: 'pending' | 'active' }, JoinRefusal>> {
+    const self = this.#memory.account!;
+    if (self.kind === 'organization') return { ok: false, reason: 'organization_cannot_join' };
+    if (organizationId === self.id) return { ok: false, reason: 'invalid_invite' };
+    const current = this.organizationId;
+    if (current !== null && current !== organizationId) return { ok: false, reason: 'already_member', organizationId: current };
+    const peer = this.#org(organizationId);
+    const joined = await peer.joinAsMember(self.id, inviteHash);
+    if (!joined.ok) return joined;
+    const after = this.organizationId;
+    if (after !== null && after !== organizationId) {
+      await peer.leftAsMember(self.id);
+      return { ok: false, reason: 'already_member', organizationId: after };
+    }
+    if (after === null) {
+      this.#storage.transactionSync(() => {
+        run(this.#storage, SQL.setOrganization, organizationId);
+        this.#storage.sql.exec(
+          'INSERT INTO memberships (organization_id, joined_at) VALUES (?, ?) ON CONFLICT (organization_id) DO UPDATE SET joined_at = excluded.joined_at, left_at = NULL, left_confirmed_at = NULL',
+          organizationId,
+          now,
+        );
+      });
+      this.#memory.account = { ...this.#memory.account!, organization_id: organizationId };
+    }
+    return { ok: true, organizationId, status: joined.status };
+  }
+
+  /**
+   * Leaves: this account forgets the organization first (its next request spends its own
+   * balance), then the organization marks it left. A leave whose second step failed is completed
+   * by the next call. The organization left, or null when there was none.
+   */
+  async leave(now: number): Promise<string | null> {
+    const current = this.organizationId;
+    if (current !== null) this.forget(current, now);
+    const [pending] = this.#storage.sql
+      .exec<{ organization_id: string }>('SELECT organization_id FROM memberships WHERE left_at IS NOT NULL AND left_confirmed_at IS NULL ORDER BY left_at DESC LIMIT 1')
+      .toArray();
+    const organizationId = current ?? pending?.organization_id ?? null;
+    if (organizationId === null) return null;
+    await this.#org(organizationId).leftAsMember(this.#memory.account!.id);
+    this.#storage.sql.exec('UPDATE memberships SET left_confirmed_at = ? WHERE organization_id = ? AND left_at IS NOT NULL', Date.now(), organizationId);
+    return organizationId;
+  }
+
+  /** Forgets the organization here (a leave, or the organization no longer counts this account). */
+  forget(organizationId: string, now: number): void {
+    if (this.organizationId !== organizationId) return;
+    this.#storage.transactionSync(() => {
+      run(this.#storage, SQL.setOrganization, null);
+      this.#storage.sql.exec('UPDATE memberships SET left_at = ? WHERE organization_id = ?', now, organizationId);
+    });
+    this.#memory.account = { ...this.#memory.account!, organization_id: null };
+  }
+
+  /** Every organization this account belonged to, the current one first: where its member requests are recorded. */
+  organizations(): string[] {
+    return this.#storage.sql
+      .exec<{ organization_id: string }>('SELECT organization_id FROM memberships ORDER BY left_at IS NOT NULL, joined_at DESC LIMIT 16')
+      .toArray()
+      .map((row) => row.organization_id);
+  }
+}

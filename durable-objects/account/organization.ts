@@ -1,0 +1,252 @@
+import { hashesEqual } from '../../src/accounts/credentials';
+import { orgHoldPrefix } from '../../src/accounts/hold-owner';
+import { newId, sortableId } from './ids';
+import type { Ledger } from './ledger';
+import type { AccountMemory } from './memory';
+import { spendPeriods } from './periods';
+import type { MemberStatus } from './schema';
+import { tightest } from './spend';
+import { run, SQL } from './statements';
+import type { Hold, HoldFailure, HoldRequest, KeyLimit, MemberView, Result } from './types';
+
+/** D29: what a member account sends its organization to hold money for one of its requests. */
+export interface MemberHoldRequest {
+  memberAccountId: string;
+  keyId: string;
+  /** The key's spend limits as the member's own account counts them; the organization subtracts the key's spend and holds here. */
+  keyLimits: KeyLimit[];
+  request: Omit<HoldRequest, 'keyHash'>;
+}
+
+/** The organization does not count the caller a member (never joined, left, refused, removed). */
+export type NotMember = { reason: 'not_member' };
+
+export interface InviteTerms {
+  capMicros: number | null;
+  autoApprove: boolean;
+}
+
+export interface MemberRow {
+  accountId: string;
+  status: MemberStatus;
+  capMicros: number | null;
+  joinedAt: number;
+  approvedAt: number | null;
+  leftAt: number | null;
+  spentThisMonthMicros: number;
+}
+
+type Row = {
+  account_id: string;
+  status: MemberStatus;
+  cap_micros: number | null;
+  invite_id: string | null;
+  joined_at: number;
+  approved_at: number | null;
+  left_at: number | null;
+};
+
+const CURRENT: ReadonlySet<MemberStatus> = new Set(['pending', 'active']);
+
+/**
+ * An organization's side of D29, in its own Durable Object: its members (status, monthly cap),
+ * its invites (SHA-256 only, reusable until revoked) and the member holds. A member hold is
+ * decided here, synchronously, so every member's requests are serialized at one point: the
+ * organization's available balance, the member's monthly cap (its charges this UTC month plus its
+ * open holds here) and its key's limits (what the member's account left, less the key's spend and
+ * holds here) all bound it.
+ */
+export class Organization {
+  readonly #storage: DurableObjectStorage;
+  readonly #memory: AccountMemory;
+  readonly #ledger: Ledger;
+
+  constructor(storage: DurableObjectStorage, memory: AccountMemory, ledger: Ledger) {
+    this.#storage = storage;
+    this.#memory = memory;
+    this.#ledger = ledger;
+  }
+
+  get isOrganization(): boolean {
+    return this.#memory.account?.kind === 'organization';
+  }
+
+  /** Stores an invite by its hash; its id (`inv_...`) is what revocation names. */
+  createInvite(hash: string, terms: InviteTerms, now: number): string {
+    const id = newId('inv');
+    this.#storage.sql.exec(
+      'INSERT INTO org_invites (id, hash, cap_micros, auto_approve, created_at) VALUES (?, ?, ?, ?, ?)',
+      id,
+      hash,
+      terms.capMicros,
+      terms.autoApprove ? 1 : 0,
+      now,
+    );
+    return id;
+  }
+
+  /** Revokes an invite: it joins nobody from now on (members who joined with it stay). False for an unknown invite. */
+  revokeInvite(inviteId: string, now: number): boolean {
+    return this.#storage.sql.exec('UPDATE org_invites SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?', now, inviteId).rowsWritten > 0;
+  }
+
+  /**
+   * A member joins with an invite (its hash, compared in constant time). Idempotent: a pending or
+   * active member keeps its status and cap. One that left rejoins on the invite's terms; one that
+   * was refused or removed may only ask again (pending).
+   */
+  join(memberAccountId: string, inviteHash: string, now: number): Result<{ status: 'pending' | 'active' }, { reason: 'invalid_invite' }> {
+    if (!this.isOrganization || memberAccountId === this.#memory.account!.id) return { ok: false, reason: 'invalid_invite' };
+    const [invite] = this.#storage.sql
+      .exec<{ id: string; hash: string; cap_micros: number | null; auto_approve: number; revoked_at: number | null }>(
+        'SELECT id, hash, cap_micros, auto_approve, revoked_at FROM org_invites WHERE hash = ?',
+        inviteHash,
+      )
+      .toArray();
+    if (!invite || !hashesEqual(invite.hash, inviteHash) || invite.revoked_at !== null) return { ok: false, reason: 'invalid_invite' };
+    const member = this.#row(memberAccountId);
+    if (member && (member.status === 'pending' || member.status === 'active')) return { ok: true, status: member.status };
+    const status = invite.auto_approve === 1 && (!member || member.status === 'left') ? 'active' : 'pending';
+    this.#storage.sql.exec(
+      'INSERT INTO org_members (account_id, status, cap_micros, invite_id, joined_at, approved_at, left_at) VALUES (?, ?, ?, ?, ?, ?, NULL) ' +
+        'ON CONFLICT (account_id) DO UPDATE SET status = excluded.status, cap_micros = excluded.cap_micros, invite_id = excluded.invite_id, joined_at = excluded.joined_at, approved_at = excluded.approved_at, left_at = NULL',
+      memberAccountId,
+      status,
+      invite.cap_micros,
+      invite.id,
+      now,
+      status === 'active' ? now : null,
+    );
+    return { ok: true, status };
+  }
+
+  /** Approves a pending member (an active one stays active); null when the account is not a pending or active member. */
+  approve(memberAccountId: string, now: number): MemberRow | null {
+    const member = this.#row(memberAccountId);
+    if (!member || !CURRENT.has(member.status)) return null;
+    if (member.status === 'pending') this.#storage.sql.exec("UPDATE org_members SET status = 'active', approved_at = ? WHERE account_id = ?", now, memberAccountId);
+    return this.member(memberAccountId, now);
+  }
+
+  /** Refuses a pending member or removes an active one (its open holds here still settle); null when it is neither. */
+  remove(memberAccountId: string, now: number): MemberRow | null {
+    const member = this.#row(memberAccountId);
+    if (!member || !CURRENT.has(member.status)) return null;
+    const status: MemberStatus = member.status === 'pending' ? 'refused' : 'removed';
+    this.#storage.sql.exec('UPDATE org_members SET status = ?, left_at = ? WHERE account_id = ?', status, now, memberAccountId);
+    return this.member(memberAccountId, now);
+  }
+
+  /** The member has left (its own account has already forgotten the organization). Idempotent. */
+  left(memberAccountId: string, now: number): void {
+    this.#storage.sql.exec("UPDATE org_members SET status = 'left', left_at = ? WHERE account_id = ? AND status IN ('pending', 'active')", now, memberAccountId);
+  }
+
+  /** One member with its spend this UTC month; null for an account that never joined. */
+  member(memberAccountId: string, now: number): MemberRow | null {
+    const row = this.#row(memberAccountId);
+    return row ? this.#view(row, now) : null;
+  }
+
+  /** Every member, oldest first, with its spend this month (the operator's and the dashboard's list). */
+  members(now: number): MemberRow[] {
+    return this.#storage.sql
+      .exec<Row>('SELECT account_id, status, cap_micros, invite_id, joined_at, approved_at, left_at FROM org_members ORDER BY joined_at')
+      .toArray()
+      .map((row) => this.#view(row, now));
+  }
+
+  /** What a pending or active member sees of the organization (`GET /agent/account`); null otherwise. */
+  memberView(memberAccountId: string, now: number): MemberView | null {
+    const row = this.#row(memberAccountId);
+    if (!row || (row.status !== 'pending' && row.status !== 'active')) return null;
+    return {
+      organizationId: this.#memory.account!.id,
+      name: this.#memory.account!.name,
+      status: row.status,
+      capMicros: row.cap_micros,
+      spentThisMonthMicros: this.#spentThisMonth(memberAccountId, now),
+    };
+  }
+
+  /**
+   * Holds money for a member's request here: `maxMicros` when the organization's available
+   * balance, the member's cap and its key's limits allow it, else the most they allow down to
+   * `minMicros`, else the binding refusal (the key's limit first, then the cap, then the balance).
+   */
+  hold(input: MemberHoldRequest, now: number): Result<Hold, HoldFailure | NotMember> {
+    const { request, memberAccountId, keyId } = input;
+    const { minMicros, maxMicros } = request;
+    if (!Number.isSafeInteger(minMicros) || !Number.isSafeInteger(maxMicros) || minMicros < 0 || maxMicros < minMicros) {
+      throw new Error(`invalid hold: min ${minMicros}, max ${maxMicros} micro-dollars`);
+    }
+    const org = this.#memory.account;
+    if (!org || org.kind !== 'organization') return { ok: false, reason: 'not_member' };
+    const member = this.#row(memberAccountId);
+    if (!member || !CURRENT.has(member.status)) return { ok: false, reason: 'not_member' };
+    if (member.status === 'pending') return { ok: false, reason: 'membership_pending', organizationId: org.id };
+    if (org.suspended_at !== null) return { ok: false, reason: 'account_suspended' };
+    const holds = this.#memory.holds;
+    const full = holds.fullFor(request.purpose);
+    if (full !== null) return { ok: false, reason: 'too_many_holds', openHolds: full };
+
+    const key = this.#keyRoom(input);
+    if (key && key.remainingMicros < minMicros) return { ok: false, ...key };
+
+    let capRoom = Infinity;
+    if (member.cap_micros !== null) {
+      capRoom = Math.max(0, member.cap_micros - this.#spentThisMonth(memberAccountId, now) - holds.heldByMember(memberAccountId));
+      if (capRoom < minMicros) {
+        return {
+          ok: false,
+          reason: 'member_cap_exceeded',
+          organizationId: org.id,
+          remainingMicros: capRoom,
+          neededMicros: minMicros,
+          capMicros: member.cap_micros,
+          retryAfterSeconds: spendPeriods(now).secondsToNextMonth,
+          fundToken: org.fund_token,
+        };
+      }
+    }
+    const available = org.balance_micros - holds.heldMicros;
+    if (available < minMicros) {
+      return { ok: false, reason: 'insufficient_org_credits', organizationId: org.id, availableMicros: Math.max(0, available), neededMicros: minMicros, fundToken: org.fund_token };
+    }
+    const room = Math.min(available, capRoom, key?.remainingMicros ?? Infinity);
+    const hold = this.#ledger.place({ id: sortableId(orgHoldPrefix(org.id)), keyId, memberAccountId }, Math.min(maxMicros, room), request, now);
+    return { ok: true, accountId: memberAccountId, keyId, holdId: hold.id, amountMicros: hold.amount_micros, availableMicros: room - hold.amount_micros };
+  }
+
+  /** The member key's tightest limit after what it spent and holds here; null for a key without limits. */
+  #keyRoom(input: MemberHoldRequest) {
+    if (input.keyLimits.length === 0) return null;
+    const periods = input.keyLimits.map((l) => l.period);
+    while (periods.length < 3) periods.push('');
+    const spent = new Map(
+      run<{ period: string; spent_micros: number }>(this.#storage, SQL.memberKeySpent, input.memberAccountId, input.keyId, ...periods).map((r) => [r.period, r.spent_micros]),
+    );
+    const held = this.#memory.holds.heldBy(input.keyId);
+    return tightest(input.keyLimits.map((l) => ({ ...l, remainingMicros: Math.max(0, l.remainingMicros - (spent.get(l.period) ?? 0) - held) })));
+  }
+
+  #spentThisMonth(memberAccountId: string, now: number): number {
+    return run<{ spent: number }>(this.#storage, SQL.memberSpent, memberAccountId, spendPeriods(now).month)[0]?.spent ?? 0;
+  }
+
+  #row(memberAccountId: string): Row | undefined {
+    return run<Row>(this.#storage, SQL.member, memberAccountId)[0];
+  }
+
+  #view(row: Row, now: number): MemberRow {
+    return {
+      accountId: row.account_id,
+      status: row.status,
+      capMicros: row.cap_micros,
+      joinedAt: row.joined_at,
+      approvedAt: row.approved_at,
+      leftAt: row.left_at,
+      spentThisMonthMicros: this.#spentThisMonth(row.account_id, now),
+    };
+  }
+}

@@ -1,0 +1,20 @@
+import { decodeAccountId, encodeAccountId } from './credentials';
+
+/**
+ * D29: a member's hold lives in its organization's Durable Object, and its id says so:
+ * `oh_<organization id in base62>_<sortable part>`. Whoever settles, releases or renews a hold
+ * (chat, streams, the settlement journal, lease renewals, scrape, media, video and web jobs)
+ * finds the object that holds it from the id alone, so no stored job needs to know.
+ */
+const ORG_HOLD = /^oh_([0-9A-Za-z]{22})_/;
+
+/** The prefix of an organization's member holds (`sortableId` appends the rest). */
+export function orgHoldPrefix(organizationId: string): string {
+  return `oh_${encodeAccountId(organizationId)}`;
+}
+
+/** The account whose Durable Object holds `holdId`: its organization for a member's hold, else `accountId` itself. */
+export function holdOwner(accountId: string, holdId: string): string {
+  const part = ORG_HOLD.exec(holdId)?.[1];
+  return (part && decodeAccountId(part)) || accountId;
+}
