@@ -254,6 +254,7 @@ export class Ledger {
         note: ledger.note,
         requestId: ledger.requestId,
         createdAt: ledger.createdAt,
+        memberAccountId: ledger.memberAccountId,
       })
       .from(ledger)
       .where(before === undefined ? undefined : lt(ledger.seq, before))

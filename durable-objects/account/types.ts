@@ -159,6 +159,8 @@ export interface LedgerEntry {
   note: string | null;
   requestId: string | null;
   createdAt: number;
+  /** D29, in an organization: the member account whose request it was (`keyId` is that member's key). */
+  memberAccountId: string | null;
 }
 
 /** A page of the ledger, newest first; `nextBefore` continues it (null on the last page). */

@@ -58,6 +58,7 @@ export function ledgerBody(entry: LedgerEntry) {
     note: entry.note,
     request_id: entry.requestId,
     created_at: new Date(entry.createdAt).toISOString(),
+    ...(entry.memberAccountId !== null && { member_account_id: entry.memberAccountId }),
   };
 }
 

@@ -55,6 +55,7 @@ const LedgerRow = z.object({
   source: z.string().nullable(),
   note: z.string().nullable(),
   request_id: z.string().nullable().openapi({ description: 'The request behind a hold and its charge and release rows.' }),
+  member_account_id: z.uuid().optional().openapi({ description: "D29, an organization's rows: the member account whose request it was (key_id is that member's key)." }),
   created_at: z.iso.datetime(),
 });
 
