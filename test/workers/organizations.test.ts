@@ -1,9 +1,12 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
+import { AccountClient } from '../../src/accounts/account-client';
+import { sha256Hex } from '../../src/accounts/credentials';
 import { createApp } from '../../src/app';
+import { SCRAPE_PRICE_MICROS } from '../../src/web/pricing';
 import { formatUsd, parseUsd } from '../../src/money';
-import { ADMIN_TOKEN, adminCredit, bearer, call, expectError, json, register, type Registered } from './helpers';
+import { accountStub, ADMIN_TOKEN, adminCredit, call, expectError, json, register, type Registered } from './helpers';
 
 /**
  * D29 through the public API: the operator makes an organization and invites; member accounts
@@ -32,6 +35,7 @@ async function send(path: string, apiKey: string, body?: unknown, target: Env = 
   return res;
 }
 
+const scrape = (apiKey: string) => send('/v1/scrape', apiKey, { url: `${inject('websiteUrl')}/article`, stealth: false }, webEnv);
 const chat = (apiKey: string) => send('/v1/chat/completions', apiKey, { model: 'openai/gpt-4o-mini', max_tokens: 5, messages: [{ role: 'user', content: 'Hi' }] });
 
 async function createOrganization(name = 'fleet', creditUsd?: string): Promise<{ organization_id: string; name: string; fund_url: string }> {
@@ -175,14 +179,137 @@ describe('an organization and its members', () => {
   });
 
   it('still enforces a member key\'s own spend limit, counting what it spent in the organization', async () => {
+    const price = SCRAPE_PRICE_MICROS.standard;
     const org = await createOrganization('limits', '5');
     const code = await invite(org.organization_id, { auto_approve: true });
     const member = await funded('1');
     await join(member, code);
-    // A key of the member limited to less than one request's worst case: refused as today.
-    const minted = await send('/agent/keys', member.api_key, { name: 'tight', limit_usd: '0.000001' });
+    // A key of the member limited to one and a half requests: the first is served by the
+    // organization, the second would pass the key's limit with what it spent there.
+    const minted = await send('/agent/keys', member.api_key, { name: 'tight', limit_usd: formatUsd(1.5 * price) });
     expect(minted.status).toBe(201);
     const tight = ((await minted.json()) as { api_key: string }).api_key;
-    await expectError(await chat(tight), 429, 'credit_limit_exceeded', 'rate_limit_error');
+    expect((await scrape(tight)).status).toBe(200);
+    await expectError(await scrape(tight), 429, 'credit_limit_exceeded', 'rate_limit_error');
+    // Another key of the member is not limited by it.
+    expect((await scrape(member.api_key)).status).toBe(200);
+  });
+});
+
+describe('money under concurrency', () => {
+  it('serves exactly what the organization\'s balance and the caps cover when 40 requests of 4 members arrive at once', async () => {
+    const price = SCRAPE_PRICE_MICROS.standard; // a fixed cost: the hold is the charge
+    const org = await createOrganization('concurrent', formatUsd(25 * price));
+    // Caps of 5, 8 and 20 requests and none: 33 requests fit under the caps, 25 in the balance.
+    const caps = [5, 8, 20, null];
+    const members = await Promise.all(
+      caps.map(async (cap) => {
+        const code = await invite(org.organization_id, { auto_approve: true, ...(cap !== null && { member_cap_usd: formatUsd(cap * price) }) });
+        const member = await funded('1');
+        expect((await join(member, code)).status).toBe(200);
+        return { member, cap, own: (await agentAccount(member)).balance_usd };
+      }),
+    );
+    const results = await Promise.all(members.flatMap(({ member }) => Array.from({ length: 10 }, async () => ({ member, res: await scrape(member.api_key) }))));
+
+    const served = results.filter(({ res }) => res.status === 200);
+    expect(served).toHaveLength(25);
+    for (const { res } of results.filter(({ res }) => res.status !== 200)) {
+      expect(res.status).toBe(402);
+      expect(['insufficient_org_credits', 'member_cap_exceeded']).toContain(((await res.json()) as { error: { code: string } }).error.code);
+    }
+    const costs = served.reduce((sum, { res }) => sum + parseUsd(res.headers.get('x-service-cost')!)!, 0);
+    expect(costs).toBe(25 * price);
+    await eventually(async () => (await organization(org.organization_id)).balance_usd, '0.000000');
+    const listed = (await organization(org.organization_id)).members;
+    for (const { member, cap, own } of members) {
+      const count = served.filter((r) => r.member === member).length;
+      if (cap !== null) expect(count).toBeLessThanOrEqual(cap);
+      expect(listed.find((m) => m.account_id === member.account_id)!.spent_this_month_usd).toBe(formatUsd(count * price));
+      // Members spend the organization's balance, never their own.
+      expect((await agentAccount(member)).balance_usd).toBe(own);
+    }
+  });
+
+  it('settles a hold made in the organization there, even when the member left while it was open', async () => {
+    const org = await createOrganization('leaving', '1');
+    const code = await invite(org.organization_id, { auto_approve: true, member_cap_usd: '0.010000' });
+    const member = await funded('1');
+    await join(member, code);
+    const keyHash = await sha256Hex(member.api_key);
+    // The hold as the Worker makes it: one call to the member's object, which asks the organization's.
+    const [hold] = (await accountStub(member.account_id).apply([{ op: 'hold', request: { keyHash, route: 'web', minMicros: 3_000, maxMicros: 3_000, purpose: 'scrape', requestId: 'req_leaving' } }])).results as [
+      { ok: true; holdId: string; availableMicros: number },
+    ];
+    // What is left is the cap's room (D21's evidence), not the member's own balance.
+    expect(hold).toMatchObject({ ok: true, availableMicros: 7_000 });
+    expect(hold.holdId).toMatch(/^oh_/);
+    expect((await organization(org.organization_id)).held_usd).toBe('0.003000');
+
+    expect((await send('/agent/org/leave', member.api_key)).status).toBe(200);
+    // Settled through the member's client, as every caller does: it reaches the organization.
+    const settled = await new AccountClient(env, member.account_id).settle(hold.holdId, 2_500);
+    expect(settled).toMatchObject({ ok: true, chargedMicros: 2_500 });
+    expect(await organization(org.organization_id)).toMatchObject({ balance_usd: '0.997500', held_usd: '0.000000' });
+    expect((await agentAccount(member)).balance_usd).toBe('1.000000');
+    // A repeat charges nothing more.
+    expect(await new AccountClient(env, member.account_id).settle(hold.holdId, 2_500)).toMatchObject({ ok: true, applied: false });
+  });
+});
+
+describe('what a member may not do', () => {
+  it('refuses a guessed, malformed or revoked invite with 404, and a member of one organization joining another with 400', async () => {
+    const org = await createOrganization('guarded', '1');
+    const code = await invite(org.organization_id);
+    const agent = await funded('1');
+    const guessed = code.slice(0, -32) + 'A'.repeat(32);
+    await expectError(await join(agent, guessed), 404, 'not_found', 'invalid_request_error', 'invite_code');
+    await expectError(await join(agent, 'inv-nothing'), 404, 'not_found', 'invalid_request_error', 'invite_code');
+    await expectError(await join(agent, `inv-${'0'.repeat(54)}`), 404, 'not_found', 'invalid_request_error', 'invite_code');
+
+    const revocable = await call(`/admin/organizations/${org.organization_id}/invites`, json({ auto_approve: true }, admin));
+    const { invite_code, invite_id } = (await revocable.json()) as { invite_code: string; invite_id: string };
+    expect((await call(`/admin/organizations/${org.organization_id}/invites/${invite_id}`, { method: 'DELETE', headers: admin })).status).toBe(200);
+    await expectError(await join(agent, invite_code), 404, 'not_found', 'invalid_request_error', 'invite_code');
+
+    expect((await join(agent, code)).status).toBe(200);
+    const other = await createOrganization('other', '1');
+    await expectError(await join(agent, await invite(other.organization_id, { auto_approve: true })), 400, 'invalid_request', 'invalid_request_error', 'invite_code');
+    expect((await agentAccount(agent)).organization?.id).toBe(org.organization_id);
+  });
+
+  it('keeps the operator\'s routes to the operator, and one member\'s requests from another', async () => {
+    const org = await createOrganization('private', '1');
+    const code = await invite(org.organization_id, { auto_approve: true });
+    const [a, b] = [await register(), await register()];
+    await join(a, code);
+    await join(b, code);
+    // A member's key is no operator token: it cannot approve anyone, itself included, or read the organization.
+    const approve = await call(`/admin/organizations/${org.organization_id}/members/${a.account_id}/approve`, { method: 'POST', headers: { Authorization: `Bearer ${a.api_key}` } });
+    expect(approve.status).toBe(401);
+    expect((await call(`/admin/organizations/${org.organization_id}`, { headers: { Authorization: `Bearer ${a.api_key}` } })).status).toBe(401);
+    // 404 for an account that never joined.
+    await expectError(await call(`/admin/organizations/${org.organization_id}/members/${crypto.randomUUID()}/approve`, { method: 'POST', headers: admin }), 404, 'not_found', 'invalid_request_error', 'account_id');
+
+    const served = await chat(a.api_key);
+    expect(served.status).toBe(200);
+    const requestId = served.headers.get('x-service-request-id')!;
+    expect((await send(`/v1/requests/${requestId}`, a.api_key)).status).toBe(200);
+    await expectError(await send(`/v1/requests/${requestId}`, b.api_key), 404, 'not_found', 'invalid_request_error', 'request_id');
+    // b sees its own spend only.
+    expect((await agentAccount(b)).organization).toMatchObject({ spent_this_month_usd: '0.000000' });
+  });
+
+  it('refuses an organization as a member, and a sub-key changing its account\'s membership', async () => {
+    const org = await createOrganization('parent', '1');
+    const code = await invite(org.organization_id, { auto_approve: true });
+    const agent = await funded('1');
+    const minted = await send('/agent/keys', agent.api_key, { name: 'sub' });
+    const sub = ((await minted.json()) as { api_key: string }).api_key;
+    await expectError(await send('/agent/org/join', sub, { invite_code: code }), 403, 'guardrail_blocked', 'authorization_error');
+    // An organization has no key; its own invite does not make it a member of itself.
+    const self = await accountStub(org.organization_id).joinAsMember(org.organization_id, await sha256Hex(code));
+    expect(self).toEqual({ ok: false, reason: 'invalid_invite' });
+    await expectError(await send('/agent/org/leave', agent.api_key), 404, 'not_found', 'invalid_request_error');
   });
 });
