@@ -6,7 +6,7 @@ import { FORWARD_AFTER_MS, type JournalEntry } from '../../durable-objects/settl
 import { AccountClient, RTT_SAMPLES_NEEDED } from '../../src/accounts/account-client';
 import { sha256Hex } from '../../src/accounts/credentials';
 import { JOURNAL_FROM_RTT_MS, JOURNAL_SHARDS, journalName, journalPays, settleDurably } from '../../src/accounts/settlement';
-import { accountStub, adminCredit, register } from './helpers';
+import { accountStub, ADMIN_TOKEN, adminCredit, call, json, register } from './helpers';
 
 /**
  * Issue #14 with issue #10's rule: far from its account, a charge is durable in a journal near
@@ -213,5 +213,40 @@ describe('settleDurably', () => {
     expect(journalName(undefined, id)).toMatch(/^local:\d$/);
     const shards = new Set(Array.from({ length: 200 }, () => journalName('IAD', crypto.randomUUID())));
     expect(shards.size).toBe(JOURNAL_SHARDS);
+  });
+});
+
+describe('a member\'s hold in its organization (D29)', () => {
+  /** An organization with $1 and a member (auto-approved) holding `micros` there; the hold id names the organization. */
+  async function memberHold(micros: number) {
+    const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
+    const { organization_id: organizationId } = (await (await call('/admin/organizations', json({ name: 'journal' }, admin))).json()) as { organization_id: string };
+    expect((await adminCredit(organizationId, '1')).status).toBe(200);
+    const { invite_code } = (await (await call(`/admin/organizations/${organizationId}/invites`, json({ auto_approve: true }, admin))).json()) as { invite_code: string };
+    const member = await fundedAccount('1');
+    const joined = await member.stub.joinOrganization(member.keyHash, organizationId, await sha256Hex(invite_code));
+    expect(joined).toMatchObject({ ok: true, status: 'active' });
+    const holdId = await openHold(member.stub, member.keyHash, micros);
+    expect(holdId).toMatch(/^oh_/);
+    return { member, org: accountStub(organizationId), holdId };
+  }
+
+  it('is journaled for the organization and charged there once, whichever account the Worker named', async () => {
+    const { member, org, holdId } = await memberHold(50_000);
+    const journal = journalOf();
+    const settled = await settleDurably({ account: new AccountClient(env, member.accountId), accountId: member.accountId, holdId, chargeMicros: 2_000, far: true, journal: () => journal });
+    expect(settled.costMicros).toBe(2_000);
+    await drained(journal);
+    expect(await charges(org, holdId)).toMatchObject([{ amountMicros: -2_000 }]);
+    expect(await org.snapshot()).toMatchObject({ balanceMicros: 998_000, heldMicros: 0 });
+    expect(await member.stub.snapshot()).toMatchObject({ balanceMicros: 1_000_000, heldMicros: 0 });
+  });
+
+  it('sends an entry that names the member to the organization that holds the hold', async () => {
+    const { member, org, holdId } = await memberHold(50_000);
+    const journal = journalOf();
+    await journal.record({ accountId: member.accountId, holdId, chargeMicros: 1_500 });
+    await drained(journal);
+    expect(await charges(org, holdId)).toMatchObject([{ amountMicros: -1_500 }]);
   });
 });
