@@ -42,6 +42,7 @@ import type {
   Result,
   RouteClass,
   SettleResult,
+  Spendable,
   SweepOutcome,
 } from './types';
 
@@ -235,6 +236,12 @@ export class AccountDurableObject extends DurableObject<Env> {
     const result = this.#organization.hold(input, Date.now());
     await this.#alarm.schedule();
     return result;
+  }
+
+  /** From a member's object: what one of its keys could hold here (D25's quote). */
+  async spendableForMember(input: Omit<MemberHoldRequest, 'request'>): Promise<Result<Spendable, HoldFailure | NotMember>> {
+    if (!this.#memory.account) return { ok: false, reason: 'not_member' };
+    return this.#organization.spendable(input, Date.now());
   }
 
   /** From a member's object: what it sees of this organization. */
@@ -536,7 +543,15 @@ export class AccountDurableObject extends DurableObject<Env> {
         return this.#accountForKey(op.keyHash, op.route, now);
       case 'spendable': {
         const checked = this.#keys.check(op.keyHash, op.model, now, op.route);
-        return checked.ok ? { ok: true, ...this.#ledger.spendable(checked.key, now) } : checked;
+        if (!checked.ok) return checked;
+        const organizationId = this.#membership.organizationId;
+        if (organizationId === null) return { ok: true, ...this.#ledger.spendable(checked.key, now) };
+        // D29: a member's quote is what its organization would hold for it.
+        const input = { memberAccountId: this.#memory.account!.id, keyId: checked.key.id, keyLimits: this.#spend.limits(checked.key, now) };
+        return this.#membership
+          .peer(organizationId)
+          .spendableForMember(input)
+          .then((result): AccountOpReply => (result.ok || result.reason !== 'not_member' ? result : { ok: true, ...this.#ledger.spendable(checked.key, Date.now()) }));
       }
       case 'request': {
         const checked = this.#keys.check(op.keyHash, undefined, now);
@@ -626,6 +641,7 @@ export class AccountDurableObject extends DurableObject<Env> {
       joinAsMember: (memberId, inviteHash) => stub.joinAsMember(memberId, inviteHash),
       leftAsMember: (memberId) => stub.leftAsMember(memberId),
       holdForMember: (input) => stub.holdForMember(input),
+      spendableForMember: (input) => stub.spendableForMember(input),
       memberView: (memberId) => stub.memberView(memberId),
       memberRequest: (memberId, requestId) => stub.memberRequest(memberId, requestId),
     };

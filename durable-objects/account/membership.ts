@@ -2,13 +2,14 @@ import type { AccountMemory } from './memory';
 import type { MemberHoldRequest, NotMember } from './organization';
 import type { StoredRequest } from './requests';
 import { run, SQL } from './statements';
-import type { Hold, HoldFailure, MemberView, Result } from './types';
+import type { Hold, HoldFailure, MemberView, Result, Spendable } from './types';
 
 /** What a member account asks of its organization's Durable Object (DO-to-DO RPC). */
 export interface OrgPeer {
   joinAsMember(memberAccountId: string, inviteHash: string): Promise<Result<{ status: 'pending' | 'active' }, { reason: 'invalid_invite' }>>;
   leftAsMember(memberAccountId: string): Promise<void>;
   holdForMember(input: MemberHoldRequest): Promise<Result<Hold, HoldFailure | NotMember>>;
+  spendableForMember(input: Omit<MemberHoldRequest, 'request'>): Promise<Result<Spendable, HoldFailure | NotMember>>;
   memberView(memberAccountId: string): Promise<MemberView | null>;
   memberRequest(memberAccountId: string, requestId: string): Promise<StoredRequest | null>;
 }

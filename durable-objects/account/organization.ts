@@ -7,7 +7,7 @@ import { spendPeriods } from './periods';
 import type { MemberStatus } from './schema';
 import { tightest } from './spend';
 import { run, SQL } from './statements';
-import type { Hold, HoldFailure, HoldRequest, KeyLimit, MemberView, Result } from './types';
+import type { Hold, HoldFailure, HoldRequest, KeyLimit, MemberView, Result, Spendable } from './types';
 
 /** D29: what a member account sends its organization to hold money for one of its requests. */
 export interface MemberHoldRequest {
@@ -216,6 +216,30 @@ export class Organization {
     const room = Math.min(available, capRoom, key?.remainingMicros ?? Infinity);
     const hold = this.#ledger.place({ id: sortableId(orgHoldPrefix(org.id)), keyId, memberAccountId }, Math.min(maxMicros, room), request, now);
     return { ok: true, accountId: memberAccountId, keyId, holdId: hold.id, amountMicros: hold.amount_micros, availableMicros: room - hold.amount_micros };
+  }
+
+  /**
+   * What a member's key could hold here now, without holding it (D25's quote): the least of the
+   * organization's available balance, the member's cap room and the key's limit room.
+   */
+  spendable(input: Omit<MemberHoldRequest, 'request'>, now: number): Result<Spendable, HoldFailure | NotMember> {
+    const org = this.#memory.account;
+    if (!org || org.kind !== 'organization') return { ok: false, reason: 'not_member' };
+    const member = this.#row(input.memberAccountId);
+    if (!member || !CURRENT.has(member.status)) return { ok: false, reason: 'not_member' };
+    if (member.status === 'pending') return { ok: false, reason: 'membership_pending', organizationId: org.id };
+    const available = Math.max(0, org.balance_micros - this.#memory.holds.heldMicros);
+    const capRoom =
+      member.cap_micros === null ? Infinity : Math.max(0, member.cap_micros - this.#spentThisMonth(input.memberAccountId, now) - this.#memory.holds.heldByMember(input.memberAccountId));
+    const key = this.#keyRoom({ ...input, request: { minMicros: 0, maxMicros: 0, purpose: '' } });
+    return {
+      ok: true,
+      accountId: input.memberAccountId,
+      keyId: input.keyId,
+      availableMicros: Math.min(available, capRoom, key?.remainingMicros ?? Infinity),
+      accountAvailableMicros: available,
+      fundToken: org.fund_token,
+    };
   }
 
   /** The member key's tightest limit after what it spent and holds here; null for a key without limits. */

@@ -218,7 +218,7 @@ export interface AccountOpResults {
   extend: ExtendResult;
   authenticate: Result<AuthorizedKey, AuthFailure>;
   account: Result<{ account: AccountSnapshot }, AuthFailure>;
-  spendable: Result<Spendable, AuthFailure>;
+  spendable: Result<Spendable, HoldFailure>;
   request: Result<{ request: StoredRequest }, AuthFailure | { reason: 'not_found' }>;
   sync: null;
 }

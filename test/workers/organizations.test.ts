@@ -131,6 +131,10 @@ describe('an organization and its members', () => {
     expect(await found.json()).toMatchObject({ id: requestId, status: 'succeeded', cost_usd: cost });
     expect((await agentAccount(member)).organization).toMatchObject({ status: 'active', spent_this_month_usd: cost });
 
+    // A quote (D25) reads the organization's room: here the cap's, $2 less what was spent.
+    const quote = await send('/v1/quote', member.api_key, { path: '/v1/scrape', body: { url: 'https://example.com/' } });
+    expect(await quote.json()).toMatchObject({ available_usd: formatUsd(2_000_000 - parseUsd(cost)!), affordable: true });
+
     const left = await send('/agent/org/leave', member.api_key);
     expect(left.status).toBe(200);
     expect(await left.json()).toEqual({ organization_id: org.organization_id, status: 'left' });
@@ -196,6 +200,24 @@ describe('an organization and its members', () => {
   });
 });
 
+describe('an organization removing a member', () => {
+  it('sends a removed member back to its own balance from its next request', async () => {
+    const org = await createOrganization('removing', '1');
+    const member = await funded('1');
+    await join(member, await invite(org.organization_id, { auto_approve: true }));
+    expect((await scrape(member.api_key)).status).toBe(200);
+    const removed = await call(`/admin/organizations/${org.organization_id}/members/${member.account_id}/remove`, { method: 'POST', headers: admin });
+    expect(await removed.json()).toMatchObject({ account_id: member.account_id, status: 'removed' });
+    const orgBalance = (await organization(org.organization_id)).balance_usd;
+    expect((await scrape(member.api_key)).status).toBe(200);
+    await eventually(async () => (await agentAccount(member)).balance_usd, formatUsd(1_000_000 - SCRAPE_PRICE_MICROS.standard));
+    expect((await organization(org.organization_id)).balance_usd).toBe(orgBalance);
+    expect((await agentAccount(member)).organization).toBeUndefined();
+    // Refused or removed, it may ask again, and waits for approval whatever the invite says.
+    expect(await (await join(member, await invite(org.organization_id, { auto_approve: true }))).json()).toMatchObject({ status: 'pending' });
+  });
+});
+
 describe('money under concurrency', () => {
   it('serves exactly what the organization\'s balance and the caps cover when 40 requests of 4 members arrive at once', async () => {
     const price = SCRAPE_PRICE_MICROS.standard; // a fixed cost: the hold is the charge
@@ -238,7 +260,7 @@ describe('money under concurrency', () => {
     await join(member, code);
     const keyHash = await sha256Hex(member.api_key);
     // The hold as the Worker makes it: one call to the member's object, which asks the organization's.
-    const [hold] = (await accountStub(member.account_id).apply([{ op: 'hold', request: { keyHash, route: 'web', minMicros: 3_000, maxMicros: 3_000, purpose: 'scrape', requestId: 'req_leaving' } }])).results as [
+    const [hold] = (await accountStub(member.account_id).apply([{ op: 'hold', request: { keyHash, route: 'web', minMicros: 3_000, maxMicros: 3_000, purpose: 'scrape', requestId: 'req_leaving' } }])).results as unknown as [
       { ok: true; holdId: string; availableMicros: number },
     ];
     // What is left is the cap's room (D21's evidence), not the member's own balance.
