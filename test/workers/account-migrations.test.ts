@@ -28,7 +28,8 @@ describe('account storage migrations', () => {
         holdsTable: state.storage.sql.exec("SELECT sql FROM sqlite_master WHERE name = 'holds'").one().sql,
       };
     });
-    expect(rows.holds).toEqual([{ id: 'hold_open', key_id: 'key_1', amount_micros: 100, purpose: 'chat', created_at: 1, expires_at: 2, request_id: null }]);
+    // 0010 (D29) adds the member account of an organization's hold, null for every older hold.
+    expect(rows.holds).toEqual([{ id: 'hold_open', key_id: 'key_1', amount_micros: 100, purpose: 'chat', created_at: 1, expires_at: 2, request_id: null, member_account_id: null }]);
     // 0005: keyed by id alone, without a rowid, so no separate primary-key index to write.
     expect(rows.indexes).toEqual([]);
     expect(rows.holdsTable).toMatch(/\) WITHOUT ROWID$/);
