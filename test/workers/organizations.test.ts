@@ -1,4 +1,4 @@
-import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { createExecutionContext, runDurableObjectAlarm, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
 import { AccountClient } from '../../src/accounts/account-client';
@@ -6,6 +6,7 @@ import { sha256Hex } from '../../src/accounts/credentials';
 import { createApp } from '../../src/app';
 import { SCRAPE_PRICE_MICROS } from '../../src/web/pricing';
 import { formatUsd, parseUsd } from '../../src/money';
+import { IMAGES_UPSTREAM_KEY } from './global-setup';
 import { accountStub, ADMIN_TOKEN, adminCredit, call, expectError, json, register, type Registered } from './helpers';
 
 /**
@@ -18,6 +19,8 @@ import { accountStub, ADMIN_TOKEN, adminCredit, call, expectError, json, registe
 const app = createApp();
 const gateway = { ...env, OPENAI_API_KEY: 'sk-orgs', OPENAI_BASE_URL: `${inject('chatUpstreamUrl')}/v1` } as Env;
 const webEnv = { ...gateway, WEB_ALLOW_PRIVATE_HOSTS: new URL(inject('websiteUrl')).host } as Env;
+// The render's backstop message is dropped: the inline render finishes it.
+const imagesEnv = { ...env, OPENAI_API_KEY: IMAGES_UPSTREAM_KEY, OPENAI_BASE_URL: `${inject('imagesUpstreamUrl')}/v1`, JOBS: { send: async () => {} } } as unknown as Env;
 const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
 
 /** A request through the app with upstreams configured; the whole answer read and its waitUntil work done. */
@@ -215,6 +218,34 @@ describe('an organization removing a member', () => {
     expect((await agentAccount(member)).organization).toBeUndefined();
     // Refused or removed, it may ask again, and waits for approval whatever the invite says.
     expect(await (await join(member, await invite(org.organization_id, { auto_approve: true }))).json()).toMatchObject({ status: 'pending' });
+  });
+});
+
+describe('jobs of a member', () => {
+  it('settles an image render and a crawl job of a member in the organization', async () => {
+    const org = await createOrganization('jobs', '5');
+    const member = await funded('1');
+    await join(member, await invite(org.organization_id, { auto_approve: true }));
+
+    const image = await send('/v1/images/generations', member.api_key, { model: 'openai/gpt-image-1-mini', prompt: 'a red square', size: '1024x1024' }, imagesEnv);
+    expect(image.status, await image.clone().text()).toBe(200);
+    const imageCost = parseUsd(image.headers.get('x-service-cost')!)!;
+    expect(imageCost).toBeGreaterThan(0);
+
+    const crawl = await send('/v1/crawl', member.api_key, { url: `${inject('websiteUrl')}/article`, limit: 1 }, webEnv);
+    expect(crawl.status, await crawl.clone().text()).toBe(202);
+    const { id } = (await crawl.json()) as { id: string };
+    const job = env.WEB_JOB.get(env.WEB_JOB.idFromName(id));
+    await runDurableObjectAlarm(job);
+    for (let i = 0; i < 200 && (await job.view(member.account_id))?.status === 'running'; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    const crawlCost = parseUsd((await job.view(member.account_id))!.cost.toFixed(6))!;
+    expect(crawlCost).toBeGreaterThan(0);
+
+    await eventually(async () => (await organization(org.organization_id)).balance_usd, formatUsd(5_000_000 - imageCost - crawlCost));
+    expect((await organization(org.organization_id)).held_usd).toBe('0.000000');
+    expect((await agentAccount(member)).balance_usd).toBe('1.000000');
+    const charges = (await ledger(org.organization_id)).filter((row) => row.kind === 'charge');
+    expect(charges.map((row) => row.member_account_id)).toEqual([member.account_id, member.account_id]);
   });
 });
 
