@@ -118,7 +118,7 @@ export class AccountDurableObject extends DurableObject<Env> {
     this.#subKeys = new SubKeys(ctx.storage, this.#keys);
     this.#requests = new RequestRecords(ctx.storage);
     this.#organization = new Organization(ctx.storage, this.#memory, this.#ledger);
-    this.#membership = new Membership(ctx.storage, this.#memory, (id) => this.#orgPeer(id));
+    this.#membership = new Membership(ctx.storage, this.#memory, spend, (id) => this.#orgPeer(id));
     void ctx.blockConcurrencyWhile(async () => {
       const [table] = ctx.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE name = 'account'").toArray();
       if (!table) return;
@@ -242,6 +242,11 @@ export class AccountDurableObject extends DurableObject<Env> {
   async spendableForMember(input: Omit<MemberHoldRequest, 'request'>): Promise<Result<Spendable, HoldFailure | NotMember>> {
     if (!this.#memory.account) return { ok: false, reason: 'not_member' };
     return this.#organization.spendable(input, Date.now());
+  }
+
+  /** From a member's object that left or was removed: its keys' spend here. */
+  async memberKeySpend(memberAccountId: string): Promise<{ keyId: string; period: string; spentMicros: number }[]> {
+    return this.#organization.isOrganization ? this.#organization.memberKeySpend(memberAccountId) : [];
   }
 
   /** From a member's object: what it sees of this organization. */
@@ -616,10 +621,12 @@ export class AccountDurableObject extends DurableObject<Env> {
     return this.#membership
       .peer(organizationId)
       .holdForMember(input)
-      .then((result) => {
+      .then(async (result) => {
         if (result.ok || result.reason !== 'not_member') return result;
         this.#membership.forget(organizationId, Date.now());
         if (retried) throw new Error('organization membership changed during the hold');
+        // Its keys' spend there keeps counting against their limits here (a failure is retried by the next leave).
+        await this.#membership.confirmLeft(organizationId).catch((err: unknown) => console.error('organization spend not absorbed', err));
         return this.#hold(request, Date.now(), true);
       });
   }
@@ -640,6 +647,7 @@ export class AccountDurableObject extends DurableObject<Env> {
     return {
       joinAsMember: (memberId, inviteHash) => stub.joinAsMember(memberId, inviteHash),
       leftAsMember: (memberId) => stub.leftAsMember(memberId),
+      memberKeySpend: (memberId) => stub.memberKeySpend(memberId),
       holdForMember: (input) => stub.holdForMember(input),
       spendableForMember: (input) => stub.spendableForMember(input),
       memberView: (memberId) => stub.memberView(memberId),

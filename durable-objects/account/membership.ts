@@ -1,4 +1,5 @@
 import type { AccountMemory } from './memory';
+import type { SpendCounters } from './spend';
 import type { MemberHoldRequest, NotMember } from './organization';
 import type { StoredRequest } from './requests';
 import { run, SQL } from './statements';
@@ -8,6 +9,7 @@ import type { Hold, HoldFailure, MemberView, Result, Spendable } from './types';
 export interface OrgPeer {
   joinAsMember(memberAccountId: string, inviteHash: string): Promise<Result<{ status: 'pending' | 'active' }, { reason: 'invalid_invite' }>>;
   leftAsMember(memberAccountId: string): Promise<void>;
+  memberKeySpend(memberAccountId: string): Promise<{ keyId: string; period: string; spentMicros: number }[]>;
   holdForMember(input: MemberHoldRequest): Promise<Result<Hold, HoldFailure | NotMember>>;
   spendableForMember(input: Omit<MemberHoldRequest, 'request'>): Promise<Result<Spendable, HoldFailure | NotMember>>;
   memberView(memberAccountId: string): Promise<MemberView | null>;
@@ -30,10 +32,12 @@ export class Membership {
   readonly #storage: DurableObjectStorage;
   readonly #memory: AccountMemory;
   readonly #org: (organizationId: string) => OrgPeer;
+  readonly #spend: SpendCounters;
 
-  constructor(storage: DurableObjectStorage, memory: AccountMemory, org: (organizationId: string) => OrgPeer) {
+  constructor(storage: DurableObjectStorage, memory: AccountMemory, spend: SpendCounters, org: (organizationId: string) => OrgPeer) {
     this.#storage = storage;
     this.#memory = memory;
+    this.#spend = spend;
     this.#org = org;
   }
 
@@ -93,8 +97,22 @@ export class Membership {
     const organizationId = current ?? pending?.organization_id ?? null;
     if (organizationId === null) return null;
     await this.#org(organizationId).leftAsMember(this.#memory.account!.id);
-    this.#storage.sql.exec('UPDATE memberships SET left_confirmed_at = ? WHERE organization_id = ? AND left_at IS NOT NULL', Date.now(), organizationId);
+    await this.confirmLeft(organizationId);
     return organizationId;
+  }
+
+  /**
+   * Once the organization knows the account left (or removed it): its keys' spend there is added
+   * to their counters here, once (the membership is then confirmed), so their limits go on counting it.
+   */
+  async confirmLeft(organizationId: string): Promise<void> {
+    const spend = await this.#org(organizationId).memberKeySpend(this.#memory.account!.id);
+    this.#storage.transactionSync(() => {
+      const open = this.#storage.sql.exec('SELECT 1 FROM memberships WHERE organization_id = ? AND left_at IS NOT NULL AND left_confirmed_at IS NULL', organizationId).toArray();
+      if (open.length === 0) return;
+      this.#spend.absorb(spend);
+      this.#storage.sql.exec('UPDATE memberships SET left_confirmed_at = ? WHERE organization_id = ?', Date.now(), organizationId);
+    });
   }
 
   /** Forgets the organization here (a leave, or the organization no longer counts this account). */

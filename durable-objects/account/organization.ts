@@ -142,6 +142,14 @@ export class Organization {
     this.#storage.sql.exec("UPDATE org_members SET status = 'left', left_at = ? WHERE account_id = ? AND status IN ('pending', 'active')", now, memberAccountId);
   }
 
+  /** What each of a member's keys was charged here, per period (`total`, `d:...`, `m:...`): its limits keep counting it after it leaves. */
+  memberKeySpend(memberAccountId: string): { keyId: string; period: string; spentMicros: number }[] {
+    return this.#storage.sql
+      .exec<{ key_id: string; period: string; spent_micros: number }>('SELECT key_id, period, spent_micros FROM member_spend WHERE account_id = ?', memberAccountId)
+      .toArray()
+      .map((row) => ({ keyId: row.key_id, period: row.period, spentMicros: row.spent_micros }));
+  }
+
   /** One member with its spend this UTC month; null for an account that never joined. */
   member(memberAccountId: string, now: number): MemberRow | null {
     const row = this.#row(memberAccountId);

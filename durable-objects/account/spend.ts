@@ -47,6 +47,17 @@ export class SpendCounters {
     run(this.#storage, SQL.addSpend, keyId, periods.day, charge, keyId, periods.month, charge, keyId, TOTAL_PERIOD, charge);
   }
 
+  /**
+   * D29: adds what the account's keys were charged in an organization it has left to their
+   * counters, so their limits keep counting it; runs inside the caller's transaction.
+   */
+  absorb(rows: { keyId: string; period: string; spentMicros: number }[]): void {
+    for (const row of rows) {
+      if (!this.#keyLimited(row.keyId) || row.spentMicros <= 0) continue;
+      run(this.#storage, SQL.addSpendOne, row.keyId, row.period, row.spentMicros);
+    }
+  }
+
   /** Rebuilds a key's spend counters from its ledger charges, for a key that has just been given limits. */
   recount(keyId: string, now: number): void {
     const periods = spendPeriods(now);

@@ -30,6 +30,7 @@ export const SQL = {
   addSpend:
     'INSERT INTO key_spend (key_id, period, spent_micros) VALUES (?, ?, ?), (?, ?, ?), (?, ?, ?) ' +
     'ON CONFLICT (key_id, period) DO UPDATE SET spent_micros = spent_micros + excluded.spent_micros',
+  addSpendOne: 'INSERT INTO key_spend (key_id, period, spent_micros) VALUES (?, ?, ?) ON CONFLICT (key_id, period) DO UPDATE SET spent_micros = spent_micros + excluded.spent_micros',
   spend: 'SELECT period, spent_micros FROM key_spend WHERE key_id = ? AND period IN (?, ?, ?)',
   /** Whether a key's spend is counted: it has a limit, or it is a sub-key (D27: its `spent_usd` is read from the counters). */
   keyLimited:

@@ -200,6 +200,10 @@ describe('an organization and its members', () => {
     await expectError(await scrape(tight), 429, 'credit_limit_exceeded', 'rate_limit_error');
     // Another key of the member is not limited by it.
     expect((await scrape(member.api_key)).status).toBe(200);
+    // After leaving, the key's limit still counts what it spent in the organization.
+    expect((await send('/agent/org/leave', member.api_key)).status).toBe(200);
+    await expectError(await scrape(tight), 429, 'credit_limit_exceeded', 'rate_limit_error');
+    expect((await scrape(member.api_key)).status).toBe(200);
   });
 });
 
