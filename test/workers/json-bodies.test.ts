@@ -46,6 +46,9 @@ const WRONG_FIELD: Record<string, { body: Record<string, unknown>; param: string
   'POST /agent/claim/init': { body: { claim_token: 42 }, param: 'claim_token' },
   'POST /agent/claim/poll': { body: { claim_token: 42 }, param: 'claim_token' },
   'POST /admin/deposits/{deposit_id}/credit': { body: { account_id: 42, reason: 'x' }, param: 'account_id' },
+  'POST /admin/organizations': { body: { name: 42 }, param: 'name' },
+  'POST /admin/organizations/{organization_id}/invites': { body: { auto_approve: 'yes' }, param: 'auto_approve' },
+  'POST /agent/org/join': { body: { invite_code: 42 }, param: 'invite_code' },
 };
 
 /** What a client that holds valid credentials sends to a route: its URL and Authorization. */
@@ -55,6 +58,7 @@ async function caller(): Promise<(path: string) => { url: string; auth: Record<s
   return (path) => {
     const url = path
       .replace('{account_id}', agent.account_id)
+      .replace('{organization_id}', agent.account_id)
       .replace('{key_id}', 'key_unknown')
       .replace('{hold_id}', 'hold_unknown')
       .replace('{deposit_id}', `0x${'ab'.repeat(32)}:0`);

@@ -304,7 +304,8 @@ describe('money under concurrency', () => {
     expect((await organization(org.organization_id)).held_usd).toBe('0.003000');
 
     expect((await send('/agent/org/leave', member.api_key)).status).toBe(200);
-    // Settled through the member's client, as every caller does: it reaches the organization.
+    // Renewed (a lease) and settled through the member's client, as every caller does: both reach the organization.
+    expect(await new AccountClient(env, member.account_id).extendHold(hold.holdId, 120_000)).toMatchObject({ extended: true });
     const settled = await new AccountClient(env, member.account_id).settle(hold.holdId, 2_500);
     expect(settled).toMatchObject({ ok: true, chargedMicros: 2_500 });
     expect(await organization(org.organization_id)).toMatchObject({ balance_usd: '0.997500', held_usd: '0.000000' });
