@@ -288,6 +288,51 @@ describe('money under concurrency', () => {
     }
   });
 
+  it('serves exactly what the caps and the organization\'s balance cover when 40 chat requests of 4 members arrive at once', async () => {
+    const ask = (apiKey: string) => send('/v1/chat/completions', apiKey, { model: 'openai/gpt-4o-mini', max_tokens: 50, messages: [{ role: 'user', content: 'Hi' }] });
+    // The worst case held and the cost charged for this request (the simulator's usage is fixed).
+    const probe = await createOrganization('probe', '1');
+    const prober = await register();
+    await join(prober, await invite(probe.organization_id, { auto_approve: true }));
+    expect((await ask(prober.api_key)).status).toBe(200);
+    const rows = await ledger(probe.organization_id);
+    const held = parseUsd(rows.find((row) => row.kind === 'hold')!.amount_usd)!;
+    const cost = -parseUsd(rows.find((row) => row.kind === 'charge')!.amount_usd)!;
+    expect(cost).toBeLessThan(held);
+
+    /** 10 requests of each of 4 members at once; each answer with its member's index. */
+    async function burst(organizationId: string, caps: (number | null)[]) {
+      const members = await Promise.all(
+        caps.map(async (cap) => {
+          const member = await register();
+          await join(member, await invite(organizationId, { auto_approve: true, ...(cap !== null && { member_cap_usd: formatUsd(cap) }) }));
+          return member;
+        }),
+      );
+      const results = await Promise.all(members.flatMap((member, i) => Array.from({ length: 10 }, async () => ({ i, res: await ask(member.api_key) }))));
+      const codes = await Promise.all(results.map(async ({ res }) => (res.status === 200 ? 'ok' : ((await res.json()) as { error: { code: string } }).error.code)));
+      const servedBy = caps.map((_, i) => results.filter((r) => r.i === i && r.res.status === 200).length);
+      return { members, codes, servedBy };
+    }
+
+    // Caps: one hold and not two, whatever the order (a charge frees less than a second hold
+    // needs); less than one hold; none, twice. Whatever arrives first, 1 + 0 + 10 + 10 are served.
+    const capped = await createOrganization('capped-chat', '1');
+    const a = await burst(capped.organization_id, [held + cost - 1, held - 1, null, null]);
+    expect(a.servedBy).toEqual([1, 0, 10, 10]);
+    expect(a.codes.filter((code) => code !== 'ok')).toEqual(Array(19).fill('member_cap_exceeded'));
+    await eventually(async () => (await organization(capped.organization_id)).balance_usd, formatUsd(1_000_000 - 21 * cost));
+    const listed = (await organization(capped.organization_id)).members;
+    expect(a.members.map((m) => listed.find((row) => row.account_id === m.account_id)!.spent_this_month_usd)).toEqual([1, 0, 10, 10].map((n) => formatUsd(n * cost)));
+
+    // The balance: one hold and not two, across all members.
+    const poor = await createOrganization('poor-chat', formatUsd(held + cost - 1));
+    const b = await burst(poor.organization_id, [null, null, null, null]);
+    expect(b.servedBy.reduce((x, y) => x + y, 0)).toBe(1);
+    expect(b.codes.filter((code) => code !== 'ok')).toEqual(Array(39).fill('insufficient_org_credits'));
+    await eventually(async () => (await organization(poor.organization_id)).balance_usd, formatUsd(held - 1));
+  });
+
   it('settles a hold made in the organization there, even when the member left while it was open', async () => {
     const org = await createOrganization('leaving', '1');
     const code = await invite(org.organization_id, { auto_approve: true, member_cap_usd: '0.010000' });
