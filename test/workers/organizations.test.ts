@@ -164,6 +164,19 @@ describe('an organization and its members', () => {
     expect((await chat(member.api_key)).status).toBe(200);
   });
 
+  it('charges a member\'s streamed chat to the organization, its final frame stating the cost', async () => {
+    const org = await createOrganization('streams', '1');
+    const member = await register();
+    await join(member, await invite(org.organization_id, { auto_approve: true }));
+    const res = await send('/v1/chat/completions', member.api_key, { model: 'openai/gpt-4o-mini', max_tokens: 5, stream: true, messages: [{ role: 'user', content: 'Hi' }] });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const cost = /"cost_usd":"([0-9.]+)"/.exec(text)?.[1];
+    expect(cost, text).toBeDefined();
+    await eventually(async () => (await organization(org.organization_id)).balance_usd, formatUsd(1_000_000 - parseUsd(cost!)!));
+    expect((await organization(org.organization_id)).held_usd).toBe('0.000000');
+  });
+
   it('answers 402 insufficient_org_credits with the organization\'s fund link, never the member\'s', async () => {
     const org = await createOrganization('empty');
     const code = await invite(org.organization_id, { auto_approve: true });
