@@ -193,7 +193,7 @@ export class Organization {
     const member = this.#row(memberAccountId);
     if (!member || !CURRENT.has(member.status)) return { ok: false, reason: 'not_member' };
     if (member.status === 'pending') return { ok: false, reason: 'membership_pending', organizationId: org.id };
-    if (org.suspended_at !== null) return { ok: false, reason: 'account_suspended' };
+    if (org.suspended_at !== null) return { ok: false, reason: 'account_suspended', organizationId: org.id };
     const holds = this.#memory.holds;
     const full = holds.fullFor(request.purpose);
     if (full !== null) return { ok: false, reason: 'too_many_holds', openHolds: full };

@@ -10,7 +10,7 @@ export type AuthFailure =
   | { reason: 'invalid_key' }
   | { reason: 'revoked' }
   | { reason: 'expired' }
-  | { reason: 'account_suspended' }
+  | { reason: 'account_suspended'; /** D29: the suspended account is the organization the member spends from. */ organizationId?: string }
   | { reason: 'model_not_allowed'; model: string }
   | { reason: 'route_not_allowed'; route: RouteClass | 'unclassified' };
 

@@ -15,7 +15,12 @@ export function holdFailureError(failure: HoldFailure, describeShortfall?: (avai
     case 'expired':
       return new GatewayError('api_key_expired', 'This API key has expired.');
     case 'account_suspended':
-      return new GatewayError('account_suspended', 'This account is suspended; its keys are refused until the operator lifts the suspension. Funding it still works.');
+      return new GatewayError(
+        'account_suspended',
+        failure.organizationId
+          ? `Organization ${failure.organizationId}, whose balance this account spends, is suspended; its members' billed requests are refused until the operator lifts the suspension.`
+          : 'This account is suspended; its keys are refused until the operator lifts the suspension. Funding it still works.',
+      );
     case 'model_not_allowed':
       return new GatewayError('model_not_allowed', `This API key may not use ${failure.model}.`, { param: 'model' });
     case 'route_not_allowed':

@@ -188,6 +188,15 @@ describe('an organization and its members', () => {
     expect(body.error.message).toContain(org.organization_id);
   });
 
+  it('refuses a member\'s requests while its organization is suspended, naming the organization', async () => {
+    const org = await createOrganization('suspended', '1');
+    const member = await funded('1');
+    await join(member, await invite(org.organization_id, { auto_approve: true }));
+    expect((await call(`/admin/accounts/${org.organization_id}/suspend`, json({ reason: 'test' }, admin))).status).toBe(200);
+    const body = await expectError(await chat(member.api_key), 403, 'account_suspended', 'authorization_error');
+    expect(body.error.message).toContain(org.organization_id);
+  });
+
   it('answers 402 member_cap_exceeded when the member\'s monthly cap cannot cover the request', async () => {
     const org = await createOrganization('capped', '5');
     const code = await invite(org.organization_id, { auto_approve: true, member_cap_usd: '0.000001' });
