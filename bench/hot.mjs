@@ -170,7 +170,9 @@ function callsBetween(before, after) {
 }
 
 export async function measureHot({ bundleDir, config, upstreamUrl, stateRoot }) {
-  const instance = await startMiniflare('hot-gateway', gatewayWorkerOptions(bundleDir, config, upstreamUrl), path.join(stateRoot, 'hot-gateway'));
+  // The gateway's line per request (README "Observability") would bury the report: only other lines are shown.
+  const quiet = { handleStructuredLogs: ({ message }) => void (message.startsWith('{"event":') || process.stderr.write(`${message}\n`)) };
+  const instance = await startMiniflare('hot-gateway', gatewayWorkerOptions(bundleDir, config, upstreamUrl), path.join(stateRoot, 'hot-gateway'), quiet);
   try {
     await applyMigrations(instance.mf, config);
     const base = instance.url;
