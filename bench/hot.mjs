@@ -7,8 +7,11 @@
 // answer's X-Service-Cost equals each account's balance drop read from the admin API, no hold is
 // left open, and the ledger's rows of the run, replayed in order, never hold more than the balance.
 // Targets: one account serves ≥ 90 % of the spread req/s, with ≤ 0.25 Durable Object calls per request.
+// A third configuration sends the one account's load through BENCH_HOT_ISOLATES (4) copies of the
+// gateway Worker in the same workerd, each an isolate with its own group commit, sharing the Durable
+// Objects: what many isolates or locations calling one account do to the calls per request.
 // Knobs: BENCH_HOT_CONCURRENCY (64), BENCH_HOT_SECONDS (12 per configuration), BENCH_HOT_ROUNDS (2),
-// BENCH_HOT_WARMUP_SECONDS (2).
+// BENCH_HOT_WARMUP_SECONDS (2), BENCH_HOT_ISOLATES (4; 1 leaves the third configuration out).
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +23,8 @@ const HOT_C = num('BENCH_HOT_CONCURRENCY', 64);
 const HOT_SECONDS = num('BENCH_HOT_SECONDS', 12);
 const HOT_ROUNDS = num('BENCH_HOT_ROUNDS', 2);
 const HOT_WARMUP_SECONDS = num('BENCH_HOT_WARMUP_SECONDS', 2);
+/** Isolates of the gateway in the third configuration (one account from several isolates). */
+const HOT_ISOLATES = num('BENCH_HOT_ISOLATES', 4);
 /** Issue #25: one account serves at least this share of the spread figure ... */
 const SHARE_TARGET = 0.9;
 /** ... with at most this many calls to its Durable Object per request. */
@@ -67,7 +72,7 @@ async function account(base, i) {
  * (`headersOf(i)`), for `seconds`. Every latency is kept (exact percentiles), and every answer's
  * X-Service-Cost summed in micro-dollars.
  */
-async function load(url, headersOf, connections, seconds) {
+async function load(urlOf, headersOf, connections, seconds) {
   const payload = Buffer.from(JSON.stringify(CHAT_BODY));
   const latencies = [];
   const statuses = {};
@@ -81,7 +86,7 @@ async function load(url, headersOf, connections, seconds) {
     while (Date.now() < deadline) {
       const t0 = process.hrtime.bigint();
       const { status, cost } = await new Promise((resolve, reject) => {
-        const req = http.request(url, { method: 'POST', agent, headers }, (res) => {
+        const req = http.request(urlOf(i), { method: 'POST', agent, headers }, (res) => {
           res.on('data', () => {});
           res.on('end', () => resolve({ status: res.statusCode, cost: res.headers['x-service-cost'] }));
           res.on('error', reject);
@@ -157,56 +162,83 @@ function replay(rows) {
   return { worst, maxHeld, holds: rows.filter((r) => r.kind === 'hold').length };
 }
 
-/** Sums of two snapshots' call counts over every account, and whether any object restarted (its counts with it). */
-function callsBetween(before, after) {
-  const out = { calls: 0, ops: {}, restarted: 0 };
+/**
+ * Adds to `into` the call counts between two snapshots, over every account. An object that
+ * restarted in between (an idle one is evicted after some seconds) counts from 0: its new counts
+ * are all of the round's, and the round is noted.
+ */
+function addCalls(into, before, after) {
   before.forEach((b, i) => {
     const a = after[i];
-    if (a.calls.since !== b.calls.since) out.restarted++;
-    out.calls += a.calls.calls - (a.calls.since === b.calls.since ? b.calls.calls : 0);
-    for (const [op, n] of Object.entries(a.calls.ops)) out.ops[op] = (out.ops[op] ?? 0) + n - (a.calls.since === b.calls.since ? (b.calls.ops[op] ?? 0) : 0);
+    const same = a.calls.since === b.calls.since;
+    if (!same) into.restarted++;
+    into.calls += a.calls.calls - (same ? b.calls.calls : 0);
+    for (const [op, n] of Object.entries(a.calls.ops)) into.ops[op] = (into.ops[op] ?? 0) + n - (same ? (b.calls.ops[op] ?? 0) : 0);
   });
-  return out;
+}
+
+/**
+ * Copies of the gateway Worker beside `label` in the same workerd: each its own isolate (and group
+ * commit per account), with the Durable Objects, D1, R2 and the queue producer of `label`'s.
+ */
+function replicas(label, main, n) {
+  const { queueConsumers: _, durableObjects, ...rest } = main;
+  const shared = Object.fromEntries(Object.entries(durableObjects).map(([binding, { className }]) => [binding, { className, scriptName: label }]));
+  return Array.from({ length: Math.max(0, n) }, (_, i) => ({ ...rest, name: `${label}-${i + 2}`, durableObjects: shared }));
 }
 
 export async function measureHot({ bundleDir, config, upstreamUrl, stateRoot }) {
   // The gateway's line per request (README "Observability") would bury the report: only other lines are shown.
   const quiet = { handleStructuredLogs: ({ message }) => void (message.startsWith('{"event":') || process.stderr.write(`${message}\n`)) };
-  const instance = await startMiniflare('hot-gateway', gatewayWorkerOptions(bundleDir, config, upstreamUrl), path.join(stateRoot, 'hot-gateway'), quiet);
+  const label = 'hot-gateway';
+  const main = gatewayWorkerOptions(bundleDir, config, upstreamUrl);
+  const instance = await startMiniflare(label, main, path.join(stateRoot, label), quiet, replicas(label, main, HOT_ISOLATES - 1));
   try {
     await applyMigrations(instance.mf, config);
     const base = instance.url;
-    const url = `${base}/v1/chat/completions`;
+    const chat = (url) => `${url}/v1/chat/completions`;
     const spreadAccounts = [];
     for (let i = 0; i < HOT_C; i++) spreadAccounts.push(await account(base, i + 1));
     const configs = [
-      { key: 'hot', name: `one account, c=${HOT_C}`, accounts: [await account(base, 0)] },
-      { key: 'spread', name: `${HOT_C} accounts, c=${HOT_C} (one each)`, accounts: spreadAccounts },
+      { key: 'hot', name: `one account, c=${HOT_C}`, accounts: [await account(base, 0)], urlOf: () => chat(base) },
+      ...(HOT_ISOLATES > 1
+        ? [{ key: 'isolates', name: `one account, c=${HOT_C} through ${HOT_ISOLATES} isolates`, accounts: [await account(base, HOT_C + 1)], urlOf: (i) => chat(instance.urls[i % instance.urls.length]) }]
+        : []),
+      { key: 'spread', name: `${HOT_C} accounts, c=${HOT_C} (one each)`, accounts: spreadAccounts, urlOf: () => chat(base) },
     ];
     for (const c of configs) c.headersOf = (i) => ({ Authorization: `Bearer ${c.accounts[i % c.accounts.length].apiKey}` });
     log(`hot: ${HOT_WARMUP_SECONDS} s warm-up each, then ${HOT_SECONDS} s per configuration in ${HOT_ROUNDS} alternating rounds at c=${HOT_C}`);
-    for (const c of configs) await load(url, c.headersOf, HOT_C, HOT_WARMUP_SECONDS);
-    for (const c of configs) c.before = await snapshot(base, c.accounts);
+    for (const c of configs) await load(c.urlOf, c.headersOf, HOT_C, HOT_WARMUP_SECONDS);
     const cores = os.cpus().length;
-    const cpuStart = cpuSeconds([process.pid, ...instance.pids]);
-    const wallStart = Date.now();
-    for (const c of configs) Object.assign(c, { runs: [], cpu: 0 });
+    let ours = 0;
+    let machine = 0;
+    let wall = 0;
+    for (const c of configs) Object.assign(c, { runs: [], cpu: 0, calls: { calls: 0, ops: {}, restarted: 0 } });
     for (let round = 0; round < HOT_ROUNDS; round++) {
       for (const c of configs) {
-        const before = cpuSeconds(instance.pids).ours;
-        c.runs.push(await load(url, c.headersOf, HOT_C, HOT_SECONDS / HOT_ROUNDS));
-        c.cpu += cpuSeconds(instance.pids).ours - before;
+        // The counts are read around each round: an object left idle by the other rounds may be evicted, its counts with it.
+        const before = await snapshot(base, c.accounts);
+        c.before ??= before;
+        const cpuBefore = cpuSeconds([process.pid, ...instance.pids]);
+        const workerdBefore = cpuSeconds(instance.pids).ours;
+        const started = Date.now();
+        c.runs.push(await load(c.urlOf, c.headersOf, HOT_C, HOT_SECONDS / HOT_ROUNDS));
+        c.cpu += cpuSeconds(instance.pids).ours - workerdBefore;
+        const cpuAfter = cpuSeconds([process.pid, ...instance.pids]);
+        ours += cpuAfter.ours - cpuBefore.ours;
+        machine += cpuAfter.machine - cpuBefore.machine;
+        wall += (Date.now() - started) / 1000;
+        c.after = await snapshot(base, c.accounts);
+        addCalls(c.calls, before, c.after);
       }
     }
-    const cpuEnd = cpuSeconds([process.pid, ...instance.pids]);
-    const foreign = Math.max(0, cpuEnd.machine - cpuStart.machine - (cpuEnd.ours - cpuStart.ours)) / (((Date.now() - wallStart) / 1000) * cores);
+    const foreign = Math.max(0, machine - ours) / (wall * cores);
     for (const c of configs) {
-      c.after = await snapshot(base, c.accounts);
+      const { calls } = c;
       const requests = c.runs.reduce((sum, r) => sum + r.latencies.length, 0);
       const latencies = sorted(c.runs.flatMap((r) => r.latencies));
       const statuses = {};
       for (const r of c.runs) for (const [s, n] of Object.entries(r.statuses)) statuses[s] = (statuses[s] ?? 0) + n;
-      const calls = callsBetween(c.before, c.after);
       const replays = [];
       for (const [i, a] of c.accounts.entries()) replays.push(replay(await ledgerSince(base, a.accountId, c.before[i].lastSeq)));
       const drop = c.before.reduce((sum, b, i) => sum + b.balanceMicros - c.after[i].balanceMicros, 0);
@@ -234,7 +266,10 @@ export async function measureHot({ bundleDir, config, upstreamUrl, stateRoot }) 
 }
 
 function report(configs, foreign) {
-  const [hot, spread] = configs.map((c) => c.result);
+  const of = (key) => configs.find((c) => c.key === key)?.result;
+  const hot = of('hot');
+  const spread = of('spread');
+  const isolates = of('isolates');
   const perRequest = (r, op) => (r.calls.ops[op] ?? 0) / r.requests;
   const moneyOk = (r) => r.costMicros === r.drop && r.uncosted === 0 && r.openHolds === 0 && r.worstHeadroom >= 0;
   const failed = (r) => r.requests - (r.statuses[200] ?? 0);
@@ -264,6 +299,9 @@ function report(configs, foreign) {
     '|:--|--:|--:|:--|',
     `| one account's req/s ÷ spread req/s | ${(share * 100).toFixed(0)} % | ≥ ${SHARE_TARGET * 100} % | ${yes(share >= SHARE_TARGET)} |`,
     `| Durable Object calls per request, one account | ${f3(callsPerRequest)} | ≤ ${CALLS_TARGET} | ${yes(callsPerRequest <= CALLS_TARGET)} |`,
+    ...(isolates
+      ? [`| the same through ${HOT_ISOLATES} isolates (no limit: measured): req/s ÷ spread, Durable Object calls per request | ${(isolates.rps / spread.rps * 100).toFixed(0)} %, ${f3(isolates.calls.calls / isolates.requests)} | — | — |`]
+      : []),
     ...configs.map(money),
     '',
     `- One gateway workerd (a fresh Miniflare, state on tmpfs) on the chat section's upstream; ${HOT_C} + 1 accounts registered (each from its own \`CF-Connecting-IP\`) and credited $100000. ` +
@@ -271,7 +309,8 @@ function report(configs, foreign) {
       `${HOT_WARMUP_SECONDS} s warm-up per configuration, then ${HOT_SECONDS} s each in ${HOT_ROUNDS} alternating rounds; exact percentiles over every request.`,
     `- Durable Object calls: each account's object counts in memory the calls of the request path that reach it (\`apply\` batches from the Worker's group commit and the settlement journal, and direct money calls), shown as \`durable_object_calls\` by \`GET /admin/accounts/{id}\`; read before the first round and after the last, once no hold is open, summed over the configuration's accounts and divided by its requests${restarted ? ` (**${restarted} objects restarted during the run: their counts from 0**)` : ''}. Operations per call is the mean batch.`,
     `- Money: the sum of the X-Service-Cost headers of every 200 against the balance drop from \`GET /admin/accounts/{id}\` (waiting up to ${SETTLE_WAIT_MS / 1000} s for open holds to close); the ledger rows written during the run (\`GET /admin/accounts/{id}/ledger\`), replayed in order: after each row, the balance it states minus the holds then open (least headroom ≥ 0: holds never exceeded the balance).`,
-    `- Local workerd runs the Worker in one isolate, so every request of an account meets the same group commit; a deployed account is called from many isolates and locations, each batching only its own requests (README "Money"). ` +
+    `- Local workerd runs the Worker in one isolate, so every request of an account meets the same group commit; a deployed account is called from many isolates and locations, each batching only its own requests (README "The path of a request"). ` +
+      (isolates ? `The "through ${HOT_ISOLATES} isolates" row sends the account's load round-robin through ${HOT_ISOLATES} copies of the gateway Worker in the same workerd (each its own isolate and group commit, the Durable Objects shared): each isolate's calls to the account come one at a time, so calls per second grow with the isolates, up to one per round trip each. ` : '') +
       `Other processes used ${(foreign * 100).toFixed(0)} % of the machine's CPU during the rounds${foreign > 0.1 ? ' (a busy machine: expect noise)' : ''}.`,
   ].join('\n');
 }
