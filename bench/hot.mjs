@@ -85,14 +85,16 @@ async function load(urlOf, headersOf, connections, seconds) {
     const headers = { 'Content-Type': 'application/json', 'Content-Length': payload.length, ...headersOf(i) };
     while (Date.now() < deadline) {
       const t0 = process.hrtime.bigint();
-      const { status, cost } = await new Promise((resolve, reject) => {
+      // A failed connection counts as a status of its own ("error"), as autocannon counts errors.
+      const { status, cost } = await new Promise((resolve) => {
+        const failed = () => resolve({ status: 'error' });
         const req = http.request(urlOf(i), { method: 'POST', agent, headers }, (res) => {
           res.on('data', () => {});
           res.on('end', () => resolve({ status: res.statusCode, cost: res.headers['x-service-cost'] }));
-          res.on('error', reject);
+          res.on('error', failed);
         });
         req.on('socket', (socket) => socket.setNoDelay(true));
-        req.on('error', reject);
+        req.on('error', failed);
         req.end(payload);
       });
       latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
