@@ -7,7 +7,7 @@ import type { CatalogModel, ModelType } from './types';
 export type ModelOf<T extends ModelType> = Extract<CatalogModel, { type: T }>;
 
 /** What each kind of model needs its provider to serve. */
-const CAPABILITY = { chat: 'chat', image: 'images', video: 'videos', audio: 'speech' } as const satisfies Record<ModelType, Capability>;
+export const CAPABILITY_OF = { chat: 'chat', image: 'images', video: 'videos', audio: 'speech' } as const satisfies Record<ModelType, Capability>;
 const NOUN = { chat: 'a chat', image: 'an image', video: 'a video', audio: 'a speech' } as const satisfies Record<ModelType, string>;
 
 function isOfType<T extends ModelType>(model: CatalogModel, type: T): model is ModelOf<T> {
@@ -34,7 +34,7 @@ export function resolveModel<T extends ModelType>(slug: string, type: T): ModelO
  * catalog order: the first serves, chat falls back to the next. None: a 404 `model_not_found`.
  */
 export function servingRoutes<M extends CatalogModel>(model: M, env: Env): RouteOf<M>[] {
-  const capability = CAPABILITY[model.type];
+  const capability = CAPABILITY_OF[model.type];
   const configured = liveRoutes(model, env);
   const routes = configured.filter((route) => serves(route.provider, capability));
   if (routes.length === 0) {
