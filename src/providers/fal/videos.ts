@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { GatewayError } from '../../errors';
 import { defineVideoAdapter, type ProviderTarget } from '../adapters';
 import { providerJson, type MediaInit } from '../http';
-import type { VideoOrder, VideoProgress } from '../renders';
+import type { ReferenceImage, VideoOrder, VideoProgress } from '../renders';
 import { sameOrigin } from '../polling';
 import { isTransient } from '../upstream-errors';
 
@@ -26,14 +26,10 @@ interface Submitted {
 const FalHandle = z.object({ provider: z.literal('fal'), id: z.string(), statusUrl: z.string(), responseUrl: z.string() });
 type FalHandle = z.output<typeof FalHandle>;
 
-export const falVideos = defineVideoAdapter({
-  readsFrameBytes: false,
-  handle: FalHandle,
-  submit: (order, _firstFrame, target) => submit(order, target),
-  poll: (handle, target) => poll(handle, target.apiKey),
-});
+/** The provider fetches the images from their links itself. */
+export const falVideos = defineVideoAdapter({ readsFrameBytes: false, handle: FalHandle, submit, poll });
 
-async function submit(plan: VideoOrder, { base, apiKey }: ProviderTarget): Promise<FalHandle> {
+async function submit(plan: VideoOrder, _firstFrame: ReferenceImage | undefined, { base, apiKey }: ProviderTarget): Promise<FalHandle> {
   const { inputs, endpoint } = plan;
   const modelId = endpoint.upstreamId;
   const input = {
@@ -58,7 +54,7 @@ async function submit(plan: VideoOrder, { base, apiKey }: ProviderTarget): Promi
   };
 }
 
-async function poll(handle: FalHandle, apiKey: string): Promise<VideoProgress> {
+async function poll(handle: FalHandle, { apiKey }: ProviderTarget): Promise<VideoProgress> {
   const auth = { Authorization: `Key ${apiKey}` };
   const status = await call<{ status?: string; error?: string }>(handle.statusUrl, { headers: auth });
   if (status.status === 'IN_QUEUE') return { state: 'queued' };

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { GatewayError } from '../../errors';
 import { defineVideoAdapter, type ProviderTarget } from '../adapters';
 import { providerJson, type MediaInit } from '../http';
-import type { VideoOrder, VideoProgress } from '../renders';
+import type { ReferenceImage, VideoOrder, VideoProgress } from '../renders';
 import { sameOrigin } from '../polling';
 
 /**
@@ -23,14 +23,10 @@ interface Prediction {
 const ReplicateHandle = z.object({ provider: z.literal('replicate'), id: z.string(), getUrl: z.string() });
 type ReplicateHandle = z.output<typeof ReplicateHandle>;
 
-export const replicateVideos = defineVideoAdapter({
-  readsFrameBytes: false,
-  handle: ReplicateHandle,
-  submit: (order, _firstFrame, target) => submit(order, target),
-  poll: (handle, target) => poll(handle, target.apiKey),
-});
+/** The provider fetches the images from their links itself. */
+export const replicateVideos = defineVideoAdapter({ readsFrameBytes: false, handle: ReplicateHandle, submit, poll });
 
-async function submit(plan: VideoOrder, { base, apiKey }: ProviderTarget): Promise<ReplicateHandle> {
+async function submit(plan: VideoOrder, _firstFrame: ReferenceImage | undefined, { base, apiKey }: ProviderTarget): Promise<ReplicateHandle> {
   const input = {
     prompt: plan.request.prompt,
     duration: plan.duration,
@@ -48,7 +44,7 @@ async function submit(plan: VideoOrder, { base, apiKey }: ProviderTarget): Promi
   return { provider: 'replicate' as const, id: prediction.id, getUrl: sameOrigin(prediction.urls?.get, base) ?? `${base}/predictions/${prediction.id}` };
 }
 
-async function poll(handle: ReplicateHandle, apiKey: string): Promise<VideoProgress> {
+async function poll(handle: ReplicateHandle, { apiKey }: ProviderTarget): Promise<VideoProgress> {
   const prediction = await call(handle.getUrl, { headers: { Authorization: `Bearer ${apiKey}` } });
   switch (prediction.status) {
     case 'succeeded': {
