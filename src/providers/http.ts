@@ -1,9 +1,10 @@
 import { GatewayError } from '../errors';
-import { errorDetail, upstreamError, UpstreamTrouble } from './upstream-errors';
+import { chatStatusError, errorDetail, upstreamError, UpstreamTrouble, type UpstreamOutcome } from './upstream-errors';
 
 /**
  * The one way the gateway calls a provider, chat and media alike: a timeout, the caller's abort,
- * one error-body reader (`readBody`) and one status table (`upstream-errors.ts`). Chat and media
+ * one error-body reader (`readBody`) and one status table (`upstream-errors.ts`, a column for chat
+ * and one for media). Chat and media
  * differ only in what they do with a failed answer (chat tries the next route; media asks the
  * same status URL again), which each states in its own wrapper below.
  */
@@ -63,15 +64,10 @@ export async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-export type UpstreamOutcome =
-  | { ok: true; response: Response }
-  /** Worth one retry on another route: 429, 5xx, refused or timed out, before any byte. */
-  | { ok: false; retryable: boolean; error: GatewayError };
-
 /**
  * Chat's call (and speech's): never throws for upstream trouble; the caller decides between a
  * retry on the next route and an error, and releases the hold either way. The status table is
- * chat's column of `routeStatusError`.
+ * chat's column (`chatStatusError`).
  */
 export async function sendUpstream(
   request: UpstreamCall,
@@ -87,24 +83,7 @@ export async function sendUpstream(
   const { response } = reply;
   if (response.ok) return { ok: true, response };
   const detail = options.errorMessage(response.status, await readBody(response));
-  return routeStatusError(response.status, detail, response.headers);
-}
-
-/**
- * Chat's column of the status table: a 429 or 5xx is retried on the next route (another provider,
- * which has billed nothing yet); the request's own faults and the gateway's are not.
- */
-function routeStatusError(status: number, detail: string, headers: Headers): UpstreamOutcome & { ok: false } {
-  if (status === 429) {
-    return { ok: false, retryable: true, error: new GatewayError('provider_unavailable', `The provider is rate limiting: ${detail}`, { retryAfter: Number(headers.get('retry-after')) || 1 }) };
-  }
-  if (status >= 500) return { ok: false, retryable: true, error: new GatewayError('provider_error', `The provider failed (${status}): ${detail}`) };
-  // 400/404/413/422: the request itself (context too long, bad tool schema) — the client can fix it.
-  if (status === 400 || status === 404 || status === 413 || status === 422) {
-    return { ok: false, retryable: false, error: new GatewayError('invalid_request', `The provider rejected the request: ${detail}`) };
-  }
-  // 401/403 and the rest are the gateway's configuration, not the client's fault.
-  return { ok: false, retryable: false, error: new GatewayError('provider_error', `The provider refused the gateway's call (${status}): ${detail}`) };
+  return chatStatusError(response.status, detail, response.headers);
 }
 
 /**

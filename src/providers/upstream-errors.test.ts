@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorDetail, isTransient, upstreamError } from './upstream-errors';
+import { chatStatusError, errorDetail, isTransient, upstreamError } from './upstream-errors';
 
 describe('errorDetail: the one reader of provider error bodies', () => {
   it.each([
@@ -29,5 +29,25 @@ describe("upstreamError: the media rails' status table", () => {
     const error = upstreamError('fal', status, body);
     expect(error.code).toBe(code);
     expect(isTransient(error)).toBe(retried);
+  });
+});
+
+describe("chatStatusError: chat's column, where a retry goes to the next route", () => {
+  it.each([
+    [400, 'invalid_request', false],
+    [404, 'invalid_request', false],
+    [413, 'invalid_request', false],
+    [401, 'provider_error', false],
+    [429, 'provider_unavailable', true],
+    [500, 'provider_error', true],
+    [503, 'provider_error', true],
+  ])('maps HTTP %i to %s, tried on the next route: %s', (status, code, retryable) => {
+    const outcome = chatStatusError(status, 'detail', new Headers());
+    expect(outcome).toMatchObject({ ok: false, retryable });
+    expect(outcome.error.code).toBe(code);
+  });
+
+  it("takes a 429's Retry-After", () => {
+    expect(chatStatusError(429, 'slow down', new Headers({ 'retry-after': '7' })).error.options.retryAfter).toBe(7);
   });
 });

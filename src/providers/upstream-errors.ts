@@ -1,9 +1,9 @@
 import { GatewayError } from '../errors';
 
 /**
- * What an upstream's answer means for the client and for a retry: the status table of the media
- * rails (chat's column lives beside its call in `http.ts`), the one reader of error bodies, and
- * the two kinds of failure a media job tells apart (a provider's report, or transport trouble).
+ * What an upstream's answer means for the client and for a retry: the one status table (chat's
+ * column and media's), the one reader of error-body messages, and the two kinds of failure a
+ * media job tells apart (a provider's report, or transport trouble).
  */
 
 /**
@@ -32,8 +32,38 @@ export function isTransient(err: unknown): boolean {
   return err instanceof GatewayError && err.code === 'provider_unavailable';
 }
 
+export type UpstreamOutcome =
+  | { ok: true; response: Response }
+  /** Worth one retry on another route: 429, 5xx, refused or timed out, before any byte. */
+  | { ok: false; retryable: boolean; error: GatewayError };
+
 /**
- * The one status table of the media rails, the same on every rail:
+ * The status table has two columns, because "ask again" means two things. Chat asks the next
+ * route (another provider, which has billed nothing), so any 429 or 5xx is worth it, and a 404
+ * names the client's model (400). Media asks the same status URL again and must never submit a
+ * billed render twice, so a 5xx that reports a failure is final, and a 404 is our own model or
+ * request id (502). 400/422, 429 and 401/403 read the same in both.
+ */
+
+/**
+ * Chat's column of the status table: a 429 or 5xx is retried on the next route (another provider,
+ * which has billed nothing yet); the request's own faults and the gateway's are not.
+ */
+export function chatStatusError(status: number, detail: string, headers: Headers): UpstreamOutcome & { ok: false } {
+  if (status === 429) {
+    return { ok: false, retryable: true, error: new GatewayError('provider_unavailable', `The provider is rate limiting: ${detail}`, { retryAfter: Number(headers.get('retry-after')) || 1 }) };
+  }
+  if (status >= 500) return { ok: false, retryable: true, error: new GatewayError('provider_error', `The provider failed (${status}): ${detail}`) };
+  // 400/404/413/422: the request itself (context too long, bad tool schema) — the client can fix it.
+  if (status === 400 || status === 404 || status === 413 || status === 422) {
+    return { ok: false, retryable: false, error: new GatewayError('invalid_request', `The provider rejected the request: ${detail}`) };
+  }
+  // 401/403 and the rest are the gateway's configuration, not the client's fault.
+  return { ok: false, retryable: false, error: new GatewayError('provider_error', `The provider refused the gateway's call (${status}): ${detail}`) };
+}
+
+/**
+ * The media column, the same on every rail:
  * - 400, 422: the provider refused the request (its own words): `invalid_request` (400), final.
  * - 401, 403: our key is wrong; 404: the model or request id is unknown to the provider. Neither
  *   is the client's fault nor fixed by asking again: `provider_error` (502), final.
