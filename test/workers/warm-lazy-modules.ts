@@ -30,6 +30,8 @@ await Promise.all([
   import('../../durable-objects/web-job/page-tools'),
   import('../../src/jobs/consumer'),
   import('../../src/jobs/sweeps'),
+  import('@simplewebauthn/server'),
+  import('@simplewebauthn/server/helpers'),
 ]);
 
 export {};
