@@ -39,7 +39,7 @@ export default defineConfig(async () => {
       include,
       exclude,
       isolate,
-      setupFiles: ['./test/workers/apply-migrations.ts'],
+      setupFiles: ['./test/workers/apply-migrations.ts', './test/workers/warm-lazy-modules.ts'],
       // Runs in Node: the upstream simulators that tests inside workerd call over 127.0.0.1.
       globalSetup: ['./test/workers/global-setup.ts'],
       // The gateway's own log lines (one per request, README "Observability") would bury the test output.

@@ -6,7 +6,8 @@
 //   and the time from the upstream's last byte to the client's `[DONE]` (both on CLOCK_MONOTONIC);
 // - on the distant variant, an empty account (nothing may reach the upstream) and a key revoked a
 //   moment ago (401, its early upstream request aborted, no content);
-// - the bundle's size (wrangler's gzip figure) and the time from a fresh workerd to its first answers.
+// - the bundle's size (wrangler's gzip figure) and the time from a fresh workerd to its first answers;
+// - startup CPU: `wrangler check startup`'s Active figure, median of BENCH_STARTUP_N (bench/startup.mjs).
 // Knobs: BENCH_EDGE_N (100 per target and mode), BENCH_EDGE_WARMUP (10), BENCH_COLD_N (3),
 // BENCH_DISTANT_MS, BENCH_FIRST_BYTE_MS.
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -16,6 +17,7 @@ import {
   ADMIN_TOKEN, BENCH_DIR, CHAT_BODY, ROUNDS, applyMigrations, gatewayWorkerOptions, interleaved, log, mainModule, num, passthroughWorkerOptions,
   patchBundle, percentile, setupGateway, sorted, startMiniflare, startUpstream,
 } from './lib.mjs';
+import { measureStartup, STARTUP_LIMIT_MS } from './startup.mjs';
 
 const EDGE_N = num('BENCH_EDGE_N', 100);
 const EDGE_WARMUP = num('BENCH_EDGE_WARMUP', 10);
@@ -133,7 +135,9 @@ export async function measureEdge({ client, bundleDir, config, upstreamUrl, stat
 
   log(`edge: cold starts (${COLD_N} each)`);
   const cold = await coldStarts({ client, bundleDir, config, upstreamUrl, stateRoot });
-  return report({ size, rows, empty, revoked, cold, distantBuild });
+  log('edge: startup CPU (wrangler check startup)');
+  const startup = await measureStartup();
+  return report({ size, rows, empty, revoked, cold, startup, distantBuild });
 }
 
 /** A fresh account (no credit): its requests must be refused before anything goes upstream. */
@@ -233,7 +237,7 @@ async function coldStarts({ client, bundleDir, config, upstreamUrl, stateRoot })
   return Object.fromEntries(Object.entries(runs).map(([k, list]) => [k, Object.fromEntries(['ready', 'first', 'total', 'warm'].map((f) => [f, median(list.map((r) => r[f]))]))]));
 }
 
-function report({ size, rows, empty, revoked, cold, distantBuild }) {
+function report({ size, rows, empty, revoked, cold, startup, distantBuild }) {
   const base = rows.passthrough;
   const names = { passthrough: 'pass-through Worker', local: 'gateway, account Durable Object local', distant: `gateway, account Durable Object ${DISTANT_MS} ms away` };
   const added = (r, k) => (r === base ? '—' : `${signed(r[k][0] - base[k][0])} / ${signed(r[k][1] - base[k][1])}`);
@@ -251,6 +255,13 @@ function report({ size, rows, empty, revoked, cold, distantBuild }) {
     ...revoked.map((r) => [`distant account: a key revoked a moment ago is refused, its upstream request aborted (${r.stream ? 'streamed' : 'non-streamed'})`, revokedText(r), '401, aborted', yes(r.ok)]),
     ['upstream last byte → client `[DONE]` p50, local / distant (no limit: measured)', `${f2(rows.local.gap[0])} / ${f2(d.gap[0])} ms (pass-through ${f2(base.gap[0])})`, '—', '—'],
     ['bundle gzip size (wrangler)', `${f1(size.gzipKiB)} KiB (${(gzipBytes / 1e6).toFixed(3)} MB)`, '< 1 MB', yes(gzipBytes < GZIP_LIMIT_BYTES)],
+    [`startup CPU: \`wrangler check startup\` Active, median of ${startup.runs.length}`, `${f1(startup.activeMs)} ms (runs ${startup.runs.map(f1).join(', ')})`, `< ${STARTUP_LIMIT_MS} ms`, yes(startup.activeMs < STARTUP_LIMIT_MS)],
+    ...[['health', 'GET /health'], ['chat', 'chat completion']].map(([k, what]) => [
+      `cold start: fresh workerd → first ${what}, total, over the pass-through's first forwarded completion`,
+      `${f1(cold[k].total)} / ${f1(cold.passthrough.total)} ms = ${f2(cold[k].total / cold.passthrough.total)}×`,
+      '≤ 2×',
+      yes(cold[k].total <= 2 * cold.passthrough.total),
+    ]),
   ];
   return [
     `### Edge: the account Durable Object ${DISTANT_MS} ms away, the upstream's first byte after ${FIRST_BYTE_MS} ms`,
@@ -281,5 +292,7 @@ function report({ size, rows, empty, revoked, cold, distantBuild }) {
     `- Empty account: a fresh registration with no credit, 2 non-streamed and 2 streamed requests; upstream requests counted by the upstream. Revoked key: a new key on the healthy account, used 3 times (the isolate's evidence is fresh), revoked with \`PATCH /admin/accounts/{id}/keys/{key_id}\`, then used at once; times from the client's send.`,
     `- Size: wrangler's \`deploy --dry-run\` figure, Total Upload ${f1(size.totalKiB)} KiB / gzip ${f1(size.gzipKiB)} KiB (zlib level 6 over the modules: ${f1(size.zlibBytes / 1024)} KiB). ` +
       `Cold start: a fresh Miniflare (one workerd process; the Worker's modules are compiled and evaluated before it is ready) on a state already migrated with one credited account, then the first request; medians of ${COLD_N}. A deployed Worker's cold start is Cloudflare's, not measured here.`,
+    `- Startup CPU: \`npx wrangler check startup\` (the profile of workerd importing the main module, wrangler's build of \`wrangler.toml\`), ${startup.runs.length} runs, median of its "Active" figure (sampled CPU, ${f1(startup.gcMs)} ms of it garbage collection); profiles in \`bench/.out/startup/\`. ` +
+      `Its first non-idle sample spans the gap before the profiler's first tick (tens of ms on a loaded machine, whatever the Worker), so the figure has that floor; README "Startup" describes what runs at load and what on first use.`,
   ].join('\n');
 }

@@ -327,8 +327,12 @@ export function patchBundle(src, dst, edits) {
   return dst;
 }
 
-/** Starts one Miniflare (its own workerd process); returns its direct socket URL, workerd PIDs and `stop()`. */
-export async function startMiniflare(label, workerOptions, persistDir, sharedOptions = {}) {
+/**
+ * Starts one Miniflare (its own workerd process); returns its direct socket URL, workerd PIDs and
+ * `stop()`. `moreWorkers` (each with its `name`) run in the same workerd, each in an isolate of its
+ * own with its own socket (`urls`, after the first Worker's).
+ */
+export async function startMiniflare(label, workerOptions, persistDir, sharedOptions = {}, moreWorkers = []) {
   const before = new Set(childPids(process.pid).map((p) => p.pid));
   const options = convertV4MiniflareOptions({
     host: HOST,
@@ -346,6 +350,7 @@ export async function startMiniflare(label, workerOptions, persistDir, sharedOpt
         // Straight into the Worker's fetch handler: no Miniflare entry worker, no wrangler proxy.
         unsafeDirectSockets: [{ host: HOST, port: 0 }],
       },
+      ...moreWorkers.map((worker) => ({ ...worker, unsafeDirectSockets: [{ host: HOST, port: 0 }] })),
     ],
   });
   const mf = new Miniflare(options);
@@ -359,11 +364,13 @@ export async function startMiniflare(label, workerOptions, persistDir, sharedOpt
   cleanups.push(stop);
   await mf.ready;
   const url = (await mf.unsafeGetDirectURL(label)).toString().replace(/\/$/, '');
+  const urls = [url];
+  for (const worker of moreWorkers) urls.push((await mf.unsafeGetDirectURL(worker.name)).toString().replace(/\/$/, ''));
   const spawned = childPids(process.pid).filter((p) => !before.has(p.pid));
   const workerd = spawned.flatMap((p) => [p, ...descendants(p.pid)]).filter((p) => p.comm.includes('workerd'));
   workerdPids = workerd.map((p) => p.pid);
   if (workerd.length === 0) log(`warning: no workerd process found for ${label}; RSS will read 0`);
-  return { mf, url, pids: workerdPids, stop };
+  return { mf, url, urls, pids: workerdPids, stop };
 }
 
 /** The baseline Worker: forwards the body to the upstream and streams the answer back. */

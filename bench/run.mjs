@@ -3,14 +3,15 @@
 // API, without `wrangler dev`'s local proxy). Prints one markdown table and writes bench/results.md;
 // the Portkey gateway (bench/portkey.mjs) is a row of the chat table. Then the edge section
 // (bench/edge.mjs: a distant account Durable Object, the last byte → [DONE] time, bundle size and
-// cold start) and the media row (bench/media.mjs): sync images, and memory during an upload and a
+// cold start), the hot-account section (bench/hot.mjs: c=64 on one account against c=64 over 64
+// accounts, Durable Object calls per request, the money checked) and the media row (bench/media.mjs): sync images, and memory during an upload and a
 // video copy, each in a fresh workerd beside a minimal R2 Worker (bench/r2-probe-worker.mjs).
 //
 // Knobs (environment): BENCH_LAT_N (2000), BENCH_LAT_WARMUP (200), BENCH_STREAM_N (200),
 // BENCH_STREAM_WARMUP (20), BENCH_RPS_SECONDS (10), BENCH_RPS_WARMUP_SECONDS (2),
 // BENCH_CONCURRENCY (32), BENCH_ROUNDS (4), BENCH_RPS_ROUNDS (2), CHUNKS (5), CHUNK_DELAY_MS (10),
-// BENCH_PROJECT_ROOT (the checkout to build; default the one this file is in), BENCH_ONLY=chat,edge,media
-// (any of the three sections; the others keep their part of bench/results.md), BENCH_MEDIA_N (100),
+// BENCH_PROJECT_ROOT (the checkout to build; default the one this file is in), BENCH_ONLY=chat,edge,hot,media
+// (any of the four sections; the others keep their part of bench/results.md), BENCH_MEDIA_N (100),
 // BENCH_MEDIA_WARMUP (10), and edge.mjs's. See bench/README.md.
 import { existsSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -23,6 +24,7 @@ import {
   runMain, sorted, startMiniflare, startUpstream,
 } from './lib.mjs';
 import { measureEdge } from './edge.mjs';
+import { measureHot } from './hot.mjs';
 import { measureMedia } from './media.mjs';
 import { startPortkey } from './portkey.mjs';
 
@@ -30,7 +32,7 @@ const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
 const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
 const signed = (x) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(2)}` : 'n/a');
 
-const SECTIONS = ['chat', 'edge', 'media'];
+const SECTIONS = ['chat', 'edge', 'hot', 'media'];
 
 async function main() {
   const started = Date.now();
@@ -56,6 +58,11 @@ async function main() {
     log('edge: a distant account Durable Object, last byte → [DONE], bundle size and cold start');
     results.edge = await measureEdge({ client, bundleDir, config, upstreamUrl: upstream.url, stateRoot: memoryDir });
   }
+  if (only.has('hot')) {
+    log('hot account: c=64 on one account against c=64 over 64 accounts');
+    results.hot = await measureHot({ bundleDir, config, upstreamUrl: upstream.url, stateRoot: memoryDir });
+    results.hot += `\n- Run ${new Date().toISOString()}${only.has('chat') ? ', with the chat measurements above' : ' (`BENCH_ONLY`)'}${process.env.BENCH_PROJECT_ROOT ? `; gateway built from ${ROOT} (BENCH_PROJECT_ROOT)` : ''}.`;
+  }
   if (results.media) {
     results.media += `\n- Run ${new Date().toISOString()}${only.has('chat') ? ', with the chat measurements above' : ' alone (`BENCH_ONLY`); the chat tables above are from an earlier run'}` +
       `${process.env.BENCH_PROJECT_ROOT ? `; gateway built from ${ROOT} (BENCH_PROJECT_ROOT)` : ''}.\n`;
@@ -74,12 +81,12 @@ async function main() {
   log(`wrote bench/results.md (${((Date.now() - started) / 1000).toFixed(0)} s)`);
 }
 
-/** bench/results.md by section: chat (the top, up to the first `### Edge` or `### Media`), edge, media. */
+/** bench/results.md by section: chat (the top, up to the first `### Edge`, `### Hot` or `### Media`), edge, hot, media. */
 function splitSections(text) {
   const body = text.replace(/^## Gateway benchmark\s*/, '');
   const out = {};
-  for (const [i, part] of body.split(/\n(?=### (?:Edge|Media)\b)/).entries()) {
-    const key = part.startsWith('### Edge') ? 'edge' : part.startsWith('### Media') ? 'media' : i === 0 ? 'chat' : null;
+  for (const [i, part] of body.split(/\n(?=### (?:Edge|Hot|Media)\b)/).entries()) {
+    const key = part.startsWith('### Edge') ? 'edge' : part.startsWith('### Hot') ? 'hot' : part.startsWith('### Media') ? 'media' : i === 0 ? 'chat' : null;
     if (key && part.trim()) out[key] = part;
   }
   return out;

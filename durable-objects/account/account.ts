@@ -5,6 +5,7 @@ import { newKeyId } from '../../src/accounts/credentials';
 import { chargeSavedCard } from '../../src/funding/off-session';
 import { stripeRail } from '../../src/funding/stripe';
 import { ExpiryAlarm } from './alarm';
+import { CallCounts, type CallCountsView } from './call-counts';
 import { ClaimState, type HumanHolder, type OpenClaimResult } from './claim';
 import { describePatch, Keys, type KeyPatch, type NewKey } from './keys';
 import { Ledger } from './ledger';
@@ -74,6 +75,8 @@ export interface AdminView {
   holds: OpenHoldView[];
   /** Holds released by their deadline and never charged: requests whose Worker died. */
   expiredUnsettledHolds: number;
+  /** The request path's calls that reached this object since it started (in memory). */
+  calls: CallCountsView;
 }
 
 /**
@@ -103,6 +106,7 @@ export class AccountDurableObject extends DurableObject<Env> {
   readonly #spend: SpendCounters;
   readonly #organization: Organization;
   readonly #membership: Membership;
+  readonly #calls = new CallCounts();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -265,6 +269,7 @@ export class AccountDurableObject extends DurableObject<Env> {
    * most they allow down to `minMicros`, else a failure naming the binding constraint.
    */
   async authorizeHold(request: HoldRequest): Promise<Result<Hold, HoldFailure>> {
+    this.#calls.direct('authorizeHold');
     const result = await this.#hold(request, Date.now());
     await this.#alarm.schedule();
     return result;
@@ -276,6 +281,7 @@ export class AccountDurableObject extends DurableObject<Env> {
    * expired is still charged, because the upstream did the work.
    */
   async settle(holdId: string, chargeMicros: number, record?: RequestRecord): Promise<SettleResult> {
+    this.#calls.direct('settle');
     const result = this.#settle(holdId, chargeMicros, Date.now(), record);
     await this.#alarm.schedule();
     return result;
@@ -283,6 +289,7 @@ export class AccountDurableObject extends DurableObject<Env> {
 
   /** Frees a hold without charging (the upstream failed). Idempotent; a settled hold stays settled. */
   async release(holdId: string, record?: RequestRecord): Promise<ReleaseResult> {
+    this.#calls.direct('release');
     return this.#release(holdId, Date.now(), record);
   }
 
@@ -298,6 +305,7 @@ export class AccountDurableObject extends DurableObject<Env> {
 
   /** Renews a hold's lease: it now expires `ttlMs` from now, unless it was already due later. */
   async extendHold(holdId: string, ttlMs: number): Promise<ExtendResult> {
+    this.#calls.direct('extendHold');
     return this.#ledger.extend(holdId, ttlMs, Date.now());
   }
 
@@ -307,6 +315,7 @@ export class AccountDurableObject extends DurableObject<Env> {
    * is that call's answer; the others still apply.
    */
   async apply(ops: AccountOp[]): Promise<BatchReply> {
+    this.#calls.batch(ops);
     const now = Date.now();
     const failed = (err: unknown): AccountOpReply => ({ error: err instanceof Error ? err.message : String(err) });
     // Every op's own work runs here, in order, synchronously; only a member's hold, account read or
@@ -392,6 +401,7 @@ export class AccountDurableObject extends DurableObject<Env> {
         expiresAt: hold.expires_at,
       })),
       expiredUnsettledHolds: this.#ledger.expiredUnsettled(),
+      calls: this.#calls.view(),
     };
   }
 

@@ -4,15 +4,9 @@ import type { RequestRecord } from '../account/requests';
 import { count, eq, isNotNull, sql } from 'drizzle-orm';
 import { drizzle, type DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
-import { parseHTML } from 'linkedom';
 import { GatewayError } from '../../src/errors';
 import { accountPrefix } from '../../src/media/keys';
 import { toUsdNumber } from '../../src/money';
-import { convertPage } from '../../src/web/convert';
-import { findScraper } from '../../src/web/extract';
-import { sameSiteLinks, siteOf } from '../../src/web/links';
-import { loadPage } from '../../src/web/load-page';
-import { admitUrl } from '../../src/web/policy';
 import { CRAWL_PAGE_MICROS, EXTRACT_RECORD_MICROS } from '../../src/web/pricing';
 import { deleteItemObjects, storeItem, type StoredItem } from './items';
 import migrations from './migrations/migrations.js';
@@ -180,6 +174,7 @@ export class WebJobDurableObject extends DurableObject<Env> {
   /** Fetches one URL through the guard, robots.txt and the standard rail; never throws. */
   async #visit(url: string, params: (CrawlParams | ExtractParams) & { guard: JobStart['guard'] }): Promise<{ url: string; items: Record<string, unknown>[]; links: string[] } | { failure: string }> {
     try {
+      const { admitUrl, convertPage, findScraper, loadPage, parseHTML, sameSiteLinks, siteOf } = await import('./page-tools');
       const guard = { allowHosts: params.guard.allowHosts, ownHosts: params.guard.ownHosts };
       await admitUrl(url, this.env, guard);
       const page = await loadPage(url, false, { env: this.env, guard, timeoutMs: PAGE_TIMEOUT_MS, stealthAffordable: false });

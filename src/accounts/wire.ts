@@ -1,3 +1,4 @@
+import type { CallCountsView } from '../../durable-objects/account/call-counts';
 import type { AccountSnapshot, KeyRecord, LedgerEntry, OpenHoldView } from '../../durable-objects/account/types';
 import { formatUsd } from '../money';
 import { fundUrl } from '../urls';
@@ -73,4 +74,9 @@ export function holdBody(hold: OpenHoldView) {
     created_at: new Date(hold.createdAt).toISOString(),
     expires_at: new Date(hold.expiresAt).toISOString(),
   };
+}
+
+/** The calls that reached an account's Durable Object since it was loaded, as the operator sees them. */
+export function callCountsBody(view: CallCountsView) {
+  return { since: new Date(view.since).toISOString(), calls: view.calls, by_method: view.byMethod, ops: view.ops };
 }

@@ -1,4 +1,4 @@
-import { isConfigured } from '../providers/registry';
+import { isConfigured } from '../providers/credentials';
 import { MODELS } from './models';
 import { PROVIDER_PARAM_GROUP } from './param-groups';
 import type { CatalogModel, ChatRoute, ParamGroup } from './types';
@@ -11,7 +11,7 @@ export function findModel(id: string): CatalogModel | undefined {
   return BY_ID.get(id);
 }
 
-type RouteOf<M extends CatalogModel> = M['routes'][number];
+export type RouteOf<M extends CatalogModel> = M['routes'][number];
 
 /** The model's routes whose provider is configured, in catalog order: the first serves, the rest are fallbacks. */
 export function liveRoutes<M extends CatalogModel>(model: M, env: Env): RouteOf<M>[] {

@@ -1,13 +1,12 @@
 import { paramGroup } from '../catalog';
 import type { ChatRoute } from '../catalog/types';
 import { GatewayError } from '../errors';
-import { chatAdapter } from '../providers/chat/adapters';
 import type { ChatAdapter, ChatRequest } from '../providers/chat/types';
-import { providerBaseUrl, providerKey } from '../providers/registry';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS, sendUpstream } from '../providers/http';
+import { adapterOf, providerBaseUrl, providerKey } from '../providers/registry';
 import type { GuardOptions } from '../web/guard';
 import { imageFetcher } from './fetch-image';
 import { applyParamRules } from './params';
-import { DEFAULT_UPSTREAM_TIMEOUT_MS, sendUpstream } from './upstream';
 
 export interface Dispatched {
   route: ChatRoute;
@@ -38,7 +37,7 @@ export async function dispatchChat(
       if (attempt > 0 && lastError) throw lastError;
       throw err;
     }
-    const adapter = chatAdapter(route.provider);
+    const adapter = adapterOf(route.provider, 'chat');
     if (!adapter) throw new GatewayError('provider_unavailable', `${route.provider} serves no chat.`);
     const upstreamRequest = { ...plan.request, model: route.upstreamId };
     if (options.maxTokens !== null) {

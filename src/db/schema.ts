@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { StoredVideoHandle } from '../providers/renders';
 
 /**
  * D1 holds records and indexes, never the money: balances live in each account's Durable Object.
@@ -90,8 +91,8 @@ export const mediaJobs = sqliteTable(
     actualMicros: integer('actual_micros'),
     /** JSON array of R2 keys once completed. */
     keys: text('keys', { mode: 'json' }).$type<string[]>(),
-    /** Where the upstream keeps the work (video jobs): its provider, id and status URLs, JSON. */
-    upstream: text('upstream', { mode: 'json' }).$type<Record<string, string>>(),
+    /** Where the upstream keeps the work (video jobs): its provider, id and status URLs, JSON (each video adapter reads its own back). */
+    upstream: text('upstream', { mode: 'json' }).$type<StoredVideoHandle>(),
     error: text('error'),
     /** The token of whoever renders the job now (`claimMediaRender`); null before the first claim. */
     claim: text('claim'),

@@ -8,7 +8,8 @@ import { planImages } from './images/plan';
 import { produceImages, recordImageGeneration } from './images/produce';
 import { ImageGenerationRequest } from './images/request';
 import { hostOutput } from './outputs';
-import { planSpeech, renderSpeech } from './speech/render';
+import { planSpeech } from './speech/plan';
+import { renderSpeech } from './speech/render';
 import { SpeechRequest } from './speech/request';
 
 /**

@@ -2,7 +2,7 @@ import { database } from '../db';
 import { claimMediaRender, mediaJob, releaseMediaRender, staleMediaJobs, type MediaJobRow } from '../db/media-jobs';
 import { GatewayError } from '../errors';
 import type { JobMessage } from '../jobs/messages';
-import { isTransient } from '../providers/media-http';
+import { isTransient } from '../providers/upstream-errors';
 import { failJob, RENDER_CLAIM_LEASE_MS, renderJob } from './job-render';
 
 export { generationId } from './job-render';

@@ -1,12 +1,7 @@
 import { GatewayError } from '../errors';
+import type { ReferenceImage } from '../providers/renders';
 import { guardedFetch, readBodyCapped, type GuardOptions } from '../web/guard';
 import { hostedKey } from './keys';
-
-/** A reference image's bytes, for upstreams that take files (OpenAI edits). */
-export interface ReferenceImage {
-  bytes: Uint8Array;
-  contentType: string;
-}
 
 const MAX_REFERENCE_BYTES = 20 * 1024 * 1024;
 const REFERENCE_TIMEOUT_MS = 15_000;

@@ -1,43 +1,70 @@
+import { GatewayError } from '../errors';
+import type { Capability, ProviderConfig, ProviderTarget } from './adapters';
+import { anthropic } from './anthropic';
+import { envName, providerKey } from './credentials';
+import { deepseek } from './deepseek';
+import { elevenlabs } from './elevenlabs';
+import { fal } from './fal';
+import { fireworks } from './fireworks';
+import { gemini } from './gemini';
+import { groq } from './groq';
 import type { ProviderId } from './ids';
+import { mistral } from './mistral';
+import { openai } from './openai';
+import { replicate } from './replicate';
+import { together } from './together';
+import { xai } from './xai';
 
-export interface ProviderConfig {
-  name: string;
-  /** The public endpoint as the provider's own SDK writes it, version prefix included. */
-  defaultBaseUrl: string;
-  /**
-   * The path prefix all of the provider's endpoints share. `<P>_BASE_URL` is accepted with or
-   * without it (`https://api.openai.com/v1` as the `openai` SDK writes it, or
-   * `https://api.openai.com`); adapters append their endpoint to the base with the prefix.
-   */
-  versionPrefix: string;
-}
+export { isConfigured, providerKey } from './credentials';
 
-/** Every provider, once. Adding one is one line here and one folder beside this file. */
+/**
+ * Every provider, once, with everything it serves. Adding a provider is its folder beside this
+ * file (an `index.ts` exporting its `ProviderConfig`), its id in `ids.ts`, and one line here;
+ * adding a capability to one is one member of its config. A provider missing here, or a key that
+ * is not a provider, is a type error.
+ */
 export const PROVIDERS = {
-  openai: { name: 'OpenAI', defaultBaseUrl: 'https://api.openai.com/v1', versionPrefix: '/v1' },
-  groq: { name: 'Groq', defaultBaseUrl: 'https://api.groq.com/openai/v1', versionPrefix: '/openai/v1' },
-  together: { name: 'Together AI', defaultBaseUrl: 'https://api.together.xyz/v1', versionPrefix: '/v1' },
-  // DeepSeek serves the same API with and without `/v1`; its documentation writes none.
-  deepseek: { name: 'DeepSeek', defaultBaseUrl: 'https://api.deepseek.com', versionPrefix: '' },
-  xai: { name: 'xAI', defaultBaseUrl: 'https://api.x.ai/v1', versionPrefix: '/v1' },
-  mistral: { name: 'Mistral AI', defaultBaseUrl: 'https://api.mistral.ai/v1', versionPrefix: '/v1' },
-  fireworks: { name: 'Fireworks AI', defaultBaseUrl: 'https://api.fireworks.ai/inference/v1', versionPrefix: '/inference/v1' },
-  anthropic: { name: 'Anthropic', defaultBaseUrl: 'https://api.anthropic.com/v1', versionPrefix: '/v1' },
-  gemini: { name: 'Google Gemini API', defaultBaseUrl: 'https://generativelanguage.googleapis.com/v1beta', versionPrefix: '/v1beta' },
-  fal: { name: 'fal.ai', defaultBaseUrl: 'https://queue.fal.run', versionPrefix: '' },
-  replicate: { name: 'Replicate', defaultBaseUrl: 'https://api.replicate.com/v1', versionPrefix: '/v1' },
-  elevenlabs: { name: 'ElevenLabs', defaultBaseUrl: 'https://api.elevenlabs.io/v1', versionPrefix: '/v1' },
-} as const satisfies Record<ProviderId, ProviderConfig>;
+  openai,
+  groq,
+  together,
+  deepseek,
+  xai,
+  mistral,
+  fireworks,
+  anthropic,
+  gemini,
+  fal,
+  replicate,
+  elevenlabs,
+} satisfies Record<ProviderId, ProviderConfig>;
 
-const envName = (id: ProviderId, suffix: 'API_KEY' | 'BASE_URL') => `${id.toUpperCase() as Uppercase<ProviderId>}_${suffix}` as const;
-
-/** The provider's API key, or undefined when the operator has not turned it on. */
-export function providerKey(env: Env, id: ProviderId): string | undefined {
-  return env[envName(id, 'API_KEY')] || undefined;
+/** The adapter `provider` has for `capability`; undefined when it does not serve it. */
+export function adapterOf<C extends Capability>(provider: ProviderId, capability: C): ProviderConfig[C] {
+  const config: ProviderConfig = PROVIDERS[provider];
+  return config[capability];
 }
 
-export function isConfigured(env: Env, id: ProviderId): boolean {
-  return providerKey(env, id) !== undefined;
+/** Whether `provider` serves `capability` (has that adapter). */
+export function serves(provider: ProviderId, capability: Capability): boolean {
+  return adapterOf(provider, capability) !== undefined;
+}
+
+/**
+ * The adapter and the call target of a configured provider for `capability`: a 503 when the
+ * operator has not turned it on, a 400 when it does not serve that (a route the catalog gave the
+ * wrong provider never reaches another provider's wire format).
+ */
+export function adapterTarget<C extends Capability>(env: Env, provider: ProviderId, capability: C): { adapter: NonNullable<ProviderConfig[C]>; target: ProviderTarget } {
+  const adapter = adapterOf(provider, capability);
+  if (!adapter) throw new GatewayError('invalid_request', `${PROVIDERS[provider].name} serves no ${capability} on this gateway.`, { param: 'model' });
+  const apiKey = providerKey(env, provider);
+  if (!apiKey) throw new GatewayError('provider_unavailable', `${provider} is not configured.`, { retryAfter: 60 });
+  return { adapter, target: { base: providerBaseUrl(env, provider), apiKey } };
+}
+
+/** Whether a stored value names a provider (a job's stored handle is read back from JSON). */
+export function isProviderId(value: unknown): value is ProviderId {
+  return typeof value === 'string' && Object.hasOwn(PROVIDERS, value);
 }
 
 /** The provider's base URL with its version prefix, however the operator wrote `<P>_BASE_URL`. */

@@ -5,7 +5,8 @@ import { checkContent } from '../chat/content';
 import { estimatePromptTokens } from '../chat/estimate';
 import { planHold } from '../chat/hold-plan';
 import { applyParamRules } from '../chat/params';
-import { holdPrice, resolveChatModel } from '../chat/resolve';
+import { holdPrice } from '../chat/resolve';
+import { resolveModel, servingRoutes } from '../catalog/resolve';
 import { paramGroup } from '../catalog';
 import type { ChatModel, TokenPrice } from '../catalog/types';
 import type { RouteClass } from '../../durable-objects/account/types';
@@ -13,7 +14,7 @@ import type { AppEnv } from '../env';
 import { GatewayError, validationError } from '../errors';
 import { imageHoldMicros } from '../media/images/cost';
 import { planImages } from '../media/images/plan';
-import { planSpeech } from '../media/speech/render';
+import { planSpeech } from '../media/speech/plan';
 import { requireStoredUploads } from '../media/upload-check';
 import { planVideo } from '../media/videos/plan';
 import { chatCompletions } from '../routes/chat/chat.routes';
@@ -69,7 +70,8 @@ const priceImages = (route: typeof generateImages | typeof submitImageJob): Pric
 const PRICERS = {
   '/v1/chat/completions': async (body, c) => {
     const request = parsed(chatCompletions, body);
-    const { model, routes } = resolveChatModel(request.model, c.env);
+    const model = resolveModel(request.model, 'chat');
+    const routes = servingRoutes(model, c.env);
     checkContent(request, model);
     applyParamRules(request, paramGroup(routes[0]!));
     const price = holdPrice(routes);

@@ -4,7 +4,6 @@ import type { AppEnv } from '../env';
 import { GatewayError } from '../errors';
 import { executionContext } from '../execution-context';
 import { formatUsd } from '../money';
-import { isBilledPath, priceRequest } from '../quote/price-request';
 import { challengeAmountMicros, x402Config } from './config';
 import { setResponseHeader } from './middleware';
 import { creditPayment, PAYMENT_RESPONSE, PAYMENT_SIGNATURE, paymentResponseHeader, settlePayment } from './payment';
@@ -34,9 +33,10 @@ export function keylessX402(app: Hono<AppEnv>) {
     const forward = (headers: Headers, body: ArrayBuffer | null) =>
       Promise.resolve(app.fetch(new Request(url, { method: c.req.method, headers, body }), c.env, executionContext(c)));
     const bodyBytes = c.req.method === 'GET' || c.req.method === 'HEAD' ? null : await c.req.arrayBuffer();
-    if (c.req.header('Authorization') || !config || c.req.method !== 'POST' || !isBilledPath(url.pathname)) {
-      return forward(new Headers(c.req.raw.headers), bodyBytes);
-    }
+    if (c.req.header('Authorization') || !config || c.req.method !== 'POST') return forward(new Headers(c.req.raw.headers), bodyBytes);
+    // Pricing every billed route needs all their schemas: loaded by the first keyless payment, not at startup.
+    const { isBilledPath, priceRequest } = await import('../quote/price-request');
+    if (!isBilledPath(url.pathname)) return forward(new Headers(c.req.raw.headers), bodyBytes);
 
     const priced = await priceRequest(c, url.pathname, parseBody(bodyBytes));
     const amount = challengeAmountMicros(config, priced.worstMicros);

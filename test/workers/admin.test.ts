@@ -1,6 +1,9 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { AccountClient } from '../../src/accounts/account-client';
 import { sha256Hex } from '../../src/accounts/credentials';
+import { createApp } from '../../src/app';
 import { agentWithClaim, visitorPastCode } from './claim-helpers';
 import { accountStub, ADMIN_TOKEN, adminCredit, bearer, call, expectError, json, register, type Registered } from './helpers';
 import { claimWithPasskey, mailedCodes } from './passkey-flow';
@@ -107,6 +110,74 @@ async function depositFrom(accountId: string, from: string): Promise<void> {
     .bind(`${tx}:0`, tx, tx, from, accountId, Date.now(), Date.now())
     .run();
 }
+
+describe("the calls that reach an account's Durable Object (GET /admin/accounts/{id} durable_object_calls)", () => {
+  const app = createApp();
+  const gateway = { ...env, OPENAI_API_KEY: 'sk-admin-calls', OPENAI_BASE_URL: `${inject('chatUpstreamUrl')}/v1` } as Env;
+  interface Counts {
+    since: string;
+    calls: number;
+    by_method: Record<string, number>;
+    ops: Record<string, number>;
+  }
+  const counts = async (accountId: string) => {
+    const res = await call(`/admin/accounts/${accountId}`, bearer(ADMIN_TOKEN));
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { durable_object_calls: Counts }).durable_object_calls;
+  };
+  const chat = async (apiKey: string) => {
+    const ctx = createExecutionContext();
+    const body = JSON.stringify({ model: 'openai/gpt-4o-mini', max_tokens: 20, messages: [{ role: 'user', content: 'Count me' }] });
+    const res = await app.fetch(new Request('https://gateway.test/v1/chat/completions', { method: 'POST', headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' }, body }), gateway, ctx);
+    expect(res.status, await res.clone().text()).toBe(200);
+    await res.text();
+    await waitOnExecutionContext(ctx);
+  };
+
+  it('counts each call of the request path and the operations it carries: a lone completion is a hold call and a settlement call', async () => {
+    const account = await register();
+    await adminCredit(account.account_id, '1');
+    const before = await counts(account.account_id);
+    expect(before.since).toMatch(/^\d{4}-\d\d-\d\dT/);
+    await chat(account.api_key);
+    await chat(account.api_key);
+    const after = await counts(account.account_id);
+    expect(after.since).toBe(before.since);
+    expect(after.calls - before.calls).toBe(4);
+    expect((after.by_method.apply ?? 0) - (before.by_method.apply ?? 0)).toBe(4);
+    expect((after.ops.hold ?? 0) - (before.ops.hold ?? 0)).toBe(2);
+    expect((after.ops.settle ?? 0) - (before.ops.settle ?? 0)).toBe(2);
+  });
+
+  it('counts a batch of concurrent requests from one isolate as one call carrying all of them', async () => {
+    const account = await register();
+    await adminCredit(account.account_id, '1');
+    const keyHash = await sha256Hex(account.api_key);
+    const before = await counts(account.account_id);
+    const hold = { keyHash, minMicros: 1_000, maxMicros: 1_000, purpose: 'test' };
+    await Promise.all(Array.from({ length: 12 }, () => new AccountClient(env, account.account_id).authorizeHold(hold)));
+    const after = await counts(account.account_id);
+    // The first is sent alone; the other eleven arrive while it is in flight and go in the next.
+    expect(after.calls - before.calls).toBe(2);
+    expect((after.ops.hold ?? 0) - (before.ops.hold ?? 0)).toBe(12);
+  });
+
+  it('counts the direct money calls other Durable Objects make', async () => {
+    const account = await register();
+    await adminCredit(account.account_id, '1');
+    const keyHash = await sha256Hex(account.api_key);
+    const stub = accountStub(account.account_id);
+    const before = await counts(account.account_id);
+    const held = await stub.authorizeHold({ keyHash, minMicros: 1_000, maxMicros: 1_000, purpose: 'crawl' });
+    if (!held.ok) throw new Error(held.reason);
+    await stub.extendHold(held.holdId, 60_000);
+    await stub.settle(held.holdId, 500);
+    const after = await counts(account.account_id);
+    expect(after.calls - before.calls).toBe(3);
+    for (const method of ['authorizeHold', 'extendHold', 'settle']) expect((after.by_method[method] ?? 0) - (before.by_method[method] ?? 0)).toBe(1);
+    expect((after.ops.extend ?? 0) - (before.ops.extend ?? 0)).toBe(1);
+  });
+});
 
 describe('searching accounts (GET /admin/accounts)', () => {
   it('lists every account newest first, a page at a time, with balance, claim, funding and suspension', async () => {

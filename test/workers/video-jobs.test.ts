@@ -10,6 +10,7 @@ import { pollVideoJob, sweepVideoJobs } from '../../src/media/videos/job';
 import { planVideo } from '../../src/media/videos/plan';
 import { submitVideo } from '../../src/media/videos/rail';
 import { VideoGenerationRequest } from '../../src/media/videos/request';
+import type { StoredVideoHandle } from '../../src/providers/renders';
 import { VIDEOS_UPSTREAM_KEY } from './global-setup';
 import { accountStub, adminCredit, expectError, register } from './helpers';
 
@@ -34,7 +35,7 @@ function consumerEnv(): { env: Env; sent: JobMessage[] } {
 }
 
 /** A job as `POST /v1/videos/generations` leaves it: held, sent upstream, recorded. */
-async function submittedJob(consumer: Env, prompt: string, createdAt = Date.now()) {
+async function submittedJob(consumer: Env, prompt: string, createdAt = Date.now(), upstream?: StoredVideoHandle) {
   const agent = await register();
   await adminCredit(agent.account_id, '2');
   const stub = accountStub(agent.account_id);
@@ -54,7 +55,7 @@ async function submittedJob(consumer: Env, prompt: string, createdAt = Date.now(
     actualMicros: null,
     keys: null,
     error: null,
-    upstream: await submitVideo(plan, undefined, consumer),
+    upstream: upstream ?? (await submitVideo(plan, undefined, consumer)),
     createdAt,
     updatedAt: createdAt,
   };
@@ -108,6 +109,20 @@ describe('video jobs', () => {
     for (let i = 0; i < 5 && (await status(lost.job.id)) !== 'completed'; i++) await pollVideoJob(consumer.env, lost.job.id);
     expect(await mediaJob(database(env), lost.job.id)).toMatchObject({ status: 'completed', actualMicros: lost.job.predictedMicros });
     expect((await lost.stub.snapshot()).heldMicros).toBe(0);
+  });
+
+  it.each([
+    ['names no provider of this gateway', { provider: 'bogus', id: 'job_1' }, 'names no provider'],
+    ["lacks the fields its provider's adapter stored (fal without its status URLs)", { provider: 'fal', id: 'req_1' }, 'could not be read'],
+  ])('fails a job whose stored upstream handle %s at the first poll, free, instead of polling another API or retrying', async (_, stored, message) => {
+    const consumer = consumerEnv();
+    const jobEnv = { ...consumer.env, FAL_API_KEY: 'fal-unused' } as Env;
+    const handle: StoredVideoHandle = JSON.parse(JSON.stringify(stored));
+    const { job, stub } = await submittedJob(jobEnv, 'a kite with a strange handle', Date.now(), handle);
+    await pollVideoJob(jobEnv, job.id);
+    expect(await mediaJob(database(env), job.id)).toMatchObject({ status: 'failed', actualMicros: null, error: expect.stringContaining(message) });
+    expect(consumer.sent).toEqual([]);
+    expect(await stub.snapshot()).toMatchObject({ balanceMicros: 2_000_000, heldMicros: 0 });
   });
 });
 

@@ -1,6 +1,6 @@
 import { imageTokenCostMicros, withImageFee, type ImageTokenUsage } from '../../billing/image-cost';
 import { textTokens } from '../../chat/estimate';
-import type { ImagePlan } from './plan';
+import type { ImagePlan } from '../../providers/renders';
 
 /**
  * A reference image is held as the largest image a GPT-image model renders (6,240 tokens, a

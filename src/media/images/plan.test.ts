@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { refusalOf } from '../../../test/workers/refusal';
-import { gptImageSize, planImages } from './plan';
+import { gptImageSize } from '../../providers/openai/images';
+import { planImages } from './plan';
 import { ImageGenerationRequest } from './request';
 
 const env = { OPENAI_API_KEY: 'sk-test' } as unknown as Env;

@@ -1,63 +1,29 @@
-import { findModel, liveRoutes } from '../../catalog';
+import { resolveModel, servingRoutes } from '../../catalog/resolve';
 import type { ImageModel, ImageQuality, ImageRoute } from '../../catalog/types';
 import { GatewayError } from '../../errors';
 import { MICROS_PER_USD } from '../../money';
-import { IMAGE_RAILS } from './rail';
+import type { ImagePlan } from '../../providers/renders';
+import { adapterOf } from '../../providers/registry';
 import type { ImageRequest } from './request';
-
-/** What one image request renders: its model, route, upstream size and quality, references and price. */
-export interface ImagePlan {
-  model: ImageModel;
-  route: ImageRoute;
-  prompt: string;
-  n: number;
-  /** `WIDTHxHEIGHT` as the upstream takes it (mapped for GPT-image-style models). */
-  size: string;
-  /** The tier the model renders and is priced at; undefined for a model without tiers. */
-  quality: ImageQuality | undefined;
-  references: string[];
-  /** The request field the references came in, for errors about them. */
-  referencesParam: 'image_url' | 'image_urls';
-  /** Price of one image at `quality`, micro-dollars. */
-  unitMicros: number;
-}
-
-/** The image model a slug names; 404 (D11) or 400 otherwise. */
-export function findImageModel(slug: string): ImageModel {
-  const model = findModel(slug);
-  if (!model) throw new GatewayError('model_not_found', `No model ${slug}; GET /v1/models lists them.`, { param: 'model' });
-  if (model.type !== 'image') throw new GatewayError('invalid_request', `${slug} is a ${model.type} model, not an image model.`, { param: 'model' });
-  return model;
-}
-
-/** The model's configured routes that have an image rail; 404 when none. */
-function imageRoutes(model: ImageModel, env: Env): ImageRoute[] {
-  const configured = liveRoutes(model, env);
-  const routes = configured.filter((route) => IMAGE_RAILS.has(route.provider));
-  if (routes.length === 0) {
-    const why = configured.length > 0 ? ` (no image rail for ${configured[0]!.provider} yet)` : '';
-    throw new GatewayError('model_not_found', `${model.id} is not served by this gateway${why}.`, { param: 'model' });
-  }
-  return routes;
-}
 
 /**
  * Checks a request against its model (what the model takes, whoever serves it), then finds its
  * route and prices it, before any money moves.
  */
 export function planImages(request: ImageRequest, env: Env): ImagePlan {
-  const model = findImageModel(request.model);
+  const model = resolveModel(request.model, 'image');
   const references = [...(request.image_url ? [request.image_url] : []), ...(request.image_urls ?? [])];
   const referencesParam = request.image_urls !== undefined ? 'image_urls' : 'image_url';
   checkReferences(model, references, referencesParam);
   const quality = modelQuality(model, request.quality);
-  const route = imageRoutes(model, env)[0]!;
+  const route = servingRoutes(model, env)[0]!;
+  const upstreamSize = adapterOf(route.provider, 'images')?.size;
   return {
     model,
     route,
     prompt: request.prompt,
     n: request.n,
-    size: route.provider === 'openai' ? gptImageSize(request.size) : request.size,
+    size: upstreamSize ? upstreamSize(request.size) : request.size,
     quality,
     references,
     referencesParam,
@@ -96,12 +62,4 @@ function unitPrice(route: ImageRoute, quality: ImageQuality | undefined): number
   const price = quality ? route.perImage[quality] : undefined;
   if (price === undefined) throw new GatewayError('invalid_request', `No price for quality ${quality ?? '(none)'} on this model.`, { param: 'quality' });
   return price;
-}
-
-/** GPT-image-style models render 1024x1024, 1536x1024 or 1024x1536: the one of the same orientation. */
-export function gptImageSize(size: string): string {
-  const [width, height] = size.split('x').map(Number) as [number, number];
-  if (width > height) return '1536x1024';
-  if (width < height) return '1024x1536';
-  return '1024x1024';
 }

@@ -4,7 +4,7 @@ import type { GuardOptions } from '../../web/guard';
 import { imageChargeMicros } from './cost';
 import { hostOutput, outputRetentionMs } from '../outputs';
 import { loadReferences } from '../references';
-import type { ImagePlan } from './plan';
+import type { ImagePlan } from '../../providers/renders';
 import { railReadsReferenceBytes, renderImages } from './rail';
 
 export interface HostedImages {

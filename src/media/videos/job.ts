@@ -1,7 +1,7 @@
 import type { RequestRecord } from '../../../durable-objects/account/requests';
 import { AccountClient } from '../../accounts/account-client';
 import { GatewayError } from '../../errors';
-import { isTransient } from '../../providers/media-http';
+import { isTransient } from '../../providers/upstream-errors';
 import { database } from '../../db';
 import { insertGeneration } from '../../db/generations';
 import { claimMediaJob, endMediaJob, mediaJob, staleMediaJobs, type MediaJobRow } from '../../db/media-jobs';
@@ -11,7 +11,7 @@ import { accountPrefix } from '../keys';
 import { outputRetentionMs } from '../outputs';
 import { copyToR2 } from '../stream-copy';
 import { randomBase62 } from '../../accounts/credentials';
-import { pollVideo, type VideoHandle } from './rail';
+import { pollVideo } from './rail';
 
 /** A video job still open this long after submission fails and frees its hold. */
 export const VIDEO_JOB_DEADLINE_MS = 60 * 60 * 1000;
@@ -46,7 +46,7 @@ export async function pollVideoJob(env: Env, jobId: string): Promise<void> {
 
   let progress: Awaited<ReturnType<typeof pollVideo>>;
   try {
-    progress = await pollVideo(job.upstream as VideoHandle, env);
+    progress = await pollVideo(job.upstream, env);
   } catch (err) {
     if (!(err instanceof GatewayError)) throw err;
     if (!isTransient(err)) return fail(env, job, err.message);

@@ -1,39 +1,20 @@
-import { findModel, liveRoutes } from '../../catalog';
+import { resolveModel, servingRoutes } from '../../catalog/resolve';
 import type { VideoEndpointLack, VideoModel, VideoResolution, VideoRoute } from '../../catalog/types';
 import { videoInputs, type AspectRatio, type VideoInputs } from '../../catalog/video-inputs';
 import { GatewayError } from '../../errors';
 import { MICROS_PER_USD } from '../../money';
+import type { VideoOrder, VideoSend } from '../../providers/renders';
 import type { VideoRequest } from './request';
-
-/** Providers whose video rail is built. */
-export const VIDEO_RAILS: ReadonlySet<string> = new Set(['openai', 'fal', 'replicate']);
 
 /** D7: the duration when the model declares no default. */
 const FALLBACK_DURATION = 5;
 const DEFAULT_RESOLUTION: VideoResolution = '720p';
 
-/** Where a request goes and its images under the endpoint's names (absent name: the rail's default). */
-export interface VideoSend {
-  upstreamId: string;
-  first?: { url: string; field?: string };
-  last?: { url: string; field: string };
-  references?: { urls: string[]; field: string };
-}
-
-export interface VideoPlan {
-  model: VideoModel;
-  route: VideoRoute;
+/** A checked video request: what its adapter sends (`VideoOrder`), and what the route checks and holds. */
+export interface VideoPlan extends VideoOrder {
   request: VideoRequest;
-  duration: number;
-  resolution: VideoResolution;
-  /** The ratio to send; undefined when the model takes none (it follows its input). */
-  aspectRatio: AspectRatio | undefined;
-  /** What the model's endpoint takes (the rail sends only these). */
-  inputs: VideoInputs;
   /** First-frame image, when given. */
   imageUrl: string | undefined;
-  /** The endpoint this request goes to (the route's, or the one its images need) and the image fields it gets. */
-  endpoint: VideoSend;
   /** Every image link the request carries, by the request field that named it (uploads are checked). */
   links: { param: string; urls: string[] }[];
   /** Price per second at `resolution` times `duration`, micro-dollars. */
@@ -46,9 +27,7 @@ export interface VideoPlan {
  * references it takes; then the route and the price for the requested seconds.
  */
 export function planVideo(request: VideoRequest, env: Env): VideoPlan {
-  const model = findModel(request.model);
-  if (!model) throw new GatewayError('model_not_found', `No model ${request.model}; GET /v1/models lists them.`, { param: 'model' });
-  if (model.type !== 'video') throw new GatewayError('invalid_request', `${model.id} is a ${model.type} model, not a video model.`, { param: 'model' });
+  const model = resolveModel(request.model, 'video');
 
   const duration = request.duration ?? model.defaultDuration ?? FALLBACK_DURATION;
   if (!model.durations.includes(duration)) {
@@ -59,12 +38,7 @@ export function planVideo(request: VideoRequest, env: Env): VideoPlan {
     throw new GatewayError('invalid_request', `${model.id} renders ${model.resolutions.join(', ')}; resolution ${resolution} is not one of them.`, { param: 'resolution' });
   }
   const inputs = videoInputs(model);
-  const configured = liveRoutes(model, env);
-  const route = configured.find((candidate) => VIDEO_RAILS.has(candidate.provider));
-  if (!route) {
-    const why = configured.length > 0 ? ` (no video rail for ${configured[0]!.provider} yet)` : '';
-    throw new GatewayError('model_not_found', `${model.id} is not served by this gateway${why}.`, { param: 'model' });
-  }
+  const route = servingRoutes(model, env)[0]!;
   const { endpoint, lacks, links } = pickEndpoint(model, inputs, route, request);
   refuseUnless(inputs.videos > 0, request.video_url, 'video_url', `${model.id} takes no video input.`);
   refuseUnless(inputs.videos > 0, request.video_urls, 'video_urls', `${model.id} takes no video input.`);

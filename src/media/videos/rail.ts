@@ -1,55 +1,26 @@
 import { GatewayError } from '../../errors';
-import { pollFalVideo, submitFalVideo } from '../../providers/fal/videos';
-import { pollOpenAIVideo, submitOpenAIVideo } from '../../providers/openai/videos';
-import { pollReplicateVideo, submitReplicateVideo } from '../../providers/replicate/videos';
 import type { ProviderId } from '../../providers/ids';
-import { providerBaseUrl, providerKey } from '../../providers/registry';
-import type { ReferenceImage } from '../references';
-import type { VideoPlan } from './plan';
+import type { ReferenceImage, StoredVideoHandle, VideoOrder, VideoProgress } from '../../providers/renders';
+import { adapterOf, adapterTarget, isProviderId } from '../../providers/registry';
 
-/** Where the upstream keeps a render: its provider, id and the status URLs it returned (fal, Replicate). */
-export type VideoHandle = Record<string, string>;
-
-/** What a poll learns: still waiting, rendering, done (with the file to copy), or failed. */
-export type VideoProgress =
-  | { state: 'queued' }
-  | { state: 'processing' }
-  | { state: 'completed'; download: () => Promise<Response> }
-  | { state: 'failed'; error: string };
-
-function credentials(env: Env, provider: ProviderId): { base: string; apiKey: string } {
-  const apiKey = providerKey(env, provider);
-  if (!apiKey) throw new GatewayError('provider_unavailable', `${provider} is not configured.`, { retryAfter: 60 });
-  return { base: providerBaseUrl(env, provider), apiKey };
+/** Sends the render to its route's video adapter; the handle is what later polls need (stored with the job). */
+export async function submitVideo(order: VideoOrder, firstFrame: ReferenceImage | undefined, env: Env): Promise<StoredVideoHandle> {
+  const { adapter, target } = adapterTarget(env, order.route.provider, 'videos');
+  return adapter.submit(order, firstFrame, target);
 }
 
-/** Sends the render upstream; the handle is what later polls need. */
-export async function submitVideo(plan: VideoPlan, firstFrame: ReferenceImage | undefined, env: Env): Promise<VideoHandle> {
-  const { base, apiKey } = credentials(env, plan.route.provider);
-  switch (plan.route.provider) {
-    case 'openai':
-      return submitOpenAIVideo(plan, firstFrame, base, apiKey);
-    case 'replicate':
-      return submitReplicateVideo(plan, base, apiKey);
-    default:
-      return submitFalVideo(plan, base, apiKey);
-  }
-}
-
-export async function pollVideo(handle: VideoHandle, env: Env): Promise<VideoProgress> {
-  const provider = handle.provider as ProviderId;
-  const { base, apiKey } = credentials(env, provider);
-  switch (provider) {
-    case 'openai':
-      return pollOpenAIVideo(handle, base, apiKey);
-    case 'replicate':
-      return pollReplicateVideo(handle, apiKey);
-    default:
-      return pollFalVideo(handle, apiKey);
-  }
+/**
+ * One poll of a stored handle, by the adapter of the provider it names (which reads its own
+ * fields back). A handle naming no provider is a `provider_error`: the job fails, it is never
+ * polled on another provider's API.
+ */
+export async function pollVideo(stored: StoredVideoHandle, env: Env): Promise<VideoProgress> {
+  if (!isProviderId(stored.provider)) throw new GatewayError('provider_error', `The job's upstream handle names no provider of this gateway.`);
+  const { adapter, target } = adapterTarget(env, stored.provider, 'videos');
+  return adapter.poll(stored, target);
 }
 
 /** Whether the rail sends the first frame's bytes (OpenAI) rather than its link (fal). */
 export function videoRailReadsFrameBytes(provider: ProviderId): boolean {
-  return provider === 'openai';
+  return adapterOf(provider, 'videos')?.readsFrameBytes ?? false;
 }

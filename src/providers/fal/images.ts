@@ -1,7 +1,9 @@
 import { GatewayError } from '../../errors';
-import type { ImagePlan } from '../../media/images/plan';
-import type { RenderedImage } from '../../media/images/rail';
-import { downloadImage, pollUntil, ProviderFailure, providerJson, readWithRetry, sameOrigin } from '../media-http';
+import type { ImageAdapter, ImageCall } from '../adapters';
+import { providerJson, type MediaInit } from '../http';
+import type { ImagePlan, RenderedImage } from '../renders';
+import { downloadImage, pollUntil, readWithRetry, sameOrigin } from '../polling';
+import { ProviderFailure } from '../upstream-errors';
 
 /**
  * fal.ai's queue API (https://docs.fal.ai/model-endpoints/queue): submit to `{base}/{model_id}`
@@ -27,14 +29,20 @@ interface Result {
 }
 
 /** fal's JSON calls; a refusal in the result (422) is the request's fault. */
-function call<T>(url: string, init: RequestInit): Promise<T> {
+function call<T>(url: string, init: MediaInit): Promise<T> {
   return providerJson<T>('fal', url, init);
 }
 
 /** Refusals that the same request would get again: the job fails instead of retrying. */
 const REFUSALS = new Set(['content_policy_violation', 'validation_error', 'invalid_input']);
 
-export async function falImages(plan: ImagePlan, base: string, apiKey: string, deadline: number, signal: AbortSignal): Promise<RenderedImage[]> {
+/** fal renders any size and fetches the reference links itself. */
+export const falImages: ImageAdapter = {
+  readsReferenceBytes: false,
+  render: async (plan, _references, target) => ({ images: await render(plan, target) }),
+};
+
+async function render(plan: ImagePlan, { base, apiKey, deadline, signal }: ImageCall): Promise<RenderedImage[]> {
   const auth = { Authorization: `Key ${apiKey}` };
   const edit = plan.references.length > 0;
   const modelId = edit ? (plan.route.editUpstreamId ?? plan.route.upstreamId) : plan.route.upstreamId;

@@ -1,7 +1,10 @@
+import { z } from '@hono/zod-openapi';
 import { GatewayError } from '../../errors';
-import type { VideoHandle, VideoProgress } from '../../media/videos/rail';
-import type { VideoPlan } from '../../media/videos/plan';
-import { isTransient, providerJson, sameOrigin } from '../media-http';
+import { defineVideoAdapter, type ProviderTarget } from '../adapters';
+import { providerJson, type MediaInit } from '../http';
+import type { ReferenceImage, VideoOrder, VideoProgress } from '../renders';
+import { sameOrigin } from '../polling';
+import { isTransient } from '../upstream-errors';
 
 /**
  * Video on fal's queue (https://docs.fal.ai/model-endpoints/queue): the same submit, status and
@@ -19,7 +22,14 @@ interface Submitted {
   response_url?: string;
 }
 
-export async function submitFalVideo(plan: VideoPlan, base: string, apiKey: string): Promise<VideoHandle> {
+/** A render on fal's queue: its request id and the status and result URLs fal returned. */
+const FalHandle = z.object({ provider: z.literal('fal'), id: z.string(), statusUrl: z.string(), responseUrl: z.string() });
+type FalHandle = z.output<typeof FalHandle>;
+
+/** The provider fetches the images from their links itself. */
+export const falVideos = defineVideoAdapter({ readsFrameBytes: false, handle: FalHandle, submit, poll });
+
+async function submit(plan: VideoOrder, _firstFrame: ReferenceImage | undefined, { base, apiKey }: ProviderTarget): Promise<FalHandle> {
   const { inputs, endpoint } = plan;
   const modelId = endpoint.upstreamId;
   const input = {
@@ -37,22 +47,22 @@ export async function submitFalVideo(plan: VideoPlan, base: string, apiKey: stri
   if (!submitted.request_id) throw new GatewayError('provider_error', 'fal answered the submission without a request id.');
   const appUrl = `${base}/${modelId.split('/').slice(0, 2).join('/')}/requests/${submitted.request_id}`;
   return {
-    provider: 'fal',
+    provider: 'fal' as const,
     id: submitted.request_id,
     statusUrl: sameOrigin(submitted.status_url, base) ?? `${appUrl}/status`,
     responseUrl: sameOrigin(submitted.response_url, base) ?? appUrl,
   };
 }
 
-export async function pollFalVideo(handle: VideoHandle, apiKey: string): Promise<VideoProgress> {
+async function poll(handle: FalHandle, { apiKey }: ProviderTarget): Promise<VideoProgress> {
   const auth = { Authorization: `Key ${apiKey}` };
-  const status = await call<{ status?: string; error?: string }>(handle.statusUrl!, { headers: auth });
+  const status = await call<{ status?: string; error?: string }>(handle.statusUrl, { headers: auth });
   if (status.status === 'IN_QUEUE') return { state: 'queued' };
   if (status.status !== 'COMPLETED') return { state: 'processing' };
   if (status.error) return { state: 'failed', error: status.error };
   let result: { video?: { url?: string } };
   try {
-    result = await call(handle.responseUrl!, { headers: auth });
+    result = await call(handle.responseUrl, { headers: auth });
   } catch (err) {
     if (err instanceof GatewayError && !isTransient(err)) return { state: 'failed', error: err.message };
     throw err;
@@ -62,6 +72,6 @@ export async function pollFalVideo(handle: VideoHandle, apiKey: string): Promise
   return { state: 'completed', download: () => fetch(url) };
 }
 
-function call<T>(url: string, init: RequestInit): Promise<T> {
+function call<T>(url: string, init: MediaInit): Promise<T> {
   return providerJson<T>('fal', url, init);
 }

@@ -1,16 +1,34 @@
 import type { ImageTokenUsage } from '../../billing/image-cost';
 import { GatewayError } from '../../errors';
-import type { ImagePlan } from '../../media/images/plan';
-import type { ImageRender, MediaUpstreamRequest } from '../../media/images/rail';
-import type { ReferenceImage } from '../../media/references';
+import type { ImageAdapter } from '../adapters';
+import { mediaCall, type UpstreamCall } from '../http';
+import type { ImagePlan, ImageRender, ReferenceImage } from '../renders';
 
 /**
  * OpenAI's Images API (https://platform.openai.com/docs/api-reference/images): GPT-image models
  * answer `data[].b64_json` (they take no `response_format`) with the image format in
  * `output_format`; with references the request goes to `/images/edits` as multipart, each
- * reference an `image[]` file.
+ * reference an `image[]` file (so the rail reads the reference bytes). One call answers with
+ * every image, within the render's time; its errors follow the media status table.
  */
-export function openaiImageRequest(plan: ImagePlan, references: ReferenceImage[], base: string, apiKey: string): MediaUpstreamRequest {
+export const openaiImages: ImageAdapter = {
+  readsReferenceBytes: true,
+  size: gptImageSize,
+  async render(plan, references, { base, apiKey, timeoutMs, signal }) {
+    const { body } = await mediaCall('OpenAI', openaiImageRequest(plan, references, base, apiKey), { timeoutMs, signal });
+    return openaiImageAnswer(body);
+  },
+};
+
+/** GPT-image-style models render 1024x1024, 1536x1024 or 1024x1536: the one of the same orientation. */
+export function gptImageSize(size: string): string {
+  const [width, height] = size.split('x').map(Number) as [number, number];
+  if (width > height) return '1536x1024';
+  if (width < height) return '1024x1536';
+  return '1024x1024';
+}
+
+export function openaiImageRequest(plan: ImagePlan, references: ReferenceImage[], base: string, apiKey: string): UpstreamCall {
   const fields: Record<string, string> = {
     model: plan.route.upstreamId,
     prompt: plan.prompt,
@@ -40,7 +58,7 @@ interface OpenAIImagesResponse {
 }
 
 /** The images of an OpenAI answer, decoded, with the usage it reports; a provider_error when it holds none. */
-export function openaiImages(body: unknown): ImageRender {
+export function openaiImageAnswer(body: unknown): ImageRender {
   const { data, output_format, usage } = (body ?? {}) as OpenAIImagesResponse;
   const contentType = `image/${output_format === 'jpeg' || output_format === 'webp' ? output_format : 'png'}`;
   const images = (data ?? []).flatMap((item) => (typeof item.b64_json === 'string' ? [{ bytes: decodeBase64(item.b64_json), contentType }] : []));

@@ -1,8 +1,8 @@
+import { z } from '@hono/zod-openapi';
 import { GatewayError } from '../../errors';
-import type { ReferenceImage } from '../../media/references';
-import type { VideoHandle, VideoProgress } from '../../media/videos/rail';
-import type { VideoPlan } from '../../media/videos/plan';
-import { providerJson } from '../media-http';
+import { defineVideoAdapter, type ProviderTarget } from '../adapters';
+import { providerJson, type MediaInit } from '../http';
+import type { ReferenceImage, VideoOrder, VideoProgress } from '../renders';
 
 /**
  * OpenAI's Videos API (https://platform.openai.com/docs/api-reference/videos): `POST /videos` as
@@ -20,7 +20,19 @@ interface OpenAIVideo {
   error?: { message?: string } | null;
 }
 
-export async function submitOpenAIVideo(plan: VideoPlan, firstFrame: ReferenceImage | undefined, base: string, apiKey: string): Promise<VideoHandle> {
+/** A video of the Videos API: its id is all a poll needs. */
+const OpenAIHandle = z.object({ provider: z.literal('openai'), id: z.string() });
+type OpenAIHandle = z.output<typeof OpenAIHandle>;
+
+/** OpenAI takes the first frame's bytes (`input_reference`), not its link. */
+export const openaiVideos = defineVideoAdapter({
+  readsFrameBytes: true,
+  handle: OpenAIHandle,
+  submit,
+  poll,
+});
+
+async function submit(plan: VideoOrder, firstFrame: ReferenceImage | undefined, { base, apiKey }: ProviderTarget): Promise<OpenAIHandle> {
   const form = new FormData();
   form.append('model', plan.route.upstreamId);
   form.append('prompt', plan.request.prompt);
@@ -31,15 +43,15 @@ export async function submitOpenAIVideo(plan: VideoPlan, firstFrame: ReferenceIm
   if (firstFrame) form.append('input_reference', new Blob([firstFrame.bytes], { type: firstFrame.contentType }), 'first-frame');
   const video = await call<OpenAIVideo>(`${base}/videos`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: form });
   if (!video.id) throw new GatewayError('provider_error', 'OpenAI answered the video request without an id.');
-  return { provider: 'openai', id: video.id };
+  return { provider: 'openai' as const, id: video.id };
 }
 
-export async function pollOpenAIVideo(handle: VideoHandle, base: string, apiKey: string): Promise<VideoProgress> {
+async function poll(handle: OpenAIHandle, { base, apiKey }: ProviderTarget): Promise<VideoProgress> {
   const auth = { Authorization: `Bearer ${apiKey}` };
-  const video = await call<OpenAIVideo>(`${base}/videos/${encodeURIComponent(handle.id!)}`, { headers: auth });
+  const video = await call<OpenAIVideo>(`${base}/videos/${encodeURIComponent(handle.id)}`, { headers: auth });
   switch (video.status) {
     case 'completed':
-      return { state: 'completed', download: () => fetch(`${base}/videos/${encodeURIComponent(handle.id!)}/content`, { headers: auth }) };
+      return { state: 'completed', download: () => fetch(`${base}/videos/${encodeURIComponent(handle.id)}/content`, { headers: auth }) };
     case 'failed':
       return { state: 'failed', error: video.error?.message ?? 'The render failed.' };
     case 'in_progress':
@@ -49,6 +61,6 @@ export async function pollOpenAIVideo(handle: VideoHandle, base: string, apiKey:
   }
 }
 
-function call<T>(url: string, init: RequestInit): Promise<T> {
+function call<T>(url: string, init: MediaInit): Promise<T> {
   return providerJson<T>('OpenAI', url, init);
 }

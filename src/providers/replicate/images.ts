@@ -1,7 +1,9 @@
 import { GatewayError } from '../../errors';
-import type { ImagePlan } from '../../media/images/plan';
-import type { RenderedImage } from '../../media/images/rail';
-import { downloadImage, pollUntil, ProviderFailure, providerJson, sameOrigin } from '../media-http';
+import type { ImageAdapter, ImageCall } from '../adapters';
+import { providerJson, type MediaInit } from '../http';
+import type { ImagePlan, RenderedImage } from '../renders';
+import { downloadImage, pollUntil, sameOrigin } from '../polling';
+import { ProviderFailure } from '../upstream-errors';
 
 /**
  * Replicate's predictions API for official models (https://replicate.com/docs/reference/http):
@@ -21,7 +23,13 @@ interface Prediction {
 
 const ASPECT_RATIOS = ['1:1', '16:9', '9:16', '4:3', '3:4', '3:2', '2:3', '21:9', '9:21'];
 
-export async function replicateImages(plan: ImagePlan, base: string, apiKey: string, deadline: number, signal: AbortSignal): Promise<RenderedImage[]> {
+/** Replicate fetches the reference links itself; sizes go as the nearest aspect ratio. */
+export const replicateImages: ImageAdapter = {
+  readsReferenceBytes: false,
+  render: async (plan, _references, target) => ({ images: await render(plan, target) }),
+};
+
+async function render(plan: ImagePlan, { base, apiKey, deadline, signal }: ImageCall): Promise<RenderedImage[]> {
   const [width, height] = plan.size.split('x').map(Number) as [number, number];
   const input = { prompt: plan.prompt, aspect_ratio: closestAspectRatio(width, height), ...referenceInput(plan) };
   const outputs = await Promise.all(Array.from({ length: plan.n }, () => predict(plan.route.upstreamId, input, base, apiKey, deadline, signal)));
@@ -55,7 +63,7 @@ function referenceInput(plan: ImagePlan): Record<string, string | string[]> {
   return { [field.field]: field.list ? plan.references : plan.references[0]! };
 }
 
-function call(url: string, init: RequestInit): Promise<Prediction> {
+function call(url: string, init: MediaInit): Promise<Prediction> {
   return providerJson<Prediction>('Replicate', url, init);
 }
 

@@ -1,7 +1,9 @@
+import { z } from '@hono/zod-openapi';
 import { GatewayError } from '../../errors';
-import type { VideoHandle, VideoProgress } from '../../media/videos/rail';
-import type { VideoPlan } from '../../media/videos/plan';
-import { providerJson, sameOrigin } from '../media-http';
+import { defineVideoAdapter, type ProviderTarget } from '../adapters';
+import { providerJson, type MediaInit } from '../http';
+import type { ReferenceImage, VideoOrder, VideoProgress } from '../renders';
+import { sameOrigin } from '../polling';
 
 /**
  * Video on Replicate's predictions API (https://replicate.com/docs/reference/http): create with
@@ -17,7 +19,14 @@ interface Prediction {
   urls?: { get?: string };
 }
 
-export async function submitReplicateVideo(plan: VideoPlan, base: string, apiKey: string): Promise<VideoHandle> {
+/** A prediction: its id and the `urls.get` Replicate returned. */
+const ReplicateHandle = z.object({ provider: z.literal('replicate'), id: z.string(), getUrl: z.string() });
+type ReplicateHandle = z.output<typeof ReplicateHandle>;
+
+/** The provider fetches the images from their links itself. */
+export const replicateVideos = defineVideoAdapter({ readsFrameBytes: false, handle: ReplicateHandle, submit, poll });
+
+async function submit(plan: VideoOrder, _firstFrame: ReferenceImage | undefined, { base, apiKey }: ProviderTarget): Promise<ReplicateHandle> {
   const input = {
     prompt: plan.request.prompt,
     duration: plan.duration,
@@ -32,11 +41,11 @@ export async function submitReplicateVideo(plan: VideoPlan, base: string, apiKey
     body: JSON.stringify({ input }),
   });
   if (!prediction.id) throw new GatewayError('provider_error', 'Replicate answered without a prediction id.');
-  return { provider: 'replicate', id: prediction.id, getUrl: sameOrigin(prediction.urls?.get, base) ?? `${base}/predictions/${prediction.id}` };
+  return { provider: 'replicate' as const, id: prediction.id, getUrl: sameOrigin(prediction.urls?.get, base) ?? `${base}/predictions/${prediction.id}` };
 }
 
-export async function pollReplicateVideo(handle: VideoHandle, apiKey: string): Promise<VideoProgress> {
-  const prediction = await call(handle.getUrl!, { headers: { Authorization: `Bearer ${apiKey}` } });
+async function poll(handle: ReplicateHandle, { apiKey }: ProviderTarget): Promise<VideoProgress> {
+  const prediction = await call(handle.getUrl, { headers: { Authorization: `Bearer ${apiKey}` } });
   switch (prediction.status) {
     case 'succeeded': {
       const url = Array.isArray(prediction.output) ? prediction.output[0] : prediction.output;
@@ -54,6 +63,6 @@ export async function pollReplicateVideo(handle: VideoHandle, apiKey: string): P
   }
 }
 
-function call(url: string, init: RequestInit): Promise<Prediction> {
+function call(url: string, init: MediaInit): Promise<Prediction> {
   return providerJson<Prediction>('Replicate', url, init);
 }

@@ -4,7 +4,7 @@ import type { KeyPatch } from '../../../durable-objects/account/keys';
 import type { KeyGuardrails } from '../../../durable-objects/account/types';
 import { AccountClient } from '../../accounts/account-client';
 import { newApiKey, sha256Hex } from '../../accounts/credentials';
-import { accountBody, holdBody, keyBody, ledgerBody } from '../../accounts/wire';
+import { accountBody, callCountsBody, holdBody, keyBody, ledgerBody } from '../../accounts/wire';
 import { database } from '../../db';
 import { markFunded } from '../../db/accounts';
 import type { AppEnv } from '../../env';
@@ -60,6 +60,7 @@ export const getAccountHandler: RouteHandler<typeof getAccount, AppEnv> = async 
       holds: view.holds.map(holdBody),
       expired_unsettled_holds: view.expiredUnsettledHolds,
       ledger: view.ledger.map(ledgerBody),
+      durable_object_calls: callCountsBody(view.calls),
       suspended: suspendedBody(view.account.suspended),
       funding: await fundingHistory(c.env, account_id),
     },

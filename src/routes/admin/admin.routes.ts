@@ -69,6 +69,15 @@ const OpenHold = z.object({
   expires_at: z.iso.datetime().openapi({ description: 'Released unsettled after this instant, unless its request renews it.' }),
 });
 
+const DurableObjectCalls = z
+  .object({
+    since: z.iso.datetime().openapi({ description: "When the account's Durable Object started counting (it was loaded); counted in memory, so the counts restart with it." }),
+    calls: z.int().openapi({ description: 'RPC calls of the request path that reached it: `apply` (a batch from a Worker or a settlement journal) and the direct money calls.' }),
+    by_method: z.record(z.string(), z.int()),
+    ops: z.record(z.string(), z.int()).openapi({ description: 'The operations those calls carried (`hold`, `settle`, `release`, `extend`, ...): ops ÷ calls is the mean batch.' }),
+  })
+  .openapi({ description: "Calls that reached the account's Durable Object, for sizing a busy account against its limit of about a thousand calls a second." });
+
 /** Most ledger rows on one page, and the default. */
 export const LEDGER_PAGE_MAX = 500;
 const LEDGER_PAGE_DEFAULT = 100;
@@ -106,6 +115,7 @@ export const getAccount = createRoute({
         holds: z.array(OpenHold),
         expired_unsettled_holds: z.int().openapi({ description: 'Holds released at their deadline and never charged: requests whose Worker died.' }),
         ledger: z.array(LedgerRow),
+        durable_object_calls: DurableObjectCalls,
         suspended: Suspended,
         funding: z.object({ card_payments: z.array(CardPayment), deposits: z.array(Deposit) }).openapi({ description: 'Card payments and USDC deposits, newest first.' }),
       }),

@@ -9,7 +9,8 @@ import type { Dispatched } from '../../chat/dispatch';
 import { holdAndDispatch } from '../../chat/hold-dispatch';
 import { planHold } from '../../chat/hold-plan';
 import { applyParamRules } from '../../chat/params';
-import { holdPrice, resolveChatModel } from '../../chat/resolve';
+import { holdPrice } from '../../chat/resolve';
+import { resolveModel, servingRoutes } from '../../catalog/resolve';
 import { chatEventStream } from '../../chat/stream';
 import { billableUsage, usageWire } from '../../chat/usage';
 import { paramGroup } from '../../catalog';
@@ -31,7 +32,8 @@ import type { chatCompletions } from './chat.routes';
 export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv> = async (c) => {
   const startedAt = Date.now();
   const request = c.req.valid('json');
-  const { model, routes } = resolveChatModel(request.model, c.env);
+  const model = resolveModel(request.model, 'chat');
+  const routes = servingRoutes(model, c.env);
   checkContent(request, model);
   applyParamRules(request, paramGroup(routes[0]!)); // a 400 before any money moves
 

@@ -11,8 +11,8 @@ import { formatUsd } from '../../money';
 
 /** Stripe amounts are in cents; one cent is 10,000 micro-dollars. */
 const MICROS_PER_CENT = 10_000;
-/** Webhook bodies are small; a larger one is not Stripe's. `app.ts` caps the route with `limitBody` (413 without reading more). */
-export const STRIPE_WEBHOOK_MAX_BYTES = 1024 * 1024;
+// Its own module, so `app.ts` caps the route without loading this one at startup.
+export { STRIPE_WEBHOOK_MAX_BYTES } from './stripe-webhook-limit';
 
 /**
  * `POST /webhooks/stripe`: verifies the signature against the raw body, then credits a paid

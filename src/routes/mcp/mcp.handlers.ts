@@ -1,9 +1,8 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { holdFailureError } from '../../accounts/failures';
 import type { AppEnv } from '../../env';
 import { executionContext } from '../../execution-context';
-import { createMcpServer, type RouteCaller } from '../../mcp/server';
+import type { RouteCaller } from '../../mcp/server';
 import { publicBaseUrl } from '../../urls';
 
 /** Request headers a tool's in-process call does not inherit from the MCP request (the body and its framing are the tool's own). */
@@ -36,6 +35,11 @@ export function mcpHandler(app: Hono<AppEnv>) {
       const init: RequestInit = { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
       return Promise.resolve(app.fetch(new Request(url, init), c.env, executionContext(c)));
     };
+    // The MCP SDK and the tools' schemas are loaded by the first MCP request, not at startup.
+    const [{ WebStandardStreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+      import('../../mcp/server'),
+    ]);
     const server = createMcpServer(call);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);

@@ -2,7 +2,7 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import { COST_HEADER, CREDITS_HEADER } from '../../billing/headers';
 import type { AppEnv } from '../../env';
 import { fileUrl } from '../../media/outputs';
-import { planSpeech } from '../../media/speech/render';
+import { planSpeech } from '../../media/speech/plan';
 import { formatUsd } from '../../money';
 import { publicBaseUrl } from '../../urls';
 import type { speech } from './speech.routes';

@@ -1,0 +1,94 @@
+import type { z } from '@hono/zod-openapi';
+import { GatewayError } from '../errors';
+import type { ChatAdapter } from './chat/types';
+import type { UpstreamCall } from './http';
+import type { ImagePlan, ImageRender, ReferenceImage, StoredVideoHandle, VideoOrder, VideoProgress } from './renders';
+
+/**
+ * The contract of a provider: its endpoint, and one adapter per thing it does. A provider's folder
+ * exports one `ProviderConfig` (`src/providers/<id>/index.ts`); `registry.ts` lists them all.
+ * Chat's adapter contract is in `chat/types.ts` (it is the largest).
+ */
+
+export type { ChatAdapter } from './chat/types';
+
+/** Where one provider call goes: the base URL with its version prefix, and the operator's key. */
+export interface ProviderTarget {
+  base: string;
+  apiKey: string;
+}
+
+/** An image render's call: where, and within what time. */
+export interface ImageCall extends ProviderTarget {
+  /** When the whole render must have ended (ms since epoch). */
+  deadline: number;
+  /** The longest one upstream call may take. */
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+export interface ImageAdapter {
+  /** The rail sends the reference images' bytes (OpenAI edits), not their links (the provider fetches those). */
+  readsReferenceBytes: boolean;
+  /** The size the upstream renders for the asked `WIDTHxHEIGHT`; the asked size when absent. */
+  size?(asked: string): string;
+  /** Renders the plan: images (at most `plan.n` are kept) and the usage a token-billed upstream reports. Throws `GatewayError`. */
+  render(plan: ImagePlan, references: ReferenceImage[], call: ImageCall): Promise<ImageRender>;
+}
+
+export interface VideoAdapter {
+  /** The rail sends the first frame's bytes (OpenAI), not its link (fal, Replicate fetch it). */
+  readsFrameBytes: boolean;
+  /** Sends the render upstream; the handle is what later polls need, stored with the job as JSON. */
+  submit(order: VideoOrder, firstFrame: ReferenceImage | undefined, target: ProviderTarget): Promise<StoredVideoHandle>;
+  /** One poll of a stored handle. A handle this adapter cannot read is a `provider_error`. */
+  poll(stored: StoredVideoHandle, target: ProviderTarget): Promise<VideoProgress>;
+}
+
+/**
+ * A video adapter over its own typed handle `H`: `handle` is the schema of what its submit stores,
+ * and a poll parses the stored JSON with it, so it sees exactly those fields, never a cast.
+ */
+export function defineVideoAdapter<H extends StoredVideoHandle>(spec: {
+  readsFrameBytes: boolean;
+  handle: z.ZodType<H>;
+  submit(order: VideoOrder, firstFrame: ReferenceImage | undefined, target: ProviderTarget): Promise<H>;
+  poll(handle: H, target: ProviderTarget): Promise<VideoProgress>;
+}): VideoAdapter {
+  return {
+    readsFrameBytes: spec.readsFrameBytes,
+    submit: (order, firstFrame, target) => spec.submit(order, firstFrame, target),
+    poll: (stored, target) => {
+      const parsed = spec.handle.safeParse(stored);
+      if (!parsed.success) throw new GatewayError('provider_error', `The job's ${stored.provider} upstream handle could not be read.`);
+      return spec.poll(parsed.data, target);
+    },
+  };
+}
+
+export interface SpeechAdapter {
+  /** Characters one upstream request takes for this upstream model. */
+  requestLimit(upstreamId: string): number;
+  /** The call that renders one part as MP3. */
+  request(part: { text: string; voice: string; upstreamId: string }, target: ProviderTarget): UpstreamCall;
+}
+
+/** One provider: its endpoint, and the adapters of what it serves (absent: it does not serve that). */
+export interface ProviderConfig {
+  name: string;
+  /** The public endpoint as the provider's own SDK writes it, version prefix included. */
+  defaultBaseUrl: string;
+  /**
+   * The path prefix all of the provider's endpoints share. `<P>_BASE_URL` is accepted with or
+   * without it (`https://api.openai.com/v1` as the `openai` SDK writes it, or
+   * `https://api.openai.com`); adapters append their endpoint to the base with the prefix.
+   */
+  versionPrefix: string;
+  chat?: ChatAdapter;
+  images?: ImageAdapter;
+  videos?: VideoAdapter;
+  speech?: SpeechAdapter;
+}
+
+/** What a provider may serve: one member of `ProviderConfig` per kind of catalog model. */
+export type Capability = 'chat' | 'images' | 'videos' | 'speech';

@@ -1,0 +1,12 @@
+import type { ProviderConfig } from '../adapters';
+import { falImages } from './images';
+import { falVideos } from './videos';
+
+/** fal.ai: images, videos. */
+export const fal = {
+  name: 'fal.ai',
+  defaultBaseUrl: 'https://queue.fal.run',
+  versionPrefix: '',
+  images: falImages,
+  videos: falVideos,
+} satisfies ProviderConfig;

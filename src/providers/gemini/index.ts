@@ -1,0 +1,10 @@
+import type { ProviderConfig } from '../adapters';
+import { geminiChat } from './chat';
+
+/** Google Gemini API: chat. */
+export const gemini = {
+  name: 'Google Gemini API',
+  defaultBaseUrl: 'https://generativelanguage.googleapis.com/v1beta',
+  versionPrefix: '/v1beta',
+  chat: geminiChat,
+} satisfies ProviderConfig;

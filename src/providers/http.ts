@@ -1,0 +1,131 @@
+import { GatewayError } from '../errors';
+import { chatStatusError, errorDetail, upstreamError, UpstreamTrouble, type UpstreamOutcome } from './upstream-errors';
+
+/**
+ * The one way the gateway calls a provider, chat and media alike: a timeout, the caller's abort,
+ * one error-body reader (`readBody`) and one status table (`upstream-errors.ts`, a column for chat
+ * and one for media). Chat and media
+ * differ only in what they do with a failed answer (chat tries the next route; media asks the
+ * same status URL again), which each states in its own wrapper below.
+ */
+
+/** Time allowed for an upstream to answer with headers (the body may stream for longer). */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 120_000;
+
+/** One media upstream call answers within this (a status poll, a submission, a result read). */
+export const MEDIA_CALL_TIMEOUT_MS = 30_000;
+
+/** One HTTP call to a provider. */
+export interface UpstreamCall {
+  url: string;
+  /** POST when there is a body, else GET. */
+  method?: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: BodyInit;
+}
+
+/** What a call came to: an answer (any status), or none (unreachable, timed out, or the caller left). */
+export type Reply =
+  | { reached: true; response: Response }
+  | { reached: false; timedOut: boolean; aborted: boolean; message: string; reason: unknown };
+
+/**
+ * Sends one call. The timeout covers the headers only (a streamed body may run longer); its timer
+ * is cleared once they arrive rather than left pending for minutes. The caller's signal (a client
+ * that left) aborts the call and, after the headers, the body it streams.
+ */
+export async function callUpstream(call: UpstreamCall, options: { timeoutMs: number; signal: AbortSignal }): Promise<Reply> {
+  const attempt = new AbortController();
+  const forward = () => attempt.abort(options.signal.reason);
+  options.signal.addEventListener('abort', forward);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    attempt.abort(new DOMException('The provider did not answer in time.', 'TimeoutError'));
+  }, options.timeoutMs);
+  try {
+    const method = call.method ?? (call.body === undefined ? 'GET' : 'POST');
+    return { reached: true, response: await fetch(call.url, { method, headers: call.headers, body: call.body, signal: attempt.signal }) };
+  } catch (err) {
+    options.signal.removeEventListener('abort', forward);
+    return { reached: false, timedOut, aborted: options.signal.aborted, message: err instanceof Error ? err.message : String(err), reason: err };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The one error-body reader: an answer's body as JSON when it parses, else its text. */
+export async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Chat's call (and speech's): never throws for upstream trouble; the caller decides between a
+ * retry on the next route and an error, and releases the hold either way. The status table is
+ * chat's column (`chatStatusError`).
+ */
+export async function sendUpstream(
+  request: UpstreamCall,
+  options: { timeoutMs: number; signal: AbortSignal; errorMessage: (status: number, body: unknown) => string },
+): Promise<UpstreamOutcome> {
+  const reply = await callUpstream(request, options);
+  if (!reply.reached) {
+    const message = reply.timedOut
+      ? `The provider did not answer within ${Math.round(options.timeoutMs / 1000)} s.`
+      : `The provider could not be reached (${reply.message}).`;
+    return { ok: false, retryable: true, error: new GatewayError(reply.timedOut ? 'provider_error' : 'provider_unavailable', message, { retryAfter: 1 }) };
+  }
+  const { response } = reply;
+  if (response.ok) return { ok: true, response };
+  const detail = options.errorMessage(response.status, await readBody(response));
+  return chatStatusError(response.status, detail, response.headers);
+}
+
+/**
+ * A media call answered whole (JSON when it parses), within `timeoutMs` for headers and body:
+ * failures per `upstreamError` (media's column of the status table); no answer is transport
+ * trouble (`UpstreamTrouble`), except the caller's own abort, which is thrown as it came.
+ */
+export async function mediaCall(name: string, call: UpstreamCall, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<{ response: Response; body: unknown }> {
+  const timeoutMs = options.timeoutMs ?? MEDIA_CALL_TIMEOUT_MS;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const reply = await callUpstream(call, { timeoutMs, signal });
+  if (!reply.reached) {
+    if (options.signal?.aborted) throw reply.reason;
+    throw new UpstreamTrouble(reply.timedOut || timeout.aborted ? `${name} did not answer within ${Math.round(timeoutMs / 1000)} s.` : `${name} could not be reached (${reply.message}).`);
+  }
+  let body: unknown;
+  try {
+    body = await readBody(reply.response);
+  } catch (err) {
+    if (options.signal?.aborted) throw err;
+    throw new UpstreamTrouble(`${name} could not be read (${err instanceof Error ? err.message : String(err)}).`);
+  }
+  if (!reply.response.ok) throw upstreamError(name, reply.response.status, body);
+  return { response: reply.response, body };
+}
+
+/** A media call's request and its caller's signal. */
+export interface MediaInit {
+  method?: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: BodyInit;
+  signal?: AbortSignal;
+}
+
+/** A media JSON call (see `mediaCall`): the parsed answer. */
+export async function providerJson<T>(name: string, url: string, init: MediaInit): Promise<T> {
+  const { body } = await mediaCall(name, { url, method: init.method, headers: init.headers, body: init.body }, { signal: init.signal });
+  return body as T;
+}
+
+/** `errorDetail`, or the status when the body says nothing: the message of a media error body. */
+export function detailOrStatus(status: number, body: unknown): string {
+  return errorDetail(body) ?? `HTTP ${status}`;
+}

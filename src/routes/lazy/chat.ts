@@ -1,0 +1,9 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../env';
+import * as chat from '../chat/chat.handlers';
+import * as chatRoutes from '../chat/chat.routes';
+
+/** Chat completions: the `chat` group of `LAZY_ROUTES` (zod and the chat schema load with it, README "Startup"). */
+export function register(app: OpenAPIHono<AppEnv>) {
+  app.openapi(chatRoutes.chatCompletions, chat.chatCompletionsHandler);
+}

@@ -1,0 +1,48 @@
+import type { Hono } from 'hono';
+import type { AppEnv } from '../../env';
+import { type Chain, runChain } from './chain';
+import { GROUPS, type GroupName, LAZY_ROUTES } from './table';
+
+/** Hono's form of an OpenAPI path: `/keys/{id}` → `/keys/:id`. */
+export const honoPath = (path: string) => path.replaceAll(/\/{(.+?)}/g, '/:$1');
+
+const built = new Map<GroupName, Promise<Map<string, Chain>>>();
+
+/** A group's routes, registered once per isolate on an app of their own: each route's chain by `METHOD path`. */
+export function groupChains(group: GroupName): Promise<Map<string, Chain>> {
+  let chains = built.get(group);
+  if (!chains) {
+    // `api-app` brings zod and @hono/zod-openapi: imported with the first group, not at startup.
+    chains = Promise.all([import('../api-app'), GROUPS[group]()]).then(([{ apiApp }, module]) => {
+      const app = apiApp();
+      module.register(app);
+      const byRoute = new Map<string, Chain[number][]>();
+      for (const { method, path, handler } of app.routes) {
+        const key = `${method} ${path}`;
+        byRoute.set(key, [...(byRoute.get(key) ?? []), handler]);
+      }
+      return byRoute;
+    });
+    // A failed import is retried by the next request rather than remembered.
+    chains.catch(() => built.delete(group));
+    built.set(group, chains);
+  }
+  return chains;
+}
+
+/**
+ * Adds every route of `LAZY_ROUTES` to the app, in order, as a stub matched on the route's own
+ * method and path: the first request to a group builds it (`groupChains`), and each request then
+ * runs its route's chain in its own context, so middleware, validation errors and handlers are
+ * those `app.openapi` would have installed.
+ */
+export function lazyRoutes(app: Hono<AppEnv>) {
+  for (const [group, method, path] of LAZY_ROUTES) {
+    const key = `${method.toUpperCase()} ${honoPath(path)}`;
+    app.on(method.toUpperCase(), honoPath(path), async (c, next) => {
+      const chain = (await groupChains(group)).get(key);
+      if (!chain) throw new Error(`route ${key} is not registered by its group ${group}`);
+      await runChain(chain, c, next);
+    });
+  }
+}
