@@ -5,6 +5,7 @@ import { newKeyId } from '../../src/accounts/credentials';
 import { chargeSavedCard } from '../../src/funding/off-session';
 import { stripeRail } from '../../src/funding/stripe';
 import { ExpiryAlarm } from './alarm';
+import { OrgHoldChannel, type MemberHoldReply } from './org-hold-channel';
 import { CallCounts, type CallCountsView } from './call-counts';
 import { ClaimState, type HumanHolder, type OpenClaimResult } from './claim';
 import { describePatch, Keys, type KeyPatch, type NewKey } from './keys';
@@ -107,6 +108,7 @@ export class AccountDurableObject extends DurableObject<Env> {
   readonly #organization: Organization;
   readonly #membership: Membership;
   readonly #calls = new CallCounts();
+  readonly #orgHoldChannels = new Map<string, OrgHoldChannel>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -234,12 +236,23 @@ export class AccountDurableObject extends DurableObject<Env> {
     if (this.#memory.account) this.#organization.left(memberAccountId, Date.now());
   }
 
-  /** From a member's object: holds money here for one of its requests (see `Organization.hold`). */
-  async holdForMember(input: MemberHoldRequest): Promise<Result<Hold, HoldFailure | NotMember>> {
-    if (!this.#memory.account) return { ok: false, reason: 'not_member' };
-    const result = this.#organization.hold(input, Date.now());
+  /**
+   * From a member's object: holds money here for its requests, one batch per call
+   * (`OrgHoldChannel`), each as `Organization.hold`; one hold's error is that hold's answer.
+   */
+  async holdsForMember(inputs: MemberHoldRequest[]): Promise<MemberHoldReply[]> {
+    this.#calls.members(inputs.length);
+    const now = Date.now();
+    const replies = inputs.map((input): MemberHoldReply => {
+      if (!this.#memory.account) return { ok: false, reason: 'not_member' };
+      try {
+        return this.#organization.hold(input, now);
+      } catch (err) {
+        return { error: err instanceof Error ? err.message : String(err) };
+      }
+    });
     await this.#alarm.schedule();
-    return result;
+    return replies;
   }
 
   /** From a member's object: what one of its keys could hold here (D25's quote). */
@@ -651,6 +664,16 @@ export class AccountDurableObject extends DurableObject<Env> {
     return { ok: false, reason: 'not_found' };
   }
 
+  /** The group commit of this member's holds in an organization (one per organization it spends from). */
+  #orgHolds(organizationId: string, stub: DurableObjectStub<AccountDurableObject>): OrgHoldChannel {
+    let channel = this.#orgHoldChannels.get(organizationId);
+    if (!channel) {
+      channel = new OrgHoldChannel((inputs) => stub.holdsForMember(inputs));
+      this.#orgHoldChannels.set(organizationId, channel);
+    }
+    return channel;
+  }
+
   /** The organization's Durable Object, for this member's calls to it. */
   #orgPeer(organizationId: string): OrgPeer {
     const stub = this.env.ACCOUNT.get(this.env.ACCOUNT.idFromName(organizationId));
@@ -658,7 +681,7 @@ export class AccountDurableObject extends DurableObject<Env> {
       joinAsMember: (memberId, inviteHash) => stub.joinAsMember(memberId, inviteHash),
       leftAsMember: (memberId) => stub.leftAsMember(memberId),
       memberKeySpend: (memberId) => stub.memberKeySpend(memberId),
-      holdForMember: (input) => stub.holdForMember(input),
+      holdForMember: (input) => this.#orgHolds(organizationId, stub).hold(input),
       spendableForMember: (input) => stub.spendableForMember(input),
       memberView: (memberId) => stub.memberView(memberId),
       memberRequest: (memberId, requestId) => stub.memberRequest(memberId, requestId),

@@ -1,7 +1,7 @@
 import type { AccountOp } from './types';
 
 /** The request path's calls: the Worker's batches, and the money calls other Durable Objects make directly. */
-export type CountedMethod = 'apply' | 'authorizeHold' | 'settle' | 'release' | 'extendHold';
+export type CountedMethod = 'apply' | 'authorizeHold' | 'settle' | 'release' | 'extendHold' | 'holdsForMember';
 
 /** What `GET /admin/accounts/{id}` shows of the counts. */
 export interface CallCountsView {
@@ -32,8 +32,14 @@ export class CallCounts {
     for (const { op } of ops) this.#op(op);
   }
 
+  /** One call of an organization's members' holds (D29), carrying `holds` of them. */
+  members(holds: number): void {
+    this.#method('holdsForMember');
+    this.#ops.hold = (this.#ops.hold ?? 0) + holds;
+  }
+
   /** One direct call, which carries one operation. */
-  direct(method: Exclude<CountedMethod, 'apply'>): void {
+  direct(method: Exclude<CountedMethod, 'apply' | 'holdsForMember'>): void {
     this.#method(method);
     this.#op(DIRECT_OP[method]);
   }
@@ -52,7 +58,7 @@ export class CallCounts {
   }
 }
 
-const DIRECT_OP: Record<Exclude<CountedMethod, 'apply'>, AccountOp['op']> = {
+const DIRECT_OP: Record<Exclude<CountedMethod, 'apply' | 'holdsForMember'>, AccountOp['op']> = {
   authorizeHold: 'hold',
   settle: 'settle',
   release: 'release',

@@ -355,6 +355,23 @@ describe('money under concurrency', () => {
     await eventually(async () => (await organization(poor.organization_id)).balance_usd, formatUsd(held - 1));
   });
 
+  it('sends a member\'s concurrent holds to the organization together, not one call each', async () => {
+    const org = await createOrganization('busy', '5');
+    const member = await register();
+    await join(member, await invite(org.organization_id, { auto_approve: true }));
+    const calls = async () => {
+      const res = await call(`/admin/accounts/${org.organization_id}`, { headers: admin });
+      return ((await res.json()) as { durable_object_calls: { by_method: Record<string, number>; ops: Record<string, number> } }).durable_object_calls;
+    };
+    const before = await calls();
+    const answers = await Promise.all(Array.from({ length: 12 }, () => chat(member.api_key)));
+    expect(answers.map((res) => res.status)).toEqual(Array(12).fill(200));
+    const after = await calls();
+    // The Worker batches the 12 into two or three calls to the member; each is one call to the organization.
+    expect((after.ops.hold ?? 0) - (before.ops.hold ?? 0)).toBe(12);
+    expect((after.by_method.holdsForMember ?? 0) - (before.by_method.holdsForMember ?? 0)).toBeLessThanOrEqual(4);
+  });
+
   it('settles a hold made in the organization there, even when the member left while it was open', async () => {
     const org = await createOrganization('leaving', '1');
     const code = await invite(org.organization_id, { auto_approve: true, member_cap_usd: '0.010000' });
