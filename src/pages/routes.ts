@@ -6,6 +6,7 @@ import * as claimPages from './claim/handlers';
 import * as dashboardPages from './dashboard/handlers';
 import * as keyPages from './dashboard/keys-handlers';
 import * as ledgerPages from './dashboard/ledger-handlers';
+import * as organizationPages from './dashboard/organizations-handlers';
 import { dashboardCss } from './dashboard/styles';
 import * as securityPages from './dashboard/security-handlers';
 import * as topUpPages from './dashboard/top-up-handlers';
@@ -47,6 +48,13 @@ export function pagesApp() {
     .post('/dashboard/top-up', limitBody(4 * KiB), topUpPages.enableTopUp)
     .post('/dashboard/top-up/disable', limitBody(4 * KiB), topUpPages.disableTopUp)
     .post('/dashboard/top-up/card', limitBody(4 * KiB), topUpPages.saveCard)
+    .get('/dashboard/organizations', organizationPages.organizationsPage)
+    .post('/dashboard/organizations', limitBody(4 * KiB), organizationPages.createOrganization)
+    .get('/dashboard/organizations/:id', organizationPages.organizationPage)
+    .post('/dashboard/organizations/:id/invites', limitBody(4 * KiB), organizationPages.createInvite)
+    .post('/dashboard/organizations/:id/invites/:invite/revoke', limitBody(4 * KiB), organizationPages.revokeInvite)
+    .post('/dashboard/organizations/:id/members/:member/approve', limitBody(4 * KiB), organizationPages.approveMember)
+    .post('/dashboard/organizations/:id/members/:member/remove', limitBody(4 * KiB), organizationPages.removeMember)
     .get('/dashboard/security', (c) => securityPages.securityPage(c))
     .post('/dashboard/security/passkeys/revoke', limitBody(4 * KiB), securityPages.revokePasskey)
     .post('/dashboard/security/sessions/revoke', limitBody(4 * KiB), securityPages.revokeSession)
