@@ -176,8 +176,8 @@ export async function createInvite(c: Context<AppEnv>): Promise<Response> {
   const id = c.req.param('id') ?? '';
   const code = UUID.test(id) ? newInviteCode(id) : '';
   const done = code ? await act(c, human, { op: 'invite', hash: await sha256Hex(code), terms: { capMicros, autoApprove } }) : null;
-  if (!done) return notFound(c, human);
-  const newInvite: NewInvite = { code, capMicros, autoApprove };
+  if (!done?.inviteId) return notFound(c, human);
+  const newInvite: NewInvite = { id: done.inviteId, code, capMicros, autoApprove };
   return renderOrganization(c, human, { newInvite });
 }
 

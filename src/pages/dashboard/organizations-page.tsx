@@ -84,6 +84,7 @@ export function OrganizationsPage(props: Frame & { organizations: OwnedOrganizat
 }
 
 export interface NewInvite {
+  id: string;
   code: string;
   capMicros: number | null;
   autoApprove: boolean;
@@ -139,7 +140,7 @@ export function OrganizationPage(props: OrganizationPageProps) {
               </a>
             </p>
             <p class="muted">
-              Its fund link, for whoever pays: <code id="org-fund-url">{org.fundUrl}</code>
+              Its fund link, for whoever pays: <code id="org-fund-url" class="link">{org.fundUrl}</code>
             </p>
           </>
         ) : null}
@@ -240,11 +241,15 @@ export function OrganizationPage(props: OrganizationPageProps) {
       </section>
       <section aria-labelledby="member-usage-title">
         <h2 id="member-usage-title">Spend per member</h2>
-        <UsageChart usage={props.usage} chart={{ id: 'member-chart', title: 'Spend per day by member, last 30 days (UTC)', series: 'Member' }} />
+        {props.usage.totalMicros === 0 ? (
+          <p class="empty">No member has spent anything in the last 30 days.</p>
+        ) : (
+          <UsageChart usage={props.usage} chart={{ id: 'member-chart', title: 'Spend per day by member, last 30 days (UTC)', series: 'Member' }} />
+        )}
       </section>
       <section aria-labelledby="invites-title">
         <h2 id="invites-title">Invites</h2>
-        <form method="post" action={`${base}/invites`} novalidate>
+        <form method="post" action={`${base}/invites`} class="invite" novalidate>
           <Csrf token={props.csrf} />
           <div class="fields">
             <div>
@@ -310,7 +315,10 @@ function InviteCreated(props: { invite: NewInvite }) {
   return (
     <section aria-labelledby="invite-created-title">
       <h2 id="invite-created-title">Invite created</h2>
-      <p>Copy this code now: it is not shown again. An agent joins with it (monthly cap: {cap(props.invite.capMicros)}; approval: {props.invite.autoApprove ? 'automatic' : 'by you'}):</p>
+      <p>
+        Copy this code now: it is not shown again. An agent joins with it (monthly cap: {cap(props.invite.capMicros)}; approval: {props.invite.autoApprove ? 'automatic' : 'by you'}; listed
+        below as <code>{props.invite.id}</code>):
+      </p>
       <code class="secret" id="new-invite">
         {props.invite.code}
       </code>

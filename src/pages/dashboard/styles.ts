@@ -60,6 +60,10 @@ button.danger { background: var(--error); }
 .badge.pending { background: #fef7e0; color: #8a5300; }
 label.check { display: flex; align-items: center; gap: .5rem; font-weight: 400; min-height: 44px; margin: 0; }
 label.check input { flex: none; width: 1.1rem; height: 1.1rem; }
+code.link { word-break: break-all; }
+table.rows td form { margin: 0; }
+table.rows td button { margin-top: 0; }
+form.invite { margin-bottom: 1rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .pager { display: flex; flex-wrap: wrap; gap: 1rem; margin-top: .75rem; }
 .pager a { min-height: 44px; display: inline-flex; align-items: center; }
