@@ -11,7 +11,10 @@ import { startGateway, type RunningGateway } from './gateway-process';
  * passkey, signs out and back in with the same passkey, and makes a key limited to one model and a
  * tiny daily limit. The API (a local OpenAI upstream behind the gateway) then refuses that key for
  * another model (403) and past its limit (429); the person revokes it and the next call is 401.
- * The usage chart shows the spend. Screenshots at desktop and phone width go to test/artifacts/.
+ * The usage chart shows the spend. The same person makes an organization (D29), invites an agent
+ * that joins pending through the API, approves it in the page, and sees its chat charged to the
+ * organization, per member and in the chart; another claimed human gets 404 for it. Screenshots at
+ * desktop and phone width go to test/artifacts/.
  */
 
 const ADMIN = 'dashboard-browser-admin-token-0123456789';
