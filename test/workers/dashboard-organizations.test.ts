@@ -61,7 +61,7 @@ describe('an organization in its owner’s dashboard', () => {
     expect(page.res.status).toBe(200);
     expect(page.html).toContain('Organization created.');
     expect(page.html).toContain('Research fleet');
-    expect(page.html).toMatch(/id="org-fund-url">https:\/\/gateway\.test\/fund\/[A-Za-z0-9]{32}</);
+    expect(page.html).toMatch(/id="org-fund-url"[^>]*>https:\/\/gateway\.test\/fund\/[A-Za-z0-9]{32}</);
     // Listed for its owner; an organization, owned, claimed (no unclaimed card cap), never expiring.
     expect((await owner.visitor.get('/dashboard/organizations')).html).toContain(`href="/dashboard/organizations/${orgId}"`);
     expect(await accountStub(orgId).view()).toMatchObject({ kind: 'organization', name: 'Research fleet', expiresAt: null, unclaimedFundingRemainingMicros: null });
