@@ -12,6 +12,8 @@ import { describePatch, Keys, type KeyPatch, type NewKey } from './keys';
 import { Ledger } from './ledger';
 import { Membership, type JoinRefusal, type OrgPeer } from './membership';
 import { Organization, type InviteTerms, type MemberHoldRequest, type MemberRow, type NotMember } from './organization';
+import { OrgOwnership, type OwnerAction, type OwnerActionResult, type ReserveResult } from './org-owner';
+import { OrgUsage, type InviteRow, type MemberDailySpendRow } from './org-usage';
 import { RequestRecords, type RequestRecord, type StoredRequest } from './requests';
 import { AccountMemory } from './memory';
 import migrations from './migrations/migrations.js';
@@ -109,6 +111,8 @@ export class AccountDurableObject extends DurableObject<Env> {
   readonly #membership: Membership;
   readonly #calls = new CallCounts();
   readonly #orgHoldChannels = new Map<string, OrgHoldChannel>();
+  readonly #ownership: OrgOwnership;
+  readonly #orgUsage: OrgUsage;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -125,6 +129,8 @@ export class AccountDurableObject extends DurableObject<Env> {
     this.#requests = new RequestRecords(ctx.storage);
     this.#organization = new Organization(ctx.storage, this.#memory, this.#ledger);
     this.#membership = new Membership(ctx.storage, this.#memory, spend, (id) => this.#orgPeer(id));
+    this.#ownership = new OrgOwnership(ctx.storage, this.#memory, this.#organization);
+    this.#orgUsage = new OrgUsage(ctx.storage);
     void ctx.blockConcurrencyWhile(async () => {
       const [table] = ctx.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE name = 'account'").toArray();
       if (!table) return;
@@ -223,6 +229,42 @@ export class AccountDurableObject extends DurableObject<Env> {
   /** The members with their spend this month; null when this is not an organization. */
   async organizationMembers(): Promise<MemberRow[] | null> {
     return this.#organization.isOrganization ? this.#organization.members(Date.now()) : null;
+  }
+
+  // ---- D29 in the dashboard (org-owner.ts, org-usage.ts): a claimed account's human makes and runs organizations. ----
+
+  /** In the would-be owner's account: a place for organization `organizationId`, taken before it is made. */
+  async reserveOwnedOrganization(organizationId: string): Promise<ReserveResult> {
+    return this.#ownership.reserve(organizationId, Date.now());
+  }
+
+  /** In the owner's account: the organizations its human made (each checks its owner itself). */
+  async ownedOrganizations(): Promise<string[]> {
+    return this.#memory.account ? this.#ownership.owned() : [];
+  }
+
+  /** Makes this object an organization owned by a claimed account (so it is claimed too: no unclaimed card cap). */
+  async createOwnedOrganization(input: { accountId: string; name: string; claimTokenHash: string; fundToken: string; ownerAccountId: string }): Promise<AccountSnapshot> {
+    const { ownerAccountId, ...organization } = input;
+    await this.createOrganization(organization);
+    this.#ownership.setOwner(ownerAccountId);
+    this.#claim.markClaimed(Date.now());
+    return this.#snapshot();
+  }
+
+  /** The organization as its owner's dashboard shows it; null unless this is an organization `ownerAccountId` owns. */
+  async organizationForOwner(
+    ownerAccountId: string,
+    since: number,
+  ): Promise<{ account: AccountSnapshot; members: MemberRow[]; invites: InviteRow[]; daily: MemberDailySpendRow[] } | null> {
+    if (!this.#ownership.isOwnedBy(ownerAccountId)) return null;
+    const now = Date.now();
+    return { account: this.#snapshot(), members: this.#organization.members(now), invites: this.#orgUsage.invites(100), daily: this.#orgUsage.memberDailySpend(since) };
+  }
+
+  /** An owner's act (invite, revoke, approve, refuse or remove); not found unless `ownerAccountId` owns this organization. */
+  async actAsOwner(ownerAccountId: string, action: OwnerAction): Promise<OwnerActionResult> {
+    return this.#ownership.act(ownerAccountId, action, Date.now());
   }
 
   /** From a member's object: it joins with an invite's hash. */

@@ -25,6 +25,8 @@ export const account = sqliteTable('account', {
   name: text('name'),
   /** D29: the organization this account is a member of (pending or active there); null otherwise. */
   organizationId: text('organization_id'),
+  /** D29: the claimed account whose human made this organization in the dashboard (null for the operator's). */
+  ownerAccountId: text('owner_account_id'),
 });
 
 export type AccountKind = 'account' | 'organization';
@@ -243,3 +245,9 @@ export const memberSpend = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.accountId, t.keyId, t.period] })],
 );
+
+/** D29, in an account whose human made organizations in the dashboard: their ids (the organization records its owner). */
+export const ownedOrganizations = sqliteTable('owned_organizations', {
+  organizationId: text('organization_id').primaryKey(),
+  createdAt: integer('created_at').notNull(),
+});

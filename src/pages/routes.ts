@@ -12,6 +12,7 @@ const ledgerPages = () => import('./dashboard/ledger-handlers');
 const dashboardStyles = () => import('./dashboard/styles');
 const securityPages = () => import('./dashboard/security-handlers');
 const topUpPages = () => import('./dashboard/top-up-handlers');
+const organizationPages = () => import('./dashboard/organizations-handlers');
 const fundPages = () => import('./fund/handlers');
 const signInPages = () => import('./signin/handlers');
 
@@ -49,6 +50,13 @@ export function pagesApp() {
     .post('/dashboard/top-up', limitBody(4 * KiB), lazy(topUpPages, 'enableTopUp'))
     .post('/dashboard/top-up/disable', limitBody(4 * KiB), lazy(topUpPages, 'disableTopUp'))
     .post('/dashboard/top-up/card', limitBody(4 * KiB), lazy(topUpPages, 'saveCard'))
+    .get('/dashboard/organizations', lazy(organizationPages, 'organizationsPage'))
+    .post('/dashboard/organizations', limitBody(4 * KiB), lazy(organizationPages, 'createOrganization'))
+    .get('/dashboard/organizations/:id', lazy(organizationPages, 'organizationPage'))
+    .post('/dashboard/organizations/:id/invites', limitBody(4 * KiB), lazy(organizationPages, 'createInvite'))
+    .post('/dashboard/organizations/:id/invites/:invite/revoke', limitBody(4 * KiB), lazy(organizationPages, 'revokeInvite'))
+    .post('/dashboard/organizations/:id/members/:member/approve', limitBody(4 * KiB), lazy(organizationPages, 'approveMember'))
+    .post('/dashboard/organizations/:id/members/:member/remove', limitBody(4 * KiB), lazy(organizationPages, 'removeMember'))
     .get('/dashboard/security', async (c) => (await securityPages()).securityPage(c))
     .post('/dashboard/security/passkeys/revoke', limitBody(4 * KiB), lazy(securityPages, 'revokePasskey'))
     .post('/dashboard/security/sessions/revoke', limitBody(4 * KiB), lazy(securityPages, 'revokeSession'))

@@ -11,7 +11,10 @@ import { startGateway, type RunningGateway } from './gateway-process';
  * passkey, signs out and back in with the same passkey, and makes a key limited to one model and a
  * tiny daily limit. The API (a local OpenAI upstream behind the gateway) then refuses that key for
  * another model (403) and past its limit (429); the person revokes it and the next call is 401.
- * The usage chart shows the spend. Screenshots at desktop and phone width go to test/artifacts/.
+ * The usage chart shows the spend. The same person makes an organization (D29), invites an agent
+ * that joins pending through the API, approves it in the page, and sees its chat charged to the
+ * organization, per member and in the chart; another claimed human gets 404 for it. Screenshots at
+ * desktop and phone width go to test/artifacts/.
  */
 
 const ADMIN = 'dashboard-browser-admin-token-0123456789';
@@ -153,6 +156,103 @@ describe('the dashboard in a browser', () => {
       await page.screenshot({ path: `${ARTIFACTS}dashboard-key-phone.png`, fullPage: true });
       await page.setViewportSize(DESKTOP);
       expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('makes an organization, invites an agent, approves it, charts its spend, revokes an invite, and shows it to nobody else', { timeout: 180_000 }, async () => {
+    const human = await fundedAgentWithClaimToken('1.00');
+    const { context, page, problems } = await openTab(browser, { passkey: true });
+    try {
+      await claimInBrowser(page, base, human.claimToken);
+      await page.getByRole('link', { name: 'Organizations' }).click();
+      await page.waitForURL(`${base}/dashboard/organizations`);
+      await page.getByLabel('Name').fill('Research fleet');
+      await Promise.all([page.waitForURL(/\/dashboard\/organizations\/[0-9a-f-]{36}\?created$/), page.getByRole('button', { name: 'Create organization' }).click()]);
+      const orgPath = new URL(page.url()).pathname;
+      const orgId = orgPath.split('/').at(-1)!;
+      await expect(page.locator('#notice').innerText()).resolves.toContain('Organization created');
+      await expect(page.locator('#org-balance').innerText()).resolves.toBe('$0.00');
+      // Its fund link opens its fund page (card and USDC there); the operator credits it here.
+      const fundUrl = await page.locator('#org-fund-url').innerText();
+      expect(fundUrl).toMatch(/\/fund\/[A-Za-z0-9]{32}$/);
+      expect((await fetch(fundUrl.replace('127.0.0.1', 'localhost'))).status).toBe(200);
+      const credited = await fetch(`${base}/admin/accounts/${orgId}/credits`, { method: 'POST', headers: { Authorization: `Bearer ${ADMIN}` }, body: JSON.stringify({ amount_usd: '5.00', reason: 'org test' }) });
+      expect(credited.status).toBe(200);
+
+      // An invite with a $2 monthly cap, shown once.
+      await page.getByLabel(/Monthly cap per member/).fill('2.00');
+      await Promise.all([page.waitForURL(`${base}${orgPath}/invites`), page.getByRole('button', { name: 'Create invite' }).click()]);
+      const code = (await page.locator('#new-invite').innerText()).trim();
+      expect(code.length).toBeGreaterThan(20);
+      await page.screenshot({ path: `${ARTIFACTS}dashboard-org-invite-desktop.png`, fullPage: true });
+
+      // An agent joins with it through the API: pending, its requests refused until approved.
+      const member = await fundedAgentWithClaimToken('0.50');
+      const joined = await fetch(`${base}/agent/org/join`, { method: 'POST', headers: { Authorization: `Bearer ${member.apiKey}` }, body: JSON.stringify({ invite_code: code }) });
+      expect(await joined.json()).toEqual({ organization_id: orgId, status: 'pending' });
+      const refused = await chat(member.apiKey, MODEL);
+      expect(refused.status).toBe(403);
+      expect(await errorCode(refused)).toBe('membership_pending');
+      await go(page, orgPath);
+      await expect(page.locator(`#pending tr[data-account-id="${member.accountId}"]`).count()).resolves.toBe(1);
+      await page.screenshot({ path: `${ARTIFACTS}dashboard-org-pending-desktop.png`, fullPage: true });
+      await Promise.all([page.waitForURL(`${base}${orgPath}?approved`), page.getByRole('button', { name: `Approve ${member.accountId}` }).click()]);
+      await expect(page.locator('#pending').count()).resolves.toBe(0);
+
+      // Approved: its chat is charged to the organization, and the page shows its spend and chart.
+      const res = await chat(member.apiKey, MODEL);
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      const cost = Math.round(Number(res.headers.get('X-Service-Cost')) * 1e6);
+      expect(cost).toBeGreaterThan(0);
+      const account = (await (await fetch(`${base}/agent/account`, { headers: { Authorization: `Bearer ${member.apiKey}` } })).json()) as { balance_usd: string; organization: { status: string } };
+      expect(account.balance_usd).toBe('0.500000');
+      expect(account.organization.status).toBe('active');
+      await go(page, orgPath);
+      const row = page.locator(`#members tr[data-account-id="${member.accountId}"]`);
+      await expect(row.locator('.badge').innerText()).resolves.toBe('active');
+      await expect(row.locator('.member-spend').innerText()).resolves.toBe(`$${(cost / 1e6).toFixed(6).replace(/(\.\d\d\d*?)0+$/, '$1')}`);
+      await expect(page.locator('#org-balance').innerText()).resolves.toBe(`$${((5_000_000 - cost) / 1e6).toFixed(6).replace(/(\.\d\d\d*?)0+$/, '$1')}`);
+      const today = new Date().toISOString().slice(0, 10);
+      await expect(page.locator(`#member-chart rect.bar[data-model="${member.accountId.slice(0, 8)}"][data-day="${today}"]`).count()).resolves.toBe(1);
+      await expect(page.getByRole('img', { name: 'Spend per day by member, last 30 days (UTC)' }).count()).resolves.toBe(1);
+
+      // A second invite, revoked: nobody joins with it.
+      await Promise.all([page.waitForURL(`${base}${orgPath}/invites`), page.getByRole('button', { name: 'Create invite' }).click()]);
+      const second = (await page.locator('#new-invite').innerText()).trim();
+      await go(page, orgPath);
+      const live = page.locator('#invites tbody tr').first();
+      const inviteId = await live.getAttribute('data-invite-id');
+      await Promise.all([page.waitForURL(`${base}${orgPath}?revoked`), page.getByRole('button', { name: `Revoke ${inviteId}` }).click()]);
+      await expect(page.locator(`#invites tr[data-invite-id="${inviteId}"] .badge`).innerText()).resolves.toBe('revoked');
+      const late = await fundedAgentWithClaimToken('0.10');
+      const lateJoin = await fetch(`${base}/agent/org/join`, { method: 'POST', headers: { Authorization: `Bearer ${late.apiKey}` }, body: JSON.stringify({ invite_code: second }) });
+      expect(lateJoin.status).toBe(404);
+      await page.screenshot({ path: `${ARTIFACTS}dashboard-org-desktop.png`, fullPage: true });
+      await page.setViewportSize(PHONE);
+      await go(page, orgPath);
+      await fitsWidth(page, ['#members', '#member-chart', '#invites', 'form[action$="/invites"] button', '#org-fund-url']);
+      await page.screenshot({ path: `${ARTIFACTS}dashboard-org-phone.png`, fullPage: true });
+      await go(page, '/dashboard/organizations');
+      await fitsWidth(page, ['#organizations', 'nav.tabs']);
+      await page.screenshot({ path: `${ARTIFACTS}dashboard-orgs-phone.png`, fullPage: true });
+      await page.setViewportSize(DESKTOP);
+      expect(problems).toEqual([]);
+
+      // Another claimed human: the organization is not there for them.
+      const stranger = await openTab(browser, { passkey: true });
+      try {
+        await claimInBrowser(stranger.page, base, member.claimToken);
+        const other = await stranger.page.goto(`${base}${orgPath}`);
+        expect(other?.status()).toBe(404);
+        await expect(stranger.page.locator('#form-error').getAttribute('data-code')).resolves.toBe('not_found');
+        await expect(stranger.page.locator('body').innerText()).resolves.not.toContain('Research fleet');
+        await stranger.page.screenshot({ path: `${ARTIFACTS}dashboard-org-not-found-desktop.png`, fullPage: true });
+      } finally {
+        await stranger.context.close();
+      }
     } finally {
       await context.close();
     }

@@ -17,6 +17,7 @@ await Promise.all([
   import('../../src/pages/assets'),
   import('../../src/pages/claim/handlers'),
   import('../../src/pages/dashboard/handlers'),
+  import('../../src/pages/dashboard/organizations-handlers'),
   import('../../src/pages/dashboard/keys-handlers'),
   import('../../src/pages/dashboard/ledger-handlers'),
   import('../../src/pages/dashboard/styles'),

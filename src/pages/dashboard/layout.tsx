@@ -7,6 +7,7 @@ export const DASHBOARD_TABS = [
   { id: 'keys', href: '/dashboard/keys', label: 'API keys' },
   { id: 'ledger', href: '/dashboard/ledger', label: 'Ledger' },
   { id: 'top-up', href: '/dashboard/top-up', label: 'Auto top-up' },
+  { id: 'organizations', href: '/dashboard/organizations', label: 'Organizations' },
   { id: 'security', href: '/dashboard/security', label: 'Security' },
 ] as const;
 

@@ -55,6 +55,16 @@ button.danger { background: var(--error); }
 .secret { display: block; padding: .75rem; background: #f1f4f9; border: 1px solid var(--line); border-radius: .375rem; font-size: 1rem; word-break: break-all; user-select: all; }
 .badge { display: inline-block; font-size: .8rem; font-weight: 600; padding: 0 .4rem; border-radius: .25rem; background: #e8eaed; }
 .badge.revoked, .badge.expired { background: #fce8e6; color: var(--error); }
+.badge.revoked, .badge.refused, .badge.removed { background: #fce8e6; color: var(--error); }
+.badge.active { background: #e6f4ea; color: #137333; }
+.badge.pending { background: #fef7e0; color: #8a5300; }
+label.check { display: flex; align-items: center; gap: .5rem; font-weight: 400; min-height: 44px; margin: 0; }
+label.check input { flex: none; width: 1.1rem; height: 1.1rem; }
+code.link { word-break: break-all; }
+table.rows td form { margin: 0; }
+table.rows td button { margin-top: 0; }
+form.invite { margin-bottom: 1rem; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .pager { display: flex; flex-wrap: wrap; gap: 1rem; margin-top: .75rem; }
 .pager a { min-height: 44px; display: inline-flex; align-items: center; }
 @media (max-width: 40rem) {

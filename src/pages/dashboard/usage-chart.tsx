@@ -7,13 +7,23 @@ const BOX = { width: 720, height: 230, left: 124, right: 24, bottom: 32, top: 14
 
 const colour = (model: string, series: number) => (model === OTHER ? OTHER_COLOUR : (SERIES_COLOURS[series % SERIES_COLOURS.length] ?? OTHER_COLOUR));
 
+/** What a chart is of: its element id, its title, and what its series are (the legend's name and the table's column). */
+export interface ChartNames {
+  id: string;
+  title: string;
+  series: string;
+}
+
+const BY_MODEL: ChartNames = { id: 'usage-chart', title: 'Spend per day by model, last 30 days (UTC)', series: 'Model' };
+
 /**
- * Spend per day by model over the last 30 days, as stacked bars in inline SVG drawn here (no
+ * Spend per day by model (or, for an organization, by member) over the last 30 days, as stacked bars in inline SVG drawn here (no
  * script). For assistive technology: the SVG is an image with a title and a description that
  * states the totals, each bar has its own title, and the same numbers follow as a table.
  */
-export function UsageChart(props: { usage: UsageSeries }) {
+export function UsageChart(props: { usage: UsageSeries; chart?: ChartNames }) {
   const { usage } = props;
+  const { id, title, series } = props.chart ?? BY_MODEL;
   const plot = { ...BOX, width: BOX.width - BOX.right };
   const { bars, ceiling } = chartBars(usage, plot);
   const first = usage.days[0]!;
@@ -31,9 +41,9 @@ export function UsageChart(props: { usage: UsageSeries }) {
 
   return (
     <figure class="chart">
-      <svg id="usage-chart" viewBox={`0 0 ${BOX.width} ${BOX.height}`} role="img" aria-labelledby="usage-chart-title usage-chart-desc">
-        <title id="usage-chart-title">Spend per day by model, last 30 days (UTC)</title>
-        <desc id="usage-chart-desc">{summary}</desc>
+      <svg id={id} viewBox={`0 0 ${BOX.width} ${BOX.height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`}>
+        <title id={`${id}-title`}>{title}</title>
+        <desc id={`${id}-desc`}>{summary}</desc>
         {gridlines.map((line) => (
           <g>
             <line x1={BOX.left} x2={plot.width} y1={line.y} y2={line.y} stroke="#dadce0" stroke-width="1" />
@@ -54,7 +64,7 @@ export function UsageChart(props: { usage: UsageSeries }) {
         ))}
       </svg>
       {usage.models.length > 0 ? (
-        <ul class="legend" aria-label="Models">
+        <ul class="legend" aria-label={`${series}s`}>
           {usage.models.map((model, m) => (
             <li>
               <svg viewBox="0 0 10 10" aria-hidden="true">
@@ -66,13 +76,13 @@ export function UsageChart(props: { usage: UsageSeries }) {
         </ul>
       ) : null}
       <figcaption>{summary}</figcaption>
-      {usage.totalMicros > 0 ? <UsageTable usage={usage} /> : null}
+      {usage.totalMicros > 0 ? <UsageTable usage={usage} series={series} /> : null}
     </figure>
   );
 }
 
 /** The chart's numbers: each day and model with spend, newest day first. */
-function UsageTable(props: { usage: UsageSeries }) {
+function UsageTable(props: { usage: UsageSeries; series: string }) {
   const { usage } = props;
   const rows = usage.days
     .flatMap((day, d) => usage.models.map((model, m) => ({ day, model, micros: usage.cells[d]![m]! })))
@@ -85,7 +95,7 @@ function UsageTable(props: { usage: UsageSeries }) {
         <thead>
           <tr>
             <th scope="col">Day (UTC)</th>
-            <th scope="col">Model</th>
+            <th scope="col">{props.series}</th>
             <th scope="col" class="num">
               Spend
             </th>
@@ -95,7 +105,7 @@ function UsageTable(props: { usage: UsageSeries }) {
           {rows.map((row) => (
             <tr>
               <td data-label="Day">{row.day}</td>
-              <td data-label="Model">{row.model}</td>
+              <td data-label={props.series}>{row.model}</td>
               <td data-label="Spend" class="num">
                 {displayUsd(row.micros)}
               </td>
