@@ -35,6 +35,15 @@ export async function signedIn(c: Context<AppEnv>, now: number): Promise<SignedI
 }
 
 /** The CSRF token of every dashboard form (one cookie for the whole `/dashboard` path). */
+/** The signed-in human and the form they posted from our page (CSRF-checked); a redirect to /signin without a session. */
+export async function signedInPost(c: Context<AppEnv>): Promise<{ human: SignedIn; form: Record<string, unknown> } | Response> {
+  const human = await signedIn(c, Date.now());
+  if (human instanceof Response) return human;
+  const form = await readFormPost(c);
+  checkCsrf(c, form.csrf);
+  return { human, form };
+}
+
 export function dashboardCsrf(c: Context<AppEnv>): string {
   return csrfToken(c, '/dashboard');
 }

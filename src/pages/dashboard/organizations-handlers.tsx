@@ -9,7 +9,7 @@ import { parseUsd } from '../../money';
 import { fundUrl, publicBaseUrl } from '../../urls';
 import { readFormPost } from '../form-post';
 import { checkCsrf, pageHeaders } from '../security';
-import { dashboardCsrf, signedIn, type SignedIn } from './handlers';
+import { dashboardCsrf, signedIn, signedInPost, type SignedIn } from './handlers';
 import { spendByDayAndMember } from './member-usage';
 import { notFoundPage } from './not-found';
 import { OrganizationPage, OrganizationsPage, type NewInvite, type OrganizationPageProps, type OwnedOrganization } from './organizations-page';
@@ -38,15 +38,6 @@ const NOTICES: Record<string, string> = {
 
 const frame = (c: Context<AppEnv>, human: SignedIn) => ({ shortId: human.account.accountId.slice(0, 8), csrf: dashboardCsrf(c) });
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
-
-/** The signed-in human and the form they posted from our page (CSRF-checked); a redirect to /signin without a session. */
-async function posted(c: Context<AppEnv>): Promise<{ human: SignedIn; form: Record<string, unknown> } | Response> {
-  const human = await signedIn(c, Date.now());
-  if (human instanceof Response) return human;
-  const form = await readFormPost(c);
-  checkCsrf(c, form.csrf);
-  return { human, form };
-}
 
 const notFound = (c: Context<AppEnv>, human: SignedIn) => notFoundPage(c, { ...frame(c, human), tab: 'organizations', message: 'You own no such organization.' });
 
@@ -91,7 +82,7 @@ async function renderList(c: Context<AppEnv>, human: SignedIn, extra: { name?: s
  * at most a listed id that resolves to nothing.
  */
 export async function createOrganization(c: Context<AppEnv>): Promise<Response> {
-  const req = await posted(c);
+  const req = await signedInPost(c);
   if (req instanceof Response) return req;
   const { human, form } = req;
   const name = text(form.name);
@@ -164,7 +155,7 @@ async function act(c: Context<AppEnv>, human: SignedIn, action: OwnerAction) {
 
 /** `POST /dashboard/organizations/:id/invites`: an invite with a monthly cap and auto-approval or not; its code is on this answer only. */
 export async function createInvite(c: Context<AppEnv>): Promise<Response> {
-  const req = await posted(c);
+  const req = await signedInPost(c);
   if (req instanceof Response) return req;
   const { human, form } = req;
   const capText = text(form.member_cap_usd);
@@ -183,7 +174,7 @@ export async function createInvite(c: Context<AppEnv>): Promise<Response> {
 
 /** `POST /dashboard/organizations/:id/invites/:invite/revoke`. */
 export async function revokeInvite(c: Context<AppEnv>): Promise<Response> {
-  const req = await posted(c);
+  const req = await signedInPost(c);
   if (req instanceof Response) return req;
   const inviteId = c.req.param('invite') ?? '';
   const done = INVITE_ID.test(inviteId) ? await act(c, req.human, { op: 'revoke', inviteId }) : null;
@@ -193,7 +184,7 @@ export async function revokeInvite(c: Context<AppEnv>): Promise<Response> {
 
 /** `POST /dashboard/organizations/:id/members/:member/approve`. */
 export async function approveMember(c: Context<AppEnv>): Promise<Response> {
-  const req = await posted(c);
+  const req = await signedInPost(c);
   if (req instanceof Response) return req;
   const accountId = c.req.param('member') ?? '';
   const done = UUID.test(accountId) ? await act(c, req.human, { op: 'approve', accountId }) : null;
@@ -203,7 +194,7 @@ export async function approveMember(c: Context<AppEnv>): Promise<Response> {
 
 /** `POST /dashboard/organizations/:id/members/:member/remove`: refuses a pending member or removes an active one. */
 export async function removeMember(c: Context<AppEnv>): Promise<Response> {
-  const req = await posted(c);
+  const req = await signedInPost(c);
   if (req instanceof Response) return req;
   const accountId = c.req.param('member') ?? '';
   const done = UUID.test(accountId) ? await act(c, req.human, { op: 'remove', accountId }) : null;

@@ -7,7 +7,7 @@ import { publicBaseUrl } from '../../urls';
 import type { TopUpRefusal } from '../../../durable-objects/account/top-up';
 import { CARD_PROCESSOR_DOWN } from '../card-refusals';
 import { checkCsrf, pageHeaders } from '../security';
-import { dashboardCsrf, signedIn, type SignedIn } from './handlers';
+import { dashboardCsrf, signedIn, signedInPost, type SignedIn } from './handlers';
 import { TopUpPage, type TopUpPageProps } from './top-up-page';
 import { parseAmount, parseRule } from './top-up-form';
 import { readFormPost } from '../form-post';
@@ -37,15 +37,6 @@ async function render(c: Context<AppEnv>, human: SignedIn, extra: Extra, status:
   return c.html(page, status, pageHeaders(rail ? [rail.checkoutOrigin] : []));
 }
 
-/** The signed-in human and the form they posted from our page; a redirect to /signin without a session. */
-async function posted(c: Context<AppEnv>): Promise<{ human: SignedIn; form: Record<string, unknown> } | Response> {
-  const human = await signedIn(c, Date.now());
-  if (human instanceof Response) return human;
-  const form = await readFormPost(c);
-  checkCsrf(c, form.csrf);
-  return { human, form };
-}
-
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
 /** `GET /dashboard/top-up`. */
@@ -58,7 +49,7 @@ export async function topUpPage(c: Context<AppEnv>): Promise<Response> {
 
 /** `POST /dashboard/top-up`: turns auto top-up on with a threshold and an amount, or changes them. */
 export async function enableTopUp(c: Context<AppEnv>): Promise<Response> {
-  const request = await posted(c);
+  const request = await signedInPost(c);
   if (request instanceof Response) return request;
   const { human, form } = request;
   const values = { threshold: text(form.threshold_usd), amount: text(form.amount_usd) };
@@ -72,7 +63,7 @@ export async function enableTopUp(c: Context<AppEnv>): Promise<Response> {
 
 /** `POST /dashboard/top-up/disable`. */
 export async function disableTopUp(c: Context<AppEnv>): Promise<Response> {
-  const request = await posted(c);
+  const request = await signedInPost(c);
   if (request instanceof Response) return request;
   await accountStub(c.env, request.human.account.accountId).disableTopUp();
   return c.redirect(`${PAGE}?done=off`, 303);
@@ -83,7 +74,7 @@ export async function disableTopUp(c: Context<AppEnv>): Promise<Response> {
  * keeps the card for auto top-up (the webhook stores it once the payment is confirmed).
  */
 export async function saveCard(c: Context<AppEnv>): Promise<Response> {
-  const request = await posted(c);
+  const request = await signedInPost(c);
   if (request instanceof Response) return request;
   const { human, form } = request;
   const amount = text(form.amount_usd);
