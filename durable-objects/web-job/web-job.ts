@@ -1,4 +1,4 @@
-import { jobPayer, releaseHold, settleHold } from '../../src/accounts/billed';
+import { releaseJobHold, settleJobHold } from '../../src/accounts/billed';
 import { SettlementRefused } from '../../src/accounts/settlement';
 import { DurableObject } from 'cloudflare:workers';
 import type { RequestRecord } from '../account/requests';
@@ -165,7 +165,7 @@ export class WebJobDurableObject extends DurableObject<Env> {
       return;
     }
     // The release is idempotent (its ledger key); if it throws, the platform retries this alarm.
-    await releaseHold(jobPayer(this.env, row.accountId), row.holdId, webJobRecord(row, 0, Date.now()));
+    await releaseJobHold(this.env, row.accountId, row.holdId, webJobRecord(row, 0, Date.now()));
     this.#db
       .update(job)
       .set({ status: 'failed', settledAt: Date.now(), costMicros: 0, error: 'The job stopped on an internal error; nothing was charged.' })
@@ -202,11 +202,9 @@ export class WebJobDurableObject extends DurableObject<Env> {
   async #finish(row: JobRow): Promise<void> {
     const found = this.#itemCount();
     const params = row.params as CrawlParams | ExtractParams;
-    // D29: a member's hold is its organization's (`AccountClient.forHold`).
-    const payer = jobPayer(this.env, row.accountId);
     const now = Date.now();
     if (found === 0) {
-      await releaseHold(payer, row.holdId, webJobRecord(row, 0, now));
+      await releaseJobHold(this.env, row.accountId, row.holdId, webJobRecord(row, 0, now));
       const empty = params.kind === 'extract' && row.failedUrls < params.urls.length;
       this.#db
         .update(job)
@@ -225,7 +223,7 @@ export class WebJobDurableObject extends DurableObject<Env> {
     const range = await writeResultSet(this.ctx.storage.sql, this.env.MEDIA, key, head, params.kind === 'crawl' ? 'pages' : 'records');
     const cost = found * (params.kind === 'crawl' ? CRAWL_PAGE_MICROS : EXTRACT_RECORD_MICROS);
     // A hold the account no longer has (an operator released it) is not charged; anything else is retried by the alarm.
-    const settled = await settleHold(this.env, undefined, payer, row.holdId, cost, webJobRecord(row, found, now)).catch((err: unknown) => {
+    const settled = await settleJobHold(this.env, row.accountId, row.holdId, cost, webJobRecord(row, found, now)).catch((err: unknown) => {
       if (err instanceof SettlementRefused) return null;
       throw err;
     });

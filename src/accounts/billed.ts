@@ -20,7 +20,7 @@ import { journalName, journalPays, settleDurably, type Settled } from './settlem
  * Chat keeps its own hold and speculative dispatch (`src/chat/hold-dispatch.ts`, D21) for speed,
  * and settles and releases through `settleHold` and `releaseHold`. Deferred jobs (image, speech,
  * video, crawl, extract) hold through `withHold` when submitted and later settle or release
- * through `settleHold` and `releaseHold` with `jobPayer`.
+ * through `settleJobHold` and `releaseJobHold`.
  */
 
 /** Whose money a hold is: the account a request or job named (a member's hold routes to its organization). */
@@ -31,11 +31,6 @@ export interface Payer {
 
 /** What a route asks to hold; the key and the request id are the request's own. */
 export type HoldAsk = Omit<HoldRequest, 'keyHash' | 'requestId'>;
-
-/** The payer of a deferred job, which runs without a request (a queue message, a Durable Object alarm). */
-export function jobPayer(env: Env, accountId: string): Payer {
-  return { account: new AccountClient(env, accountId), accountId };
-}
 
 /** Holds money for the calling key, tied to the request id; a refusal becomes the spec's 401/402/403/429. */
 export async function placeHold(c: Context<AppEnv>, ask: HoldAsk): Promise<Hold> {
@@ -61,6 +56,28 @@ export function settleHold(env: Env, colo: unknown, payer: Payer, holdId: string
     far: journalPays(payer.account.forHold(holdId).roundTripMs),
     journal: () => env.SETTLEMENT_JOURNAL.get(env.SETTLEMENT_JOURNAL.idFromName(journalName(colo, payer.accountId))),
   });
+}
+
+/**
+ * The settlement of a deferred job (a queue message, a Durable Object alarm, a sync render's job):
+ * the same policy, but no client waits on a distant account, so the account comes first and the
+ * journal (named by no location) only takes what the account does not acknowledge.
+ */
+export function settleJobHold(env: Env, accountId: string, holdId: string, chargeMicros: number, record?: RequestRecord): Promise<Settled> {
+  return settleDurably({
+    account: new AccountClient(env, accountId),
+    accountId,
+    holdId,
+    chargeMicros,
+    record,
+    far: false,
+    journal: () => env.SETTLEMENT_JOURNAL.get(env.SETTLEMENT_JOURNAL.idFromName(journalName(undefined, accountId))),
+  });
+}
+
+/** Frees a deferred job's hold, nothing charged; `record` (D26) stores its request as failed. Idempotent per hold. */
+export function releaseJobHold(env: Env, accountId: string, holdId: string, record?: RequestRecord): Promise<unknown> {
+  return releaseHold({ account: new AccountClient(env, accountId), accountId }, holdId, record);
 }
 
 /** Frees a hold, nothing charged; `record` (D26) stores the request as failed. Idempotent per hold. */

@@ -1,5 +1,5 @@
 import type { RequestRecord } from '../../durable-objects/account/requests';
-import { jobPayer, releaseHold, settleHold } from '../accounts/billed';
+import { releaseJobHold, settleJobHold } from '../accounts/billed';
 import { database } from '../db';
 import { endMediaJob, failMediaJob, type MediaJobRow } from '../db/media-jobs';
 import type { GuardOptions } from '../web/guard';
@@ -73,7 +73,7 @@ async function finish(
   list?: () => Promise<void>,
 ): Promise<FinishedRender> {
   const record = mediaJobRecord(job, usage, Date.now());
-  const settled = await settleHold(env, undefined, jobPayer(env, job.accountId), job.holdId, hosted.costMicros, record);
+  const settled = await settleJobHold(env, job.accountId, job.holdId, hosted.costMicros, record);
   await list?.();
   await endMediaJob(database(env), job.id, { status: 'completed', keys: hosted.keys, actualMicros: settled.costMicros }, Date.now());
   return { keys: hosted.keys, created: hosted.created, costMicros: settled.costMicros, balanceMicros: settled.balanceMicros };
@@ -86,7 +86,7 @@ async function finish(
  */
 export async function failJob(env: Env, job: MediaJobRow, error: string, now: number, claim?: string): Promise<boolean> {
   if (!(await failMediaJob(database(env), job.id, error, now, claim))) return false;
-  await releaseHold(jobPayer(env, job.accountId), job.holdId, mediaJobRecord(job, {}, now));
+  await releaseJobHold(env, job.accountId, job.holdId, mediaJobRecord(job, {}, now));
   return true;
 }
 

@@ -1,5 +1,5 @@
 import type { RequestRecord } from '../../../durable-objects/account/requests';
-import { jobPayer, releaseHold, settleHold } from '../../accounts/billed';
+import { releaseJobHold, settleJobHold } from '../../accounts/billed';
 import { GatewayError } from '../../errors';
 import { isTransient } from '../../providers/upstream-errors';
 import { database } from '../../db';
@@ -70,7 +70,7 @@ export async function pollVideoJob(env: Env, jobId: string): Promise<void> {
       if (!response.ok) throw new Error(`the finished video could not be downloaded (HTTP ${response.status})`);
       const key = `${accountPrefix('outputs', job.accountId)}${randomBase62(32)}.mp4`;
       await copyToR2(env.MEDIA, key, response, 'video/mp4');
-      const settled = await settleHold(env, undefined, jobPayer(env, job.accountId), job.holdId, job.predictedMicros, videoRecord(job, now));
+      const settled = await settleJobHold(env, job.accountId, job.holdId, job.predictedMicros, videoRecord(job, now));
       const done = Date.now();
       await insertGeneration(db, {
         id: `gen_${job.id.replace(/^vidjob_/, '')}`,
@@ -107,6 +107,6 @@ function videoRecord(job: MediaJobRow, now: number): RequestRecord {
 }
 
 async function fail(env: Env, job: MediaJobRow, error: string): Promise<void> {
-  await releaseHold(jobPayer(env, job.accountId), job.holdId, { ...videoRecord(job, Date.now()), usage: {} });
+  await releaseJobHold(env, job.accountId, job.holdId, { ...videoRecord(job, Date.now()), usage: {} });
   await endMediaJob(database(env), job.id, { status: 'failed', error }, Date.now());
 }
