@@ -1,4 +1,5 @@
-import { holdOwner } from '../../src/accounts/hold-owner';
+import { releaseJobHold, settleJobHold } from '../../src/accounts/billed';
+import { SettlementRefused } from '../../src/accounts/settlement';
 import { DurableObject } from 'cloudflare:workers';
 import type { RequestRecord } from '../account/requests';
 import { count, eq, isNotNull, sql } from 'drizzle-orm';
@@ -164,7 +165,7 @@ export class WebJobDurableObject extends DurableObject<Env> {
       return;
     }
     // The release is idempotent (its ledger key); if it throws, the platform retries this alarm.
-    await this.env.ACCOUNT.get(this.env.ACCOUNT.idFromName(holdOwner(row.accountId, row.holdId))).release(row.holdId, webJobRecord(row, 0, Date.now()));
+    await releaseJobHold(this.env, row.accountId, row.holdId, webJobRecord(row, 0, Date.now()));
     this.#db
       .update(job)
       .set({ status: 'failed', settledAt: Date.now(), costMicros: 0, error: 'The job stopped on an internal error; nothing was charged.' })
@@ -201,11 +202,9 @@ export class WebJobDurableObject extends DurableObject<Env> {
   async #finish(row: JobRow): Promise<void> {
     const found = this.#itemCount();
     const params = row.params as CrawlParams | ExtractParams;
-    // D29: a member's hold is its organization's.
-    const account = this.env.ACCOUNT.get(this.env.ACCOUNT.idFromName(holdOwner(row.accountId, row.holdId)));
     const now = Date.now();
     if (found === 0) {
-      await account.release(row.holdId, webJobRecord(row, 0, now));
+      await releaseJobHold(this.env, row.accountId, row.holdId, webJobRecord(row, 0, now));
       const empty = params.kind === 'extract' && row.failedUrls < params.urls.length;
       this.#db
         .update(job)
@@ -223,10 +222,14 @@ export class WebJobDurableObject extends DurableObject<Env> {
     const head = params.kind === 'crawl' ? { id: row.id, url: params.url } : { id: row.id, scraper: params.scraper };
     const range = await writeResultSet(this.ctx.storage.sql, this.env.MEDIA, key, head, params.kind === 'crawl' ? 'pages' : 'records');
     const cost = found * (params.kind === 'crawl' ? CRAWL_PAGE_MICROS : EXTRACT_RECORD_MICROS);
-    const settled = await account.settle(row.holdId, cost, webJobRecord(row, found, now));
+    // A hold the account no longer has (an operator released it) is not charged; anything else is retried by the alarm.
+    const settled = await settleJobHold(this.env, row.accountId, row.holdId, cost, webJobRecord(row, found, now)).catch((err: unknown) => {
+      if (err instanceof SettlementRefused) return null;
+      throw err;
+    });
     this.#db
       .update(job)
-      .set({ status: 'completed', settledAt: now, costMicros: settled.ok ? settled.chargedMicros : cost, resultKey: key, resultOffset: range.offset, resultLength: range.length })
+      .set({ status: 'completed', settledAt: now, costMicros: settled ? settled.costMicros : cost, resultKey: key, resultOffset: range.offset, resultLength: range.length })
       .run();
     // The large items are in the result set now; a failure here leaves them to the results sweep.
     const large = this.#db.select({ key: items.r2Key }).from(items).where(isNotNull(items.r2Key)).all();

@@ -48,7 +48,7 @@ export async function settleDurably(options: {
   holdId: string;
   chargeMicros: number;
   /** What the request was, stored with the charge for its lookup (D26); carried by the journal too. */
-  record?: RequestRecord;
+  record?: RequestRecord | undefined;
   /** Whether to journal it: `journalPays(account.roundTripMs)`. */
   far: boolean;
   journal: () => { record(entry: JournalEntry): Promise<void> };
@@ -69,7 +69,7 @@ export async function settleDurably(options: {
 type Place = (options: Parameters<typeof settleDurably>[0], chargeMicros: number) => Promise<Settled>;
 
 /** The account answered, and refused: a definite answer, which the other place would only repeat. */
-class SettlementRefused extends Error {}
+export class SettlementRefused extends Error {}
 
 const withAccount: Place = async ({ account, holdId, record }, chargeMicros) => {
   const result = await account.settle(holdId, chargeMicros, record ? { record } : {});

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { releaseHold } from '../accounts/billed';
 import { holdFailureError } from '../accounts/failures';
 import { CHAT_HOLD_LEASE_MS, keepHoldAlive } from '../accounts/hold-lease';
 import type { ChatModel, ChatRoute, TokenPrice } from '../catalog/types';
@@ -97,14 +98,14 @@ export async function holdAndDispatch(c: Context<AppEnv>, ask: Ask): Promise<Hel
 
 /** Once the hold is confirmed: keep its lease alive while the upstream works; release it if the upstream fails. */
 async function afterHold(c: Context<AppEnv>, hold: Hold, pending: Promise<Dispatched>, abort: AbortController, speculative: boolean): Promise<HeldDispatch> {
-  const account = c.get('caller').account;
+  const caller = c.get('caller');
   // Renewed while this request runs: if the Worker dies, the hold is freed within the lease.
-  const stopLease = keepHoldAlive(account, hold.holdId);
+  const stopLease = keepHoldAlive(caller.account, hold.holdId);
   try {
     return { hold, dispatched: await pending, abortUpstream: () => abort.abort(), stopLease, speculative };
   } catch (err) {
     stopLease();
-    await account.release(hold.holdId);
+    await releaseHold(caller, hold.holdId);
     throw err;
   }
 }

@@ -1,5 +1,5 @@
 import type { RequestRecord } from '../../durable-objects/account/requests';
-import { AccountClient } from '../accounts/account-client';
+import { releaseJobHold, settleJobHold } from '../accounts/billed';
 import { database } from '../db';
 import { endMediaJob, failMediaJob, type MediaJobRow } from '../db/media-jobs';
 import type { GuardOptions } from '../web/guard';
@@ -73,11 +73,10 @@ async function finish(
   list?: () => Promise<void>,
 ): Promise<FinishedRender> {
   const record = mediaJobRecord(job, usage, Date.now());
-  const settled = await new AccountClient(env, job.accountId).settle(job.holdId, hosted.costMicros, { record });
-  if (!settled.ok) throw new Error(`settlement of ${job.holdId} failed: ${settled.reason}`);
+  const settled = await settleJobHold(env, job.accountId, job.holdId, hosted.costMicros, record);
   await list?.();
-  await endMediaJob(database(env), job.id, { status: 'completed', keys: hosted.keys, actualMicros: settled.chargedMicros }, Date.now());
-  return { keys: hosted.keys, created: hosted.created, costMicros: settled.chargedMicros, balanceMicros: settled.balanceMicros };
+  await endMediaJob(database(env), job.id, { status: 'completed', keys: hosted.keys, actualMicros: settled.costMicros }, Date.now());
+  return { keys: hosted.keys, created: hosted.created, costMicros: settled.costMicros, balanceMicros: settled.balanceMicros };
 }
 
 /**
@@ -87,7 +86,7 @@ async function finish(
  */
 export async function failJob(env: Env, job: MediaJobRow, error: string, now: number, claim?: string): Promise<boolean> {
   if (!(await failMediaJob(database(env), job.id, error, now, claim))) return false;
-  await new AccountClient(env, job.accountId).release(job.holdId, mediaJobRecord(job, {}, now));
+  await releaseJobHold(env, job.accountId, job.holdId, mediaJobRecord(job, {}, now));
   return true;
 }
 

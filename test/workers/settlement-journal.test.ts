@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AccountOp } from '../../durable-objects/account/types';
 import { FORWARD_AFTER_MS, type JournalEntry } from '../../durable-objects/settlement-journal/journal';
 import { AccountClient, RTT_SAMPLES_NEEDED } from '../../src/accounts/account-client';
+import { settleJobHold } from '../../src/accounts/billed';
 import { sha256Hex } from '../../src/accounts/credentials';
 import { JOURNAL_FROM_RTT_MS, JOURNAL_SHARDS, journalName, journalPays, settleDurably } from '../../src/accounts/settlement';
 import { accountStub, ADMIN_TOKEN, adminCredit, call, json, register } from './helpers';
@@ -176,6 +177,27 @@ describe('settleDurably', () => {
     const settled = await settleDurably({ account, accountId, holdId, chargeMicros: 800, far: true, journal: () => down });
     expect(settled).toEqual({ costMicros: 800, balanceMicros: 999_200 });
     expect(await charges(stub, holdId)).toMatchObject([{ amountMicros: -800 }]);
+  });
+
+  it("settles a deferred job's hold with its account first, and through the journal when the account does not acknowledge", async () => {
+    const { accountId, stub, keyHash } = await fundedAccount('1');
+    const direct = await openHold(stub, keyHash, 50_000);
+    expect(await settleJobHold(env, accountId, direct, 600)).toEqual({ costMicros: 600, balanceMicros: 999_400 });
+    expect(await charges(stub, direct)).toMatchObject([{ amountMicros: -600 }]);
+    const journaled = await openHold(stub, keyHash, 50_000);
+    const unreachable = {
+      ...env,
+      ACCOUNT: {
+        idFromName: (name: string) => env.ACCOUNT.idFromName(name),
+        get: (id: DurableObjectId) => ({
+          apply: (ops: AccountOp[]) => (ops.some((op) => op.op === 'settle') ? Promise.reject(new Error('overloaded')) : env.ACCOUNT.get(id).apply(ops)),
+        }),
+      },
+    } as unknown as Env;
+    expect((await settleJobHold(unreachable, accountId, journaled, 700)).costMicros).toBe(700);
+    await drained(env.SETTLEMENT_JOURNAL.get(env.SETTLEMENT_JOURNAL.idFromName(journalName(undefined, accountId))));
+    expect(await charges(stub, journaled)).toMatchObject([{ amountMicros: -700 }]);
+    expect(await stub.snapshot()).toMatchObject({ balanceMicros: 1_000_000 - 1_300, heldMicros: 0 });
   });
 
   it('passes on a refusal from the account without journaling it', async () => {

@@ -1,5 +1,5 @@
 import type { RequestRecord } from '../../../durable-objects/account/requests';
-import { AccountClient } from '../../accounts/account-client';
+import { releaseJobHold, settleJobHold } from '../../accounts/billed';
 import { GatewayError } from '../../errors';
 import { isTransient } from '../../providers/upstream-errors';
 import { database } from '../../db';
@@ -70,8 +70,7 @@ export async function pollVideoJob(env: Env, jobId: string): Promise<void> {
       if (!response.ok) throw new Error(`the finished video could not be downloaded (HTTP ${response.status})`);
       const key = `${accountPrefix('outputs', job.accountId)}${randomBase62(32)}.mp4`;
       await copyToR2(env.MEDIA, key, response, 'video/mp4');
-      const settled = await new AccountClient(env, job.accountId).settle(job.holdId, job.predictedMicros, { record: videoRecord(job, now) });
-      if (!settled.ok) throw new Error(`settlement of ${job.holdId} failed: ${settled.reason}`);
+      const settled = await settleJobHold(env, job.accountId, job.holdId, job.predictedMicros, videoRecord(job, now));
       const done = Date.now();
       await insertGeneration(db, {
         id: `gen_${job.id.replace(/^vidjob_/, '')}`,
@@ -83,7 +82,7 @@ export async function pollVideoJob(env: Env, jobId: string): Promise<void> {
         createdAt: done,
         expiresAt: done + outputRetentionMs(env),
       });
-      await endMediaJob(db, jobId, { status: 'completed', keys: [key], actualMicros: settled.chargedMicros }, done);
+      await endMediaJob(db, jobId, { status: 'completed', keys: [key], actualMicros: settled.costMicros }, done);
     }
   }
 }
@@ -108,6 +107,6 @@ function videoRecord(job: MediaJobRow, now: number): RequestRecord {
 }
 
 async function fail(env: Env, job: MediaJobRow, error: string): Promise<void> {
-  await new AccountClient(env, job.accountId).release(job.holdId, { ...videoRecord(job, Date.now()), usage: {} });
+  await releaseJobHold(env, job.accountId, job.holdId, { ...videoRecord(job, Date.now()), usage: {} });
   await endMediaJob(database(env), job.id, { status: 'failed', error }, Date.now());
 }

@@ -1,6 +1,6 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { journalName, journalPays, settleDurably } from '../../accounts/settlement';
+import { releaseHold, settleHold } from '../../accounts/billed';
 import { tokenCostMicros } from '../../billing/cost';
 import { COST_HEADER, CREDITS_HEADER, UNSUPPORTED_HEADER, unsupportedHeaderValue } from '../../billing/headers';
 import { checkContent } from '../../chat/content';
@@ -60,22 +60,14 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
   });
   const release = () => {
     stopLease();
-    return caller.account.release(hold.holdId, record());
+    return releaseHold(caller, hold.holdId, record());
   };
 
   // The charge is durable before the answer that states it leaves (README, "Money"): a crash
   // can lose an answer in flight, never a charge a client was told about.
   const settle = (usage: Usage) => {
     stopLease();
-    return settleDurably({
-      account: caller.account,
-      accountId: caller.accountId,
-      holdId: hold.holdId,
-      chargeMicros: tokenCostMicros(usage, dispatched.route.price),
-      record: record(usage),
-      far: journalPays(caller.account.forHold(hold.holdId).roundTripMs),
-      journal: () => c.env.SETTLEMENT_JOURNAL.get(c.env.SETTLEMENT_JOURNAL.idFromName(journalName(c.req.raw.cf?.colo, caller.accountId))),
-    });
+    return settleHold(c.env, c.req.raw.cf?.colo, caller, hold.holdId, tokenCostMicros(usage, dispatched.route.price), record(usage));
   };
   const headers: Record<string, string> = dispatched.unsupported.length ? { [UNSUPPORTED_HEADER]: unsupportedHeaderValue(dispatched.unsupported) } : {};
 

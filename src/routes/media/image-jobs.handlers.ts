@@ -1,10 +1,11 @@
 import type { RouteHandler } from '@hono/zod-openapi';
+import { withHold } from '../../accounts/billed';
 import { randomBase62 } from '../../accounts/credentials';
 import { holdFailureError } from '../../accounts/failures';
 import { database } from '../../db';
 import { insertMediaJob, ownedMediaJob } from '../../db/media-jobs';
 import type { AppEnv } from '../../env';
-import { holdMediaPrice } from './hold';
+import { mediaHold } from './hold';
 import { GatewayError } from '../../errors';
 import { imageHoldMicros } from '../../media/images/cost';
 import { planImages } from '../../media/images/plan';
@@ -24,37 +25,37 @@ export const submitImageJobHandler: RouteHandler<typeof submitImageJob, AppEnv> 
   const plan = planImages(request, c.env);
   Object.assign(c.var.log, { model: plan.model.id, provider: plan.route.provider });
   await requireStoredUploads(c.env, publicBaseUrl(c), plan.references, plan.referencesParam);
-  const caller = c.get('caller');
   const predicted = imageHoldMicros(plan);
   const id = `imgjob_${randomBase62(24)}`;
-  const hold = await holdMediaPrice(c, { model: plan.model.id, route: 'images', micros: predicted, purpose: 'image-job', ttlMs: MEDIA_JOB_HOLD_TTL_MS });
-  const now = Date.now();
-  try {
-    await insertMediaJob(database(c.env), {
-      id,
-      accountId: hold.accountId,
-      kind: 'image',
-      model: plan.model.id,
-      status: 'queued',
-      params: request,
-      base: publicBaseUrl(c),
-      holdId: hold.holdId,
-      predictedMicros: predicted,
-      actualMicros: null,
-      keys: null,
-      error: null,
-      upstream: null,
-      createdAt: now,
-      updatedAt: now,
-    });
-    await c.env.JOBS.send(renderMessage({ id, kind: 'image' }));
-  } catch (err) {
-    // Without its record or its message the job cannot run: nothing stays held. (A record whose
-    // message failed is also rescued by the sweep, but the client is told to retry instead.)
-    await caller.account.release(hold.holdId);
-    console.error('image job not queued', err);
-    throw new GatewayError('provider_unavailable', 'The job could not be queued; retry shortly.', { retryAfter: 5 });
-  }
+  // From its message on, the job settles or releases the hold (`src/media/jobs.ts`).
+  await withHold(c, mediaHold({ model: plan.model.id, route: 'images', micros: predicted, purpose: 'image-job', ttlMs: MEDIA_JOB_HOLD_TTL_MS }), async (hold) => {
+    const now = Date.now();
+    try {
+      await insertMediaJob(database(c.env), {
+        id,
+        accountId: hold.accountId,
+        kind: 'image',
+        model: plan.model.id,
+        status: 'queued',
+        params: request,
+        base: publicBaseUrl(c),
+        holdId: hold.holdId,
+        predictedMicros: predicted,
+        actualMicros: null,
+        keys: null,
+        error: null,
+        upstream: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await c.env.JOBS.send(renderMessage({ id, kind: 'image' }));
+    } catch (err) {
+      // Without its record or its message the job cannot run: nothing stays held. (A record whose
+      // message failed is also rescued by the sweep, but the client is told to retry instead.)
+      console.error('image job not queued', err);
+      throw new GatewayError('provider_unavailable', 'The job could not be queued; retry shortly.', { retryAfter: 5 });
+    }
+  });
   return c.json({ id, status: 'queued' as const, predicted_usd: toUsdNumber(predicted) }, 202);
 };
 

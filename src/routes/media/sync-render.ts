@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { withHold } from '../../accounts/billed';
 import { database } from '../../db';
 import { insertMediaJob, type MediaJobRow } from '../../db/media-jobs';
 import type { AppEnv } from '../../env';
@@ -8,7 +9,7 @@ import { failJob, RENDER_CLAIM_LEASE_MS, renderJob, type FinishedRender } from '
 import { MEDIA_JOB_HOLD_TTL_MS, renderMessage } from '../../media/jobs';
 import type { GuardOptions } from '../../web/guard';
 import { publicBaseUrl } from '../../urls';
-import { holdMediaPrice } from './hold';
+import { mediaHold } from './hold';
 
 /** The backstop message arrives once the inline render's claim has lapsed (if it never finished). */
 export const BACKSTOP_DELAY_SECONDS = RENDER_CLAIM_LEASE_MS / 1000 + 30;
@@ -28,35 +29,38 @@ export async function renderDurably(
   c: Context<AppEnv>,
   render: { kind: 'image' | 'speech'; model: string; params: Record<string, unknown>; micros: number; guard?: GuardOptions },
 ): Promise<FinishedRender> {
-  const hold = await holdMediaPrice(c, { model: render.model, route: render.kind === 'speech' ? 'speech' : 'images', micros: render.micros, purpose: render.kind, ttlMs: MEDIA_JOB_HOLD_TTL_MS });
-  const now = Date.now();
   const claim = crypto.randomUUID();
-  const job: MediaJobRow = {
-    id: `${render.kind === 'speech' ? 'speechjob' : 'imgjob'}_${c.get('requestId').replace(/^req_/, '')}`,
-    accountId: hold.accountId,
-    kind: render.kind,
-    model: render.model,
-    status: 'processing',
-    params: render.params,
-    base: publicBaseUrl(c),
-    holdId: hold.holdId,
-    predictedMicros: render.micros,
-    actualMicros: null,
-    keys: null,
-    error: null,
-    upstream: null,
-    claim,
-    claimedUntil: now + RENDER_CLAIM_LEASE_MS,
-    createdAt: now,
-    updatedAt: now,
-  };
-  try {
-    await insertMediaJob(database(c.env), job);
-  } catch (err) {
-    await c.get('caller').account.release(hold.holdId);
-    console.error('sync render not recorded', err);
-    throw new GatewayError('provider_unavailable', 'The render could not be started; retry shortly.', { retryAfter: 5 });
-  }
+  const ask = mediaHold({ model: render.model, route: render.kind === 'speech' ? 'speech' : 'images', micros: render.micros, purpose: render.kind, ttlMs: MEDIA_JOB_HOLD_TTL_MS });
+  // From its record on, the job settles or releases the hold (`renderJob`, `failJob`).
+  const job = await withHold(c, ask, async (hold) => {
+    const now = Date.now();
+    const job: MediaJobRow = {
+      id: `${render.kind === 'speech' ? 'speechjob' : 'imgjob'}_${c.get('requestId').replace(/^req_/, '')}`,
+      accountId: hold.accountId,
+      kind: render.kind,
+      model: render.model,
+      status: 'processing',
+      params: render.params,
+      base: publicBaseUrl(c),
+      holdId: hold.holdId,
+      predictedMicros: render.micros,
+      actualMicros: null,
+      keys: null,
+      error: null,
+      upstream: null,
+      claim,
+      claimedUntil: now + RENDER_CLAIM_LEASE_MS,
+      createdAt: now,
+      updatedAt: now,
+    };
+    try {
+      await insertMediaJob(database(c.env), job);
+    } catch (err) {
+      console.error('sync render not recorded', err);
+      throw new GatewayError('provider_unavailable', 'The render could not be started; retry shortly.', { retryAfter: 5 });
+    }
+    return job;
+  });
   try {
     await c.env.JOBS.send(renderMessage(job), { delaySeconds: BACKSTOP_DELAY_SECONDS });
   } catch (err) {

@@ -1,10 +1,11 @@
 import type { RouteHandler } from '@hono/zod-openapi';
+import { withHold } from '../../accounts/billed';
 import { randomBase62 } from '../../accounts/credentials';
 import { holdFailureError } from '../../accounts/failures';
 import { database } from '../../db';
 import { insertMediaJob, ownedMediaJob } from '../../db/media-jobs';
 import type { AppEnv } from '../../env';
-import { holdMediaPrice } from './hold';
+import { mediaHold } from './hold';
 import { GatewayError } from '../../errors';
 import { fileUrl } from '../../media/outputs';
 import { loadReferences } from '../../media/references';
@@ -27,11 +28,10 @@ export const submitVideoHandler: RouteHandler<typeof submitVideo, AppEnv> = asyn
   const plan = planVideo(request, c.env);
   Object.assign(c.var.log, { model: plan.model.id, provider: plan.route.provider });
   await Promise.all(plan.links.map((link) => requireStoredUploads(c.env, publicBaseUrl(c), link.urls, link.param)));
-  const caller = c.get('caller');
-  const hold = await holdMediaPrice(c, { model: plan.model.id, route: 'videos', micros: plan.predictedMicros, purpose: 'video', ttlMs: VIDEO_JOB_HOLD_TTL_MS });
   const id = `vidjob_${randomBase62(24)}`;
   const base = publicBaseUrl(c);
-  try {
+  // From its record on, the job settles or releases the hold (`src/media/videos/job.ts`).
+  await withHold(c, mediaHold({ model: plan.model.id, route: 'videos', micros: plan.predictedMicros, purpose: 'video', ttlMs: VIDEO_JOB_HOLD_TTL_MS }), async (hold) => {
     const frames = plan.imageUrl && videoRailReadsFrameBytes(plan.route.provider) ? await loadReferences([plan.imageUrl], base, c.env.MEDIA, requestGuard(c), request.image_url ? 'image_url' : 'image_urls') : [];
     const upstream = await sendVideoUpstream(plan, frames[0], c.env);
     const now = Date.now();
@@ -53,10 +53,7 @@ export const submitVideoHandler: RouteHandler<typeof submitVideo, AppEnv> = asyn
       createdAt: now,
       updatedAt: now,
     });
-  } catch (err) {
-    await caller.account.release(hold.holdId);
-    throw err;
-  }
+  });
   // A lost first poll is sent again by the cron sweep; the job is recorded either way.
   await c.env.JOBS.send(pollMessage(id), { delaySeconds: 2 }).catch((err) => console.error('first video poll not queued', err));
   return c.json({ id, status: 'queued' as const, predicted_usd: toUsdNumber(plan.predictedMicros) }, 202);

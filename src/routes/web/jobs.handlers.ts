@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { CrawlParams, ExtractParams, JobView } from '../../../durable-objects/web-job/types';
 import { JOB_DEADLINE_MS } from '../../../durable-objects/web-job/web-job';
 import { randomBase62 } from '../../accounts/credentials';
+import { withHold } from '../../accounts/billed';
 import { holdFailureError } from '../../accounts/failures';
 import { database } from '../../db';
 import { insertWebJob } from '../../db/web-jobs';
@@ -20,19 +21,10 @@ import type { crawl, extract, getCrawl, getExtract, listScrapers } from './jobs.
  * refused at submission releases the hold: it costs nothing.
  */
 async function submitJob(c: Context<AppEnv>, params: CrawlParams | ExtractParams, unitMicros: number): Promise<string> {
-  const caller = c.get('caller');
-  const hold = await caller.account.authorizeHold({
-    keyHash: caller.keyHash,
-    route: 'web',
-    minMicros: params.limit * unitMicros,
-    maxMicros: params.limit * unitMicros,
-    purpose: params.kind,
-    ttlMs: JOB_DEADLINE_MS + 30 * 60 * 1000,
-    requestId: c.get('requestId'),
-  });
-  if (!hold.ok) throw holdFailureError(hold);
   const id = `${params.kind}_${randomBase62(24)}`;
-  try {
+  const ask = { route: 'web' as const, minMicros: params.limit * unitMicros, maxMicros: params.limit * unitMicros, purpose: params.kind, ttlMs: JOB_DEADLINE_MS + 30 * 60 * 1000 };
+  // The job's Durable Object settles or releases the hold from here on (`durable-objects/web-job`).
+  await withHold(c, ask, async (hold) => {
     const guard = requestGuard(c);
     if (params.kind === 'crawl') await admitUrl(params.url, c.env, guard);
     await insertWebJob(database(c.env), { id, accountId: hold.accountId, kind: params.kind, createdAt: Date.now() });
@@ -44,10 +36,7 @@ async function submitJob(c: Context<AppEnv>, params: CrawlParams | ExtractParams
       params,
       guard: { allowHosts: [...guard.allowHosts], ownHosts: [...guard.ownHosts] },
     });
-  } catch (err) {
-    await caller.account.release(hold.holdId);
-    throw err;
-  }
+  });
   return id;
 }
 

@@ -1,6 +1,6 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { RequestRecord } from '../../../durable-objects/account/requests';
-import { holdFailureError } from '../../accounts/failures';
+import { withHold } from '../../accounts/billed';
 import { COST_HEADER, CREDITS_HEADER } from '../../billing/headers';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
@@ -20,53 +20,50 @@ import { metadataBody } from './wire';
 export const scrapeHandler: RouteHandler<typeof scrape, AppEnv> = async (c) => {
   const startedAt = Date.now();
   const { url, format, stealth, timeout_ms } = c.req.valid('json');
-  const caller = c.get('caller');
-  const hold = await caller.account.authorizeHold({
-    keyHash: caller.keyHash,
-    route: 'web',
+  const requestId = c.get('requestId');
+  const ask = {
+    route: 'web' as const,
     minMicros: SCRAPE_PRICE_MICROS[stealth === true ? 'stealth' : 'standard'],
     maxMicros: SCRAPE_PRICE_MICROS[stealth === false ? 'standard' : 'stealth'],
     purpose: 'scrape',
     ttlMs: timeout_ms * 3,
-    requestId: c.get('requestId'),
-  });
-  if (!hold.ok) throw holdFailureError(hold);
+  };
+  return withHold(
+    c,
+    ask,
+    async (hold, settle) => {
+      const guard = requestGuard(c);
+      await admitUrl(url, c.env, guard);
+      const loading = Date.now();
+      const page = await loadPage(url, stealth, {
+        env: c.env,
+        guard,
+        timeoutMs: timeout_ms,
+        stealthAffordable: hold.amountMicros >= SCRAPE_PRICE_MICROS.stealth,
+      });
+      c.var.log.rail = page.tier;
+      c.var.log.upstream_ms = Date.now() - loading;
+      const converted = convertPage(page.html, page.finalUrl, format);
+      if (!converted) throw new GatewayError('no_content', `${page.finalUrl} has no extractable content.`);
 
-  try {
-    const guard = requestGuard(c);
-    await admitUrl(url, c.env, guard);
-    const loading = Date.now();
-    const page = await loadPage(url, stealth, {
-      env: c.env,
-      guard,
-      timeoutMs: timeout_ms,
-      stealthAffordable: hold.amountMicros >= SCRAPE_PRICE_MICROS.stealth,
-    });
-    c.var.log.rail = page.tier;
-    c.var.log.upstream_ms = Date.now() - loading;
-    const converted = convertPage(page.html, page.finalUrl, format);
-    if (!converted) throw new GatewayError('no_content', `${page.finalUrl} has no extractable content.`);
-
-    const settled = await caller.account.settle(hold.holdId, SCRAPE_PRICE_MICROS[page.tier], { record: scrapeRecord(c.get('requestId'), startedAt, 1) });
-    if (!settled.ok) throw new GatewayError('api_error', 'The charge could not be recorded.');
-    return c.json(
-      {
-        url,
-        final_url: page.finalUrl,
-        status: page.status,
-        format,
-        content: converted.content,
-        metadata: metadataBody(converted.metadata),
-        tier: page.tier,
-        cost: toUsdNumber(settled.chargedMicros),
-      },
-      200,
-      { [COST_HEADER]: formatUsd(settled.chargedMicros), [CREDITS_HEADER]: formatUsd(settled.balanceMicros) },
-    );
-  } catch (err) {
-    await caller.account.release(hold.holdId, scrapeRecord(c.get('requestId'), startedAt, 0));
-    throw err;
-  }
+      const settled = await settle(SCRAPE_PRICE_MICROS[page.tier], scrapeRecord(requestId, startedAt, 1));
+      return c.json(
+        {
+          url,
+          final_url: page.finalUrl,
+          status: page.status,
+          format,
+          content: converted.content,
+          metadata: metadataBody(converted.metadata),
+          tier: page.tier,
+          cost: toUsdNumber(settled.costMicros),
+        },
+        200,
+        { [COST_HEADER]: formatUsd(settled.costMicros), [CREDITS_HEADER]: formatUsd(settled.balanceMicros) },
+      );
+    },
+    () => scrapeRecord(requestId, startedAt, 0),
+  );
 };
 
 /** D26: what the request's lookup shows (its unit: pages). */
