@@ -1,5 +1,5 @@
 import { createApp } from './app';
-import type { JobMessage } from './jobs/messages';
+import type { JobMessage } from './queue/messages';
 
 export { AccountDurableObject } from '../durable-objects/account/account';
 export { WebJobDurableObject } from '../durable-objects/web-job/web-job';
@@ -12,11 +12,11 @@ export default {
   fetch: app.fetch,
   // The queue consumer and the sweeps are imported by their first run, not at startup (README "Startup").
   async queue(batch, env, ctx) {
-    const { consumeJobs } = await import('./jobs/consumer');
+    const { consumeJobs } = await import('./queue/consumer');
     return consumeJobs(batch, env, ctx);
   },
   async scheduled(controller, env, ctx) {
-    const sweeps = await import('./jobs/sweeps');
+    const sweeps = await import('./cron/sweeps');
     ctx.waitUntil(sweeps.sweepExpiredAccounts(env, controller.scheduledTime));
     ctx.waitUntil(sweeps.sweepMediaJobs(env, controller.scheduledTime));
     ctx.waitUntil(sweeps.sweepVideoJobs(env, controller.scheduledTime));

@@ -7,7 +7,7 @@ import { deleteMediaJobsOf } from '../db/media-jobs';
 import { deleteUploadsOf } from '../db/uploads';
 import { deleteWebJobsOf, webJobIdsOf } from '../db/web-jobs';
 import { deleteAccountObjects } from '../media/keys';
-import type { JobMessage } from './messages';
+import type { JobMessage } from '../queue/messages';
 
 const SWEEP_BATCH = 100;
 

@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, createScheduledController, 
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
-import type { JobMessage } from '../../src/jobs/messages';
+import type { JobMessage } from '../../src/queue/messages';
 import { accountPrefix } from '../../src/media/keys';
 import { adminCredit, bearer, call, expectError, register } from './helpers';
 

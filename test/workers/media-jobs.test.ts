@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
 import { database } from '../../src/db';
 import { insertMediaJob, mediaJob, type NewMediaJob } from '../../src/db/media-jobs';
-import { runMediaJob, sweepMediaJobs } from '../../src/media/jobs';
+import { runMediaJob, sweepMediaJobs } from '../../src/jobs/render-jobs';
 import { IMAGES_UPSTREAM_KEY } from './global-setup';
 import { accountStub, adminCredit, register } from './helpers';
 import { sha256Hex } from '../../src/accounts/credentials';

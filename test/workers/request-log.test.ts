@@ -2,9 +2,9 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { createApp } from '../../src/app';
-import { consumeJobs } from '../../src/jobs/consumer';
+import { consumeJobs } from '../../src/queue/consumer';
 import { withoutQueries } from '../../src/observability/request-log';
-import type { JobMessage } from '../../src/jobs/messages';
+import type { JobMessage } from '../../src/queue/messages';
 import { IMAGES_UPSTREAM_KEY } from './global-setup';
 import { ADMIN_TOKEN, adminCredit, register } from './helpers';
 

@@ -7,8 +7,8 @@ import { createApp } from '../../src/app';
 import { formatUsd } from '../../src/money';
 import { database } from '../../src/db';
 import { mediaJob } from '../../src/db/media-jobs';
-import type { JobMessage } from '../../src/jobs/messages';
-import { pollVideoJob } from '../../src/media/videos/job';
+import type { JobMessage } from '../../src/queue/messages';
+import { pollVideoJob } from '../../src/jobs/video-jobs';
 import { IMAGES_UPSTREAM_KEY, VIDEOS_UPSTREAM_KEY } from './global-setup';
 import { accountStub, adminCredit, bearer, call, expectError, register } from './helpers';
 

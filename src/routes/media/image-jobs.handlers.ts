@@ -8,7 +8,7 @@ import { holdMediaPrice } from './hold';
 import { GatewayError } from '../../errors';
 import { imageHoldMicros } from '../../media/images/cost';
 import { planImages } from '../../media/images/plan';
-import { MEDIA_JOB_HOLD_TTL_MS, renderMessage } from '../../media/jobs';
+import { MEDIA_JOB_HOLD_TTL_MS, renderMessage } from '../../jobs/render-jobs';
 import { fileUrl } from '../../media/outputs';
 import { requireStoredUploads } from '../../media/upload-check';
 import { toUsdNumber } from '../../money';

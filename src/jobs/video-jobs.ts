@@ -1,17 +1,17 @@
-import type { RequestRecord } from '../../../durable-objects/account/requests';
-import { AccountClient } from '../../accounts/account-client';
-import { GatewayError } from '../../errors';
-import { isTransient } from '../../providers/upstream-errors';
-import { database } from '../../db';
-import { insertGeneration } from '../../db/generations';
-import { claimMediaJob, endMediaJob, mediaJob, staleMediaJobs, type MediaJobRow } from '../../db/media-jobs';
-import type { JobMessage } from '../../jobs/messages';
-import { mediaJobRecord } from '../job-render';
-import { accountPrefix } from '../keys';
-import { outputRetentionMs } from '../outputs';
-import { copyToR2 } from '../stream-copy';
-import { randomBase62 } from '../../accounts/credentials';
-import { pollVideo } from './rail';
+import type { RequestRecord } from '../../durable-objects/account/requests';
+import { AccountClient } from '../accounts/account-client';
+import { GatewayError } from '../errors';
+import { isTransient } from '../providers/upstream-errors';
+import { database } from '../db';
+import { insertGeneration } from '../db/generations';
+import { claimMediaJob, endMediaJob, mediaJob, staleMediaJobs, type MediaJobRow } from '../db/media-jobs';
+import type { JobMessage } from '../queue/messages';
+import { mediaJobRecord } from './render';
+import { accountPrefix } from '../media/keys';
+import { outputRetentionMs } from '../media/outputs';
+import { copyToR2 } from '../media/stream-copy';
+import { randomBase62 } from '../accounts/credentials';
+import { pollVideo } from '../media/videos/rail';
 
 /** A video job still open this long after submission fails and frees its hold. */
 export const VIDEO_JOB_DEADLINE_MS = 60 * 60 * 1000;

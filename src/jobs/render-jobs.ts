@@ -1,11 +1,11 @@
 import { database } from '../db';
 import { claimMediaRender, mediaJob, releaseMediaRender, staleMediaJobs, type MediaJobRow } from '../db/media-jobs';
 import { GatewayError } from '../errors';
-import type { JobMessage } from '../jobs/messages';
+import type { JobMessage } from '../queue/messages';
 import { isTransient } from '../providers/upstream-errors';
-import { failJob, RENDER_CLAIM_LEASE_MS, renderJob } from './job-render';
+import { failJob, RENDER_CLAIM_LEASE_MS, renderJob } from './render';
 
-export { generationId } from './job-render';
+export { generationId } from './render';
 
 /** A job that has not ended this long after submission fails and frees its hold. */
 export const MEDIA_JOB_DEADLINE_MS = 30 * 60 * 1000;

@@ -1,6 +1,6 @@
-import { runMediaJob } from '../media/jobs';
-import { pollVideoJob } from '../media/videos/job';
-import { expireAccount } from './account-expiry';
+import { runMediaJob } from '../jobs/render-jobs';
+import { pollVideoJob } from '../jobs/video-jobs';
+import { expireAccount } from '../jobs/account-expiry';
 import type { JobMessage } from './messages';
 import { logJob } from '../observability/request-log';
 
