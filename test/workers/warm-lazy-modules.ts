@@ -30,7 +30,7 @@ await Promise.all([
   import('../../src/quote/price-request'),
   import('../../durable-objects/web-job/page-tools'),
   import('../../src/queue/consumer'),
-  import('../../src/cron/sweeps'),
+  import('../../src/cron/scheduled'),
   import('@simplewebauthn/server'),
   import('@simplewebauthn/server/helpers'),
 ]);
