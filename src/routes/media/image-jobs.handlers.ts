@@ -17,7 +17,7 @@ import type { getImageJob, submitImageJob } from './images.routes';
 
 /**
  * `POST /v1/images/jobs`: the same checks and price as the sync route; holds the worst case,
- * records the job and queues its render (`src/media/jobs.ts`). 202 with the amount held.
+ * records the job and queues its render (`src/jobs/render-jobs.ts`). 202 with the amount held.
  */
 export const submitImageJobHandler: RouteHandler<typeof submitImageJob, AppEnv> = async (c) => {
   const request = c.req.valid('json');
