@@ -63,6 +63,6 @@ function subjectOf(body: QueueMessage): { job_id?: string; account_id?: string }
 
 /** The kind a dropped body claims, shortened, for its log line. */
 function kindOf(body: unknown): string {
-  const kind: unknown = typeof body === 'object' && body !== null ? (body as { kind?: unknown }).kind : undefined;
-  return typeof kind === 'string' ? kind.slice(0, 60) : typeof body;
+  if (typeof body === 'object' && body !== null && 'kind' in body && typeof body.kind === 'string') return body.kind.slice(0, 60);
+  return typeof body;
 }

@@ -23,7 +23,5 @@ const KINDS: Record<QueueMessageKind, true> = { 'account.expire': true, 'image.r
 
 /** Whether a delivered body is a message this Worker knows (an older or newer deploy may have sent another). */
 export function isQueueMessage(body: unknown): body is QueueMessage {
-  if (typeof body !== 'object' || body === null) return false;
-  const kind: unknown = (body as { kind?: unknown }).kind;
-  return typeof kind === 'string' && Object.hasOwn(KINDS, kind);
+  return typeof body === 'object' && body !== null && 'kind' in body && typeof body.kind === 'string' && Object.hasOwn(KINDS, body.kind);
 }
