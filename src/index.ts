@@ -1,5 +1,4 @@
 import { createApp } from './app';
-import type { JobMessage } from './jobs/messages';
 
 export { AccountDurableObject } from '../durable-objects/account/account';
 export { WebJobDurableObject } from '../durable-objects/web-job/web-job';
@@ -10,20 +9,14 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
-  // The queue consumer and the sweeps are imported by their first run, not at startup (README "Startup").
+  // The queue consumer and the cron are imported by their first run, not at startup (README "Startup").
   async queue(batch, env, ctx) {
-    const { consumeJobs } = await import('./jobs/consumer');
-    return consumeJobs(batch, env, ctx);
+    const { consumeQueue } = await import('./queue/consumer');
+    return consumeQueue(batch, env, ctx);
   },
   async scheduled(controller, env, ctx) {
-    const sweeps = await import('./jobs/sweeps');
-    ctx.waitUntil(sweeps.sweepExpiredAccounts(env, controller.scheduledTime));
-    ctx.waitUntil(sweeps.sweepMediaJobs(env, controller.scheduledTime));
-    ctx.waitUntil(sweeps.sweepVideoJobs(env, controller.scheduledTime));
-    ctx.waitUntil(sweeps.sweepExpiredUploads(env, controller.scheduledTime));
-    ctx.waitUntil(sweeps.sweepHumanRecords(env, controller.scheduledTime));
-    ctx.waitUntil(sweeps.sweepStorage(env, controller.scheduledTime));
-    // A deposit that came after its intent expired is still seen, and kept for the operator.
-    if (env.BASE_RPC_URL) ctx.waitUntil(env.FUNDING_WATCHER.get(env.FUNDING_WATCHER.idFromName('usdc')).wake());
+    const { runScheduled } = await import('./cron/scheduled');
+    runScheduled(env, controller.scheduledTime, ctx);
   },
-} satisfies ExportedHandler<Env, JobMessage>;
+  // A delivered body is checked by the consumer (`isQueueMessage`), not trusted to be a `QueueMessage`.
+} satisfies ExportedHandler<Env, unknown>;

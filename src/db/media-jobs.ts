@@ -98,12 +98,15 @@ export async function endMediaJob(
     .run();
 }
 
-/** Open jobs in `status` untouched since `before`, oldest first: the sweep's work. */
-export async function staleMediaJobs(db: Database, status: 'queued' | 'processing', before: number, limit: number): Promise<MediaJobRow[]> {
+/**
+ * Open jobs of one kind in `status` untouched since `before`, oldest first: a sweep's work. By
+ * kind (index `media_jobs_kind_open`), so one kind's backlog never fills another kind's batch.
+ */
+export async function staleMediaJobs(db: Database, kind: MediaJobRow['kind'], status: 'queued' | 'processing', before: number, limit: number): Promise<MediaJobRow[]> {
   return db
     .select()
     .from(mediaJobs)
-    .where(and(eq(mediaJobs.status, status), lt(mediaJobs.updatedAt, before)))
+    .where(and(eq(mediaJobs.kind, kind), eq(mediaJobs.status, status), lt(mediaJobs.updatedAt, before)))
     .orderBy(mediaJobs.updatedAt)
     .limit(limit)
     .all();

@@ -101,7 +101,11 @@ export const mediaJobs = sqliteTable(
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
-  (t) => [index('media_jobs_account').on(t.accountId), index('media_jobs_open').on(t.status, t.updatedAt)],
+  (t) => [
+    index('media_jobs_account').on(t.accountId),
+    index('media_jobs_open').on(t.status, t.updatedAt),
+    index('media_jobs_kind_open').on(t.kind, t.status, t.updatedAt),
+  ],
 );
 
 /**

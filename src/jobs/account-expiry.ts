@@ -7,7 +7,7 @@ import { deleteMediaJobsOf } from '../db/media-jobs';
 import { deleteUploadsOf } from '../db/uploads';
 import { deleteWebJobsOf, webJobIdsOf } from '../db/web-jobs';
 import { deleteAccountObjects } from '../media/keys';
-import type { JobMessage } from './messages';
+import type { QueueMessage } from '../queue/messages';
 
 const SWEEP_BATCH = 100;
 
@@ -15,7 +15,7 @@ const SWEEP_BATCH = 100;
 export async function sweepExpiredAccounts(env: Env, now: number): Promise<number> {
   const ids = await expiredAccountIds(database(env), now, SWEEP_BATCH);
   if (ids.length > 0) {
-    await env.JOBS.sendBatch(ids.map((accountId) => ({ body: { kind: 'account.expire', accountId, now } satisfies JobMessage })));
+    await env.JOBS.sendBatch(ids.map((accountId) => ({ body: { kind: 'account.expire', accountId, now } satisfies QueueMessage })));
   }
   return ids.length;
 }
@@ -24,7 +24,7 @@ export async function sweepExpiredAccounts(env: Env, now: number): Promise<numbe
  * Deletes one expired account and all its data. The account's Durable Object decides (it may
  * have been funded since D1 was read); a repeated message finds nothing left and changes nothing.
  */
-export async function expireAccount(env: Env, message: Extract<JobMessage, { kind: 'account.expire' }>): Promise<void> {
+export async function expireAccount(env: Env, message: Extract<QueueMessage, { kind: 'account.expire' }>): Promise<void> {
   const db = database(env);
   const outcome = await env.ACCOUNT.get(env.ACCOUNT.idFromName(message.accountId)).deleteIfExpired(message.now);
   if (!outcome.deleted) {

@@ -3,7 +3,7 @@ import * as chatRoutes from '../routes/chat/chat.routes';
 import * as fundRoutes from '../routes/funding/fund.routes';
 import * as imagesRoutes from '../routes/media/images.routes';
 import * as speechRoutes from '../routes/media/speech.routes';
-import * as jobsRoutes from '../routes/web/jobs.routes';
+import * as jobsRoutes from '../routes/web/web-jobs.routes';
 import * as scrapeRoutes from '../routes/web/scrape.routes';
 
 /** One MCP tool: which route it runs, and how its arguments become that route's request. */

@@ -77,7 +77,8 @@ export interface JobLine {
   job_id?: string;
   account_id?: string;
   attempt: number;
-  outcome: 'done' | 'retry';
+  /** `dropped`: a message of no kind this consumer knows, acked so it is not retried forever. */
+  outcome: 'done' | 'retry' | 'dropped';
   ms: number;
   /** The failure, shortened (error messages carry no secrets or prompts; see the README). */
   error?: string;

@@ -21,7 +21,7 @@ import { chatCompletions } from '../routes/chat/chat.routes';
 import { generateImages, submitImageJob } from '../routes/media/images.routes';
 import { speech } from '../routes/media/speech.routes';
 import { submitVideo } from '../routes/media/videos.routes';
-import { crawl, extract } from '../routes/web/jobs.routes';
+import { crawl, extract } from '../routes/web/web-jobs.routes';
 import { scrape } from '../routes/web/scrape.routes';
 import { findScraper } from '../web/extract';
 import { CRAWL_PAGE_MICROS, EXTRACT_RECORD_MICROS, SCRAPE_PRICE_MICROS } from '../web/pricing';

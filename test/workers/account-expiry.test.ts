@@ -2,32 +2,32 @@ import { createExecutionContext, createMessageBatch, createScheduledController, 
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
-import type { JobMessage } from '../../src/jobs/messages';
+import type { QueueMessage } from '../../src/queue/messages';
 import { accountPrefix } from '../../src/media/keys';
 import { adminCredit, bearer, call, expectError, register } from './helpers';
 
 const DAY = 86_400_000;
 
 /** Runs the cron at `now`, then hands the messages it queued to the real consumer. */
-type ExpireMessage = Extract<JobMessage, { kind: 'account.expire' }>;
+type ExpireMessage = Extract<QueueMessage, { kind: 'account.expire' }>;
 
 /** Runs the cron at `now`; answers the account expiries it sent. */
 async function sweepAt(now: number): Promise<ExpireMessage[]> {
-  const sent: JobMessage[] = [];
+  const sent: QueueMessage[] = [];
   const queue = env.JOBS;
   // Capture what the cron sends while still sending it to the real queue.
   const recording = {
     ...env,
     JOBS: {
-      send: (body: JobMessage) => (sent.push(body), queue.send(body)),
-      sendBatch: (batch: { body: JobMessage }[]) => (sent.push(...batch.map((m) => m.body)), queue.sendBatch(batch)),
+      send: (body: QueueMessage) => (sent.push(body), queue.send(body)),
+      sendBatch: (batch: { body: QueueMessage }[]) => (sent.push(...batch.map((m) => m.body)), queue.sendBatch(batch)),
     } as unknown as Queue,
   };
   const ctx = createExecutionContext();
   await worker.scheduled(createScheduledController({ scheduledTime: now, cron: '*/5 * * * *' }), recording, ctx);
   await waitOnExecutionContext(ctx);
 
-  const batch = createMessageBatch<JobMessage>(
+  const batch = createMessageBatch<QueueMessage>(
     'ai-gateway-jobs',
     sent.map((body, i) => ({ id: `m${i}`, timestamp: new Date(now), attempts: 1, body })),
   );
@@ -74,9 +74,9 @@ describe('the expiry sweep', () => {
     const stub = env.ACCOUNT.get(env.ACCOUNT.idFromName(account.account_id));
     await stub.credit({ amountMicros: 1_000_000, idempotencyKey: 'late-funding', source: 'usdc' });
 
-    const message: JobMessage = { kind: 'account.expire', accountId: account.account_id, now: Date.now() + 31 * DAY };
+    const message: QueueMessage = { kind: 'account.expire', accountId: account.account_id, now: Date.now() + 31 * DAY };
     for (let delivery = 0; delivery < 2; delivery++) {
-      const batch = createMessageBatch<JobMessage>('ai-gateway-jobs', [{ id: `d${delivery}`, timestamp: new Date(), attempts: 1, body: message }]);
+      const batch = createMessageBatch<QueueMessage>('ai-gateway-jobs', [{ id: `d${delivery}`, timestamp: new Date(), attempts: 1, body: message }]);
       const ctx = createExecutionContext();
       await worker.queue(batch, env, ctx);
       expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual([`d${delivery}`]);

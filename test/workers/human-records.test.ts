@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { database } from '../../src/db';
 import { insertChallenge } from '../../src/db/passkeys';
 import { expireAccount } from '../../src/jobs/account-expiry';
-import { sweepHumanRecords } from '../../src/jobs/human-records';
+import { sweepHumanRecords } from '../../src/cron/human-records';
 import { approveClaim } from '../../src/human/claims';
 import { agentWithClaim } from './claim-helpers';
 

@@ -2,7 +2,9 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
 import { database } from '../../src/db';
 import { insertMediaJob, mediaJob, type NewMediaJob } from '../../src/db/media-jobs';
-import { runMediaJob, sweepMediaJobs } from '../../src/media/jobs';
+import { runMediaJob, sweepMediaJobs } from '../../src/jobs/render-jobs';
+import { sweepVideoJobs } from '../../src/jobs/video-jobs';
+import type { QueueMessage } from '../../src/queue/messages';
 import { IMAGES_UPSTREAM_KEY } from './global-setup';
 import { accountStub, adminCredit, register } from './helpers';
 import { sha256Hex } from '../../src/accounts/credentials';
@@ -93,5 +95,50 @@ describe('image jobs', () => {
     // The rescued message runs the job to the end.
     await runMediaJob(withImages, lost.job.id, 1);
     expect((await mediaJob(database(env), lost.job.id))?.status).toBe('completed');
+  });
+});
+
+/** A row as a sweep sees it; no account or hold behind it (a sweep that only re-sends touches neither). */
+async function staleRow(kind: 'image' | 'video', at: number): Promise<string> {
+  const id = `${kind === 'image' ? 'imgjob' : 'vidjob'}_${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`;
+  await insertMediaJob(database(env), {
+    id,
+    accountId: `acct_${crypto.randomUUID()}`,
+    kind,
+    model: 'test/model',
+    status: 'queued',
+    params: { prompt: 'a stale job' },
+    base: 'https://gateway.test',
+    holdId: `hold_${crypto.randomUUID()}`,
+    predictedMicros: 1_000,
+    actualMicros: null,
+    keys: null,
+    error: null,
+    upstream: null,
+    createdAt: at,
+    updatedAt: at,
+  });
+  return id;
+}
+
+describe('sweeps by kind', () => {
+  it.each([
+    ['image', 'video', sweepMediaJobs, 'image.render'],
+    ['video', 'image', sweepVideoJobs, 'video.poll'],
+  ] as const)('rescues a lost %s job behind 100 older stale %s jobs: each kind reads its own batch', async (kind, other, sweep, message) => {
+    const now = Date.now();
+    const filler: string[] = [];
+    for (let i = 0; i < 100; i++) filler.push(await staleRow(other, now - 10 * MINUTE + i));
+    const lost = await staleRow(kind, now - 3 * MINUTE);
+    const sent: QueueMessage[] = [];
+    const recording = { ...env, JOBS: { sendBatch: async (batch: { body: QueueMessage }[]) => void sent.push(...batch.map((m) => m.body)) } } as unknown as Env;
+    try {
+      await sweep(recording, now);
+      expect(sent).toContainEqual({ kind: message, jobId: lost });
+      // The other kind's rows are not this sweep's: none is re-sent as this kind's message.
+      expect(sent.filter((body) => 'jobId' in body && filler.includes(body.jobId))).toEqual([]);
+    } finally {
+      await env.DB.prepare(`DELETE FROM media_jobs WHERE id IN (SELECT value FROM json_each(?))`).bind(JSON.stringify([...filler, lost])).run();
+    }
   });
 });

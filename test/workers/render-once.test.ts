@@ -4,10 +4,10 @@ import { describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { database } from '../../src/db';
 import { mediaJob } from '../../src/db/media-jobs';
-import { consumeJobs } from '../../src/jobs/consumer';
-import type { JobMessage } from '../../src/jobs/messages';
-import { RENDER_CLAIM_LEASE_MS } from '../../src/media/job-render';
-import { sweepMediaJobs } from '../../src/media/jobs';
+import { consumeQueue } from '../../src/queue/consumer';
+import type { QueueMessage } from '../../src/queue/messages';
+import { RENDER_CLAIM_LEASE_MS } from '../../src/jobs/render';
+import { sweepMediaJobs } from '../../src/jobs/render-jobs';
 import { BACKSTOP_DELAY_SECONDS } from '../../src/routes/media/sync-render';
 import { IMAGES_UPSTREAM_KEY } from './global-setup';
 import { accountStub, adminCredit, register } from './helpers';
@@ -25,25 +25,25 @@ const app = createApp();
 const MODEL = 'openai/gpt-image-1-mini';
 
 interface Sent {
-  body: JobMessage;
+  body: QueueMessage;
   delaySeconds?: number;
 }
 
 /** The Worker's env with the images upstream at `base` and the queue recorded (the test delivers). */
 function gatewayEnv(sent: Sent[], base = `${imagesUrl}/v1`): Env {
   const JOBS = {
-    send: async (body: JobMessage, options?: { delaySeconds?: number }) => void sent.push({ body, delaySeconds: options?.delaySeconds }),
-    sendBatch: async (batch: { body: JobMessage }[]) => void sent.push(...batch.map((message) => ({ body: message.body }))),
+    send: async (body: QueueMessage, options?: { delaySeconds?: number }) => void sent.push({ body, delaySeconds: options?.delaySeconds }),
+    sendBatch: async (batch: { body: QueueMessage }[]) => void sent.push(...batch.map((message) => ({ body: message.body }))),
   };
   return { ...env, OPENAI_API_KEY: IMAGES_UPSTREAM_KEY, OPENAI_BASE_URL: base, JOBS } as unknown as Env;
 }
 
 /** One delivery of `body` to the queue consumer, at `now`; says whether it was acked or retried. */
-async function deliver(consumer: Env, body: JobMessage, now = Date.now()): Promise<'acked' | 'retried'> {
+async function deliver(consumer: Env, body: QueueMessage, now = Date.now()): Promise<'acked' | 'retried'> {
   let outcome: 'acked' | 'retried' | undefined;
   const message = { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body, ack: () => void (outcome = 'acked'), retry: () => void (outcome = 'retried') };
-  const batch = { queue: 'ai-gateway-jobs', messages: [message], ackAll: () => {}, retryAll: () => {} } as unknown as MessageBatch<JobMessage>;
-  await consumeJobs(batch, consumer, undefined, () => now);
+  const batch = { queue: 'ai-gateway-jobs', messages: [message], ackAll: () => {}, retryAll: () => {} } as unknown as MessageBatch<QueueMessage>;
+  await consumeQueue(batch, consumer, undefined, () => now);
   return outcome!;
 }
 

@@ -2,9 +2,9 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { createApp } from '../../src/app';
-import { consumeJobs } from '../../src/jobs/consumer';
+import { consumeQueue } from '../../src/queue/consumer';
 import { withoutQueries } from '../../src/observability/request-log';
-import type { JobMessage } from '../../src/jobs/messages';
+import type { QueueMessage } from '../../src/queue/messages';
 import { IMAGES_UPSTREAM_KEY } from './global-setup';
 import { ADMIN_TOKEN, adminCredit, register } from './helpers';
 
@@ -132,10 +132,10 @@ describe('the request log line', () => {
 
 describe('the job log line', () => {
   /** One delivery of `body` to the consumer with `consumerEnv`; the lines it logged. */
-  async function deliver(body: JobMessage, consumerEnv: Env): Promise<Line[]> {
+  async function deliver(body: QueueMessage, consumerEnv: Env): Promise<Line[]> {
     const log = vi.spyOn(console, 'log');
     const message = { id: crypto.randomUUID(), timestamp: new Date(), attempts: 2, body, ack: () => {}, retry: () => {} };
-    await consumeJobs({ queue: 'ai-gateway-jobs', messages: [message], ackAll: () => {}, retryAll: () => {} } as unknown as MessageBatch<JobMessage>, consumerEnv);
+    await consumeQueue({ queue: 'ai-gateway-jobs', messages: [message], ackAll: () => {}, retryAll: () => {} } as unknown as MessageBatch<QueueMessage>, consumerEnv);
     const lines = log.mock.calls.map((args) => String(args[0])).filter((text) => text.startsWith('{"event":"job"')).map((text) => JSON.parse(text) as Line);
     log.mockRestore();
     return lines;
@@ -143,7 +143,7 @@ describe('the job log line', () => {
 
   it('names the message kind, its subject, the attempt, the outcome and the time taken', async () => {
     const agent = await register();
-    const body: JobMessage = { kind: 'account.expire', accountId: agent.account_id, now: Date.now() };
+    const body: QueueMessage = { kind: 'account.expire', accountId: agent.account_id, now: Date.now() };
     expect(await deliver(body, env)).toEqual([
       { event: 'job', queue: 'ai-gateway-jobs', kind: 'account.expire', account_id: agent.account_id, attempt: 2, outcome: 'done', ms: expect.any(Number) },
     ]);

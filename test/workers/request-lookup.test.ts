@@ -7,8 +7,8 @@ import { createApp } from '../../src/app';
 import { formatUsd } from '../../src/money';
 import { database } from '../../src/db';
 import { mediaJob } from '../../src/db/media-jobs';
-import type { JobMessage } from '../../src/jobs/messages';
-import { pollVideoJob } from '../../src/media/videos/job';
+import type { QueueMessage } from '../../src/queue/messages';
+import { pollVideoJob } from '../../src/jobs/video-jobs';
 import { IMAGES_UPSTREAM_KEY, VIDEOS_UPSTREAM_KEY } from './global-setup';
 import { accountStub, adminCredit, bearer, call, expectError, register } from './helpers';
 
@@ -125,8 +125,8 @@ describe('GET /v1/requests/{request_id}', () => {
 
   it('returns a video job, under the request id of the POST that started it, once it completes', async () => {
     const agent = await funded('2');
-    const sent: JobMessage[] = [];
-    const JOBS = { send: async (body: JobMessage) => void sent.push(body), sendBatch: async (batch: { body: JobMessage }[]) => void sent.push(...batch.map((m) => m.body)) };
+    const sent: QueueMessage[] = [];
+    const JOBS = { send: async (body: QueueMessage) => void sent.push(body), sendBatch: async (batch: { body: QueueMessage }[]) => void sent.push(...batch.map((m) => m.body)) };
     const videosEnv = { ...env, OPENAI_API_KEY: VIDEOS_UPSTREAM_KEY, OPENAI_BASE_URL: `${inject('videosUpstreamUrl')}/v1`, JOBS } as unknown as Env;
     const { res, text } = await post('/v1/videos/generations', agent.api_key, { model: 'openai/sora-2', prompt: 'a heron, looked up', duration: 4 }, videosEnv);
     expect(res.status, text).toBe(202);

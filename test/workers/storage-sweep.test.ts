@@ -3,8 +3,8 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { database } from '../../src/db';
 import { fundingIntents, generations, ipDailyCounters, mediaJobs, webJobs, welcomeCreditDays } from '../../src/db/schema';
-import { dayKeyBefore } from '../../src/jobs/retention';
-import { sweepStorage, type SweepReport } from '../../src/jobs/storage-sweep';
+import { dayKeyBefore } from '../../src/cron/retention';
+import { sweepStorage, type SweepReport } from '../../src/cron/storage-sweep';
 
 const DAY = 86_400_000;
 const NOTHING: SweepReport = { generations: 0, mediaJobs: 0, webJobs: 0, objects: 0, ipDays: 0, welcomeDays: 0, intents: 0 };

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { database } from '../../src/db';
 import { markUploaded, reserveUpload, uploadsPage } from '../../src/db/uploads';
-import { sweepExpiredUploads } from '../../src/jobs/upload-expiry';
+import { sweepExpiredUploads } from '../../src/cron/upload-expiry';
 import { UPLOAD_RETENTION_MS } from '../../src/media/uploads';
 
 /** Uploads live about 48 hours (D10): the cron deletes the object, then the row. */

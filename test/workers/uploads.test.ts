@@ -2,7 +2,7 @@ import { createExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app';
-import type { JobMessage } from '../../src/jobs/messages';
+import type { QueueMessage } from '../../src/queue/messages';
 import { IMAGES_UPSTREAM_KEY } from './global-setup';
 import { adminCredit, expectError, register } from './helpers';
 
@@ -22,7 +22,7 @@ const R2_VARS = { R2_ACCOUNT_ID: '0123456789abcdef0123456789abcdef', R2_ACCESS_K
 
 /** The Worker's env with R2's S3 credentials (`vars`), the images upstream, and the queue recorded. */
 function gatewayEnv(vars: Partial<Env> = R2_VARS): Env {
-  const JOBS = { send: async (_: JobMessage) => {}, sendBatch: async () => {} };
+  const JOBS = { send: async (_: QueueMessage) => {}, sendBatch: async () => {} };
   return { ...env, ...vars, OPENAI_API_KEY: IMAGES_UPSTREAM_KEY, OPENAI_BASE_URL: `${imagesUrl}/v1`, JOBS } as unknown as Env;
 }
 

@@ -5,8 +5,8 @@ import { sha256Hex } from '../../src/accounts/credentials';
 import { createApp } from '../../src/app';
 import { database } from '../../src/db';
 import { insertMediaJob, mediaJob, type NewMediaJob } from '../../src/db/media-jobs';
-import type { JobMessage } from '../../src/jobs/messages';
-import { pollVideoJob, sweepVideoJobs } from '../../src/media/videos/job';
+import type { QueueMessage } from '../../src/queue/messages';
+import { pollVideoJob, sweepVideoJobs } from '../../src/jobs/video-jobs';
 import { planVideo } from '../../src/media/videos/plan';
 import { submitVideo } from '../../src/media/videos/rail';
 import { VideoGenerationRequest } from '../../src/media/videos/request';
@@ -25,11 +25,11 @@ import { accountStub, adminCredit, expectError, register } from './helpers';
 const MINUTE = 60_000;
 
 /** The env of the consumer, with the queue recorded instead of delivered (the test delivers). */
-function consumerEnv(): { env: Env; sent: JobMessage[] } {
-  const sent: JobMessage[] = [];
+function consumerEnv(): { env: Env; sent: QueueMessage[] } {
+  const sent: QueueMessage[] = [];
   const JOBS = {
-    send: async (body: JobMessage) => void sent.push(body),
-    sendBatch: async (batch: { body: JobMessage }[]) => void sent.push(...batch.map((message) => message.body)),
+    send: async (body: QueueMessage) => void sent.push(body),
+    sendBatch: async (batch: { body: QueueMessage }[]) => void sent.push(...batch.map((message) => message.body)),
   };
   return { env: { ...env, OPENAI_API_KEY: VIDEOS_UPSTREAM_KEY, OPENAI_BASE_URL: `${inject('videosUpstreamUrl')}/v1`, JOBS } as unknown as Env, sent };
 }

@@ -29,8 +29,8 @@ await Promise.all([
   import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
   import('../../src/quote/price-request'),
   import('../../durable-objects/web-job/page-tools'),
-  import('../../src/jobs/consumer'),
-  import('../../src/jobs/sweeps'),
+  import('../../src/queue/consumer'),
+  import('../../src/cron/scheduled'),
   import('@simplewebauthn/server'),
   import('@simplewebauthn/server/helpers'),
 ]);

@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
-import * as jobs from '../web/jobs.handlers';
-import * as jobsRoutes from '../web/jobs.routes';
+import * as jobs from '../web/web-jobs.handlers';
+import * as jobsRoutes from '../web/web-jobs.routes';
 import * as scrape from '../web/scrape.handlers';
 import * as scrapeRoutes from '../web/scrape.routes';
 

@@ -9,7 +9,7 @@ import { mediaHold } from './hold';
 import { GatewayError } from '../../errors';
 import { imageHoldMicros } from '../../media/images/cost';
 import { planImages } from '../../media/images/plan';
-import { MEDIA_JOB_HOLD_TTL_MS, renderMessage } from '../../media/jobs';
+import { MEDIA_JOB_HOLD_TTL_MS, renderMessage } from '../../jobs/render-jobs';
 import { fileUrl } from '../../media/outputs';
 import { requireStoredUploads } from '../../media/upload-check';
 import { toUsdNumber } from '../../money';
@@ -18,7 +18,7 @@ import type { getImageJob, submitImageJob } from './images.routes';
 
 /**
  * `POST /v1/images/jobs`: the same checks and price as the sync route; holds the worst case,
- * records the job and queues its render (`src/media/jobs.ts`). 202 with the amount held.
+ * records the job and queues its render (`src/jobs/render-jobs.ts`). 202 with the amount held.
  */
 export const submitImageJobHandler: RouteHandler<typeof submitImageJob, AppEnv> = async (c) => {
   const request = c.req.valid('json');

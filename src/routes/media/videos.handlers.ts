@@ -10,7 +10,7 @@ import { GatewayError } from '../../errors';
 import { fileUrl } from '../../media/outputs';
 import { loadReferences } from '../../media/references';
 import { requireStoredUploads } from '../../media/upload-check';
-import { VIDEO_JOB_HOLD_TTL_MS, pollMessage } from '../../media/videos/job';
+import { VIDEO_JOB_HOLD_TTL_MS, pollMessage } from '../../jobs/video-jobs';
 import { planVideo } from '../../media/videos/plan';
 import { submitVideo as sendVideoUpstream, videoRailReadsFrameBytes } from '../../media/videos/rail';
 import { toUsdNumber } from '../../money';

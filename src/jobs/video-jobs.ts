@@ -1,17 +1,17 @@
-import type { RequestRecord } from '../../../durable-objects/account/requests';
-import { releaseJobHold, settleJobHold } from '../../accounts/billed';
-import { GatewayError } from '../../errors';
-import { isTransient } from '../../providers/upstream-errors';
-import { database } from '../../db';
-import { insertGeneration } from '../../db/generations';
-import { claimMediaJob, endMediaJob, mediaJob, staleMediaJobs, type MediaJobRow } from '../../db/media-jobs';
-import type { JobMessage } from '../../jobs/messages';
-import { mediaJobRecord } from '../job-render';
-import { accountPrefix } from '../keys';
-import { outputRetentionMs } from '../outputs';
-import { copyToR2 } from '../stream-copy';
-import { randomBase62 } from '../../accounts/credentials';
-import { pollVideo } from './rail';
+import type { RequestRecord } from '../../durable-objects/account/requests';
+import { releaseJobHold, settleJobHold } from '../accounts/billed';
+import { GatewayError } from '../errors';
+import { isTransient } from '../providers/upstream-errors';
+import { database } from '../db';
+import { insertGeneration } from '../db/generations';
+import { claimMediaJob, endMediaJob, mediaJob, staleMediaJobs, type MediaJobRow } from '../db/media-jobs';
+import type { QueueMessage } from '../queue/messages';
+import { mediaJobRecord } from './render';
+import { accountPrefix } from '../media/keys';
+import { outputRetentionMs } from '../media/outputs';
+import { copyToR2 } from '../media/stream-copy';
+import { randomBase62 } from '../accounts/credentials';
+import { pollVideo } from '../media/videos/rail';
 
 /** A video job still open this long after submission fails and frees its hold. */
 export const VIDEO_JOB_DEADLINE_MS = 60 * 60 * 1000;
@@ -20,7 +20,7 @@ export const VIDEO_JOB_HOLD_TTL_MS = VIDEO_JOB_DEADLINE_MS + 15 * 60 * 1000;
 const RESCUE_AFTER_MS = 2 * 60 * 1000;
 const SWEEP_BATCH = 100;
 
-export function pollMessage(jobId: string): JobMessage {
+export function pollMessage(jobId: string): QueueMessage {
   return { kind: 'video.poll', jobId };
 }
 
@@ -90,9 +90,10 @@ export async function pollVideoJob(env: Env, jobId: string): Promise<void> {
 /** The cron's rescue for video jobs: a lost poll message is sent again; an overdue job fails. */
 export async function sweepVideoJobs(env: Env, now: number): Promise<{ resent: number; failed: number }> {
   const db = database(env);
-  const stale = [...(await staleMediaJobs(db, 'queued', now - RESCUE_AFTER_MS, SWEEP_BATCH)), ...(await staleMediaJobs(db, 'processing', now - RESCUE_AFTER_MS, SWEEP_BATCH))].filter(
-    (job) => job.kind === 'video',
-  );
+  const stale = [
+    ...(await staleMediaJobs(db, 'video', 'queued', now - RESCUE_AFTER_MS, SWEEP_BATCH)),
+    ...(await staleMediaJobs(db, 'video', 'processing', now - RESCUE_AFTER_MS, SWEEP_BATCH)),
+  ];
   const overdue = stale.filter((job) => now - job.createdAt > VIDEO_JOB_DEADLINE_MS);
   for (const job of overdue) await fail(env, job, 'The render did not finish in time.');
   const resend = stale.filter((job) => !overdue.includes(job));

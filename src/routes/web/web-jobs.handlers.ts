@@ -14,7 +14,7 @@ import { jobResponse } from '../../web/job-response';
 import { admitUrl, requestGuard } from '../../web/policy';
 import { CRAWL_PAGE_MICROS, EXTRACT_RECORD_MICROS } from '../../web/pricing';
 import { publicBaseUrl } from '../../urls';
-import type { crawl, extract, getCrawl, getExtract, listScrapers } from './jobs.routes';
+import type { crawl, extract, getCrawl, getExtract, listScrapers } from './web-jobs.routes';
 
 /**
  * Holds `limit` times the unit price (D14), then hands the job to its own Durable Object. A URL

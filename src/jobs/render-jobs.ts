@@ -1,11 +1,11 @@
 import { database } from '../db';
 import { claimMediaRender, mediaJob, releaseMediaRender, staleMediaJobs, type MediaJobRow } from '../db/media-jobs';
 import { GatewayError } from '../errors';
-import type { JobMessage } from '../jobs/messages';
+import type { QueueMessage } from '../queue/messages';
 import { isTransient } from '../providers/upstream-errors';
-import { failJob, RENDER_CLAIM_LEASE_MS, renderJob } from './job-render';
+import { failJob, RENDER_CLAIM_LEASE_MS, renderJob } from './render';
 
-export { generationId } from './job-render';
+export { generationId } from './render';
 
 /** A job that has not ended this long after submission fails and frees its hold. */
 export const MEDIA_JOB_DEADLINE_MS = 30 * 60 * 1000;
@@ -15,12 +15,13 @@ export const MEDIA_JOB_HOLD_TTL_MS = MEDIA_JOB_DEADLINE_MS + 15 * 60 * 1000;
 const QUEUED_RESCUE_MS = 2 * 60 * 1000;
 /** Transport trouble (unreachable, 429, 5xx without a failure report) is retried by the queue this many times, then the job fails. */
 const MAX_ATTEMPTS = 4;
+/** Rows each kind's sweep reads per status and run. */
 const SWEEP_BATCH = 100;
-/** The kinds rendered by `runMediaJob` (video jobs are polled: `src/media/videos/job.ts`). */
+/** The kinds rendered by `runMediaJob` (video jobs are polled: `./video-jobs.ts`). */
 const RENDERED: MediaJobRow['kind'][] = ['image', 'speech'];
 
 /** The queue message that renders a job (an image job's, or a sync render's backstop). */
-export function renderMessage(job: Pick<MediaJobRow, 'id' | 'kind'>): JobMessage {
+export function renderMessage(job: Pick<MediaJobRow, 'id' | 'kind'>): QueueMessage {
   return job.kind === 'speech' ? { kind: 'speech.render', jobId: job.id } : { kind: 'image.render', jobId: job.id };
 }
 
@@ -64,14 +65,16 @@ export async function runMediaJob(env: Env, jobId: string, attempt: number, now 
  */
 export async function sweepMediaJobs(env: Env, now: number): Promise<{ resent: number; failed: number }> {
   const db = database(env);
-  const stale = [
-    ...(await staleMediaJobs(db, 'queued', now - QUEUED_RESCUE_MS, SWEEP_BATCH)),
-    ...(await staleMediaJobs(db, 'processing', now - RENDER_CLAIM_LEASE_MS, SWEEP_BATCH)),
-  ].filter((job) => RENDERED.includes(job.kind) && (job.claimedUntil === null || job.claimedUntil < now));
-  const expired = stale.filter((job) => job.createdAt < now - MEDIA_JOB_DEADLINE_MS);
+  const stale: MediaJobRow[] = [];
+  for (const kind of RENDERED) {
+    stale.push(...(await staleMediaJobs(db, kind, 'queued', now - QUEUED_RESCUE_MS, SWEEP_BATCH)));
+    stale.push(...(await staleMediaJobs(db, kind, 'processing', now - RENDER_CLAIM_LEASE_MS, SWEEP_BATCH)));
+  }
+  const unclaimed = stale.filter((job) => job.claimedUntil === null || job.claimedUntil < now);
+  const expired = unclaimed.filter((job) => job.createdAt < now - MEDIA_JOB_DEADLINE_MS);
   let failed = 0;
   for (const job of expired) if (await failJob(env, job, 'The job did not finish in time.', now)) failed++;
-  const resend = stale.filter((job) => !expired.includes(job));
+  const resend = unclaimed.filter((job) => !expired.includes(job));
   if (resend.length > 0) await env.JOBS.sendBatch(resend.map((job) => ({ body: renderMessage(job) })));
   return { resent: resend.length, failed };
 }

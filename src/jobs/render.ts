@@ -4,13 +4,13 @@ import { database } from '../db';
 import { endMediaJob, failMediaJob, type MediaJobRow } from '../db/media-jobs';
 import type { GuardOptions } from '../web/guard';
 import { guardOptionsFromEnv } from '../web/guard';
-import { planImages } from './images/plan';
-import { produceImages, recordImageGeneration } from './images/produce';
-import { ImageGenerationRequest } from './images/request';
-import { hostOutput } from './outputs';
-import { planSpeech } from './speech/plan';
-import { renderSpeech } from './speech/render';
-import { SpeechRequest } from './speech/request';
+import { planImages } from '../media/images/plan';
+import { produceImages, recordImageGeneration } from '../media/images/produce';
+import { ImageGenerationRequest } from '../media/images/request';
+import { hostOutput } from '../media/outputs';
+import { planSpeech } from '../media/speech/plan';
+import { renderSpeech } from '../media/speech/render';
+import { SpeechRequest } from '../media/speech/request';
 
 /**
  * How long a claim on a render lasts: longer than any render can run while its Worker lives (an
