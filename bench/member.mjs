@@ -12,11 +12,12 @@
 // p50, 0.2 ms) of it.
 // Knobs: BENCH_MEMBER_N (1000 c=1 requests per target), BENCH_MEMBER_STREAM_N (100),
 // BENCH_MEMBER_WARMUP (100), BENCH_MEMBER_ROUNDS (10), BENCH_MEMBER_RPS_SECONDS (4 per target, 0 skips),
-// BENCH_CONCURRENCY (32).
+// BENCH_MEMBER_FIRST_BYTE_MS (20; 0 leaves the second configuration out), BENCH_MEMBER_SLOW_N (300),
+// BENCH_MEMBER_SLOW_STREAM_N (50), BENCH_CONCURRENCY (32).
 import os from 'node:os';
 import path from 'node:path';
 import {
-  ADMIN_TOKEN, CHAT_BODY, CONCURRENCY, applyMigrations, cpuSeconds, gatewayWorkerOptions, log, num, passthroughWorkerOptions, percentile, sorted, startMiniflare,
+  ADMIN_TOKEN, CHAT_BODY, CONCURRENCY, applyMigrations, cpuSeconds, gatewayWorkerOptions, log, num, passthroughWorkerOptions, percentile, sorted, startMiniflare, startUpstream,
 } from './lib.mjs';
 import { load, micros, snapshot } from './hot.mjs';
 
@@ -25,6 +26,10 @@ const STREAM_N = num('BENCH_MEMBER_STREAM_N', 100);
 const WARMUP = num('BENCH_MEMBER_WARMUP', 100);
 const ROUNDS = num('BENCH_MEMBER_ROUNDS', 10);
 const RPS_SECONDS = num('BENCH_MEMBER_RPS_SECONDS', 4);
+/** The second configuration: an upstream whose first byte takes this long (0 leaves it out), c=1 only. */
+const SLOW_FIRST_BYTE_MS = num('BENCH_MEMBER_FIRST_BYTE_MS', 20);
+const SLOW_N = num('BENCH_MEMBER_SLOW_N', 300);
+const SLOW_STREAM_N = num('BENCH_MEMBER_SLOW_STREAM_N', 50);
 /** Issue #24: the member's added p50 is the plain account's, within 10 % of it or 0.2 ms, whichever is larger. */
 const SHARE = 0.1;
 const FLOOR_MS = 0.2;
@@ -82,6 +87,22 @@ async function sequential(client, target, body, n) {
 }
 
 export async function measureMember({ client, bundleDir, config, upstreamUrl, stateRoot }) {
+  const fast = await measureConfiguration({ client, bundleDir, config, upstreamUrl, stateRoot, label: 'member', n: N, streamN: STREAM_N, rpsSeconds: RPS_SECONDS });
+  let slow = null;
+  if (SLOW_FIRST_BYTE_MS > 0) {
+    log(`member: again with an upstream whose first byte takes ${SLOW_FIRST_BYTE_MS} ms (c=1 only)`);
+    const upstream = await startUpstream({ FIRST_BYTE_MS: String(SLOW_FIRST_BYTE_MS) });
+    try {
+      slow = await measureConfiguration({ client, bundleDir, config, upstreamUrl: upstream.url, stateRoot, label: 'member-slow', n: SLOW_N, streamN: SLOW_STREAM_N, rpsSeconds: 0 });
+    } finally {
+      await upstream.stop();
+    }
+  }
+  return report(fast, slow);
+}
+
+/** One gateway and pass-through on `upstreamUrl`: the plain account and the member, c=1 interleaved, then c=32 (unless `rpsSeconds` is 0), then the money. */
+async function measureConfiguration({ client, bundleDir, config, upstreamUrl, stateRoot, label, n, streamN, rpsSeconds }) {
   // D21's decision per request, from the gateway's log line (README "Observability"); other lines are shown.
   const decisions = new Map();
   const handleStructuredLogs = ({ message }) => {
@@ -92,13 +113,13 @@ export async function measureMember({ client, bundleDir, config, upstreamUrl, st
     d[line.decision_cache]++;
     decisions.set(line.account_id, d);
   };
-  const passthrough = await startMiniflare('member-passthrough', passthroughWorkerOptions(config, upstreamUrl), path.join(stateRoot, 'member-passthrough'));
-  const gateway = await startMiniflare('member-gateway', gatewayWorkerOptions(bundleDir, config, upstreamUrl), path.join(stateRoot, 'member-gateway'), { handleStructuredLogs });
+  const passthrough = await startMiniflare(`${label}-passthrough`, passthroughWorkerOptions(config, upstreamUrl), path.join(stateRoot, `${label}-passthrough`));
+  const gateway = await startMiniflare(`${label}-gateway`, gatewayWorkerOptions(bundleDir, config, upstreamUrl), path.join(stateRoot, `${label}-gateway`), { handleStructuredLogs });
   try {
     await applyMigrations(gateway.mf, config);
     const base = gateway.url;
     const { plain, member, organization } = await setup(client, base);
-    log(`member: plain account ${plain.accountId}; member ${member.accountId} of organization ${organization.accountId}`);
+    log(`${label}: plain account ${plain.accountId}; member ${member.accountId} of organization ${organization.accountId}`);
     const chat = `${base}/v1/chat/completions`;
     const targets = {
       passthrough: { name: 'pass-through Worker', url: `${passthrough.url}/v1/chat/completions`, headers: {}, body: CHAT_BODY, streamBody: UPSTREAM_STREAM_BODY },
@@ -115,14 +136,14 @@ export async function measureMember({ client, bundleDir, config, upstreamUrl, st
     const [memberBefore] = await snapshot(base, [member]);
     const [plainBefore] = await snapshot(base, [plain]);
 
-    log(`member: warm-up ${WARMUP} requests and ${Math.ceil(WARMUP / 10)} streams per target`);
+    log(`${label}: warm-up ${WARMUP} requests and ${Math.ceil(WARMUP / 10)} streams per target`);
     for (const key of Object.keys(targets)) {
       await run(key, targets[key].body, WARMUP);
       await run(key, targets[key].streamBody, Math.ceil(WARMUP / 10));
     }
     decisions.clear();
 
-    log(`member: c=1 ${N} requests and ${STREAM_N} streams per target in ${ROUNDS} rounds, plain and member swapping order each round`);
+    log(`${label}: c=1 ${n} requests and ${streamN} streams per target in ${ROUNDS} rounds, plain and member swapping order each round`);
     const results = Object.fromEntries(Object.keys(targets).map((k) => [k, { total: [], ttfb: [] }]));
     const cores = os.cpus().length;
     const ourPids = [process.pid, ...passthrough.pids, ...gateway.pids];
@@ -130,8 +151,8 @@ export async function measureMember({ client, bundleDir, config, upstreamUrl, st
     const wallStart = Date.now();
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? ['passthrough', 'plain', 'member'] : ['passthrough', 'member', 'plain'];
-      for (const key of order) results[key].total.push(...(await run(key, targets[key].body, Math.ceil(N / ROUNDS))).total);
-      for (const key of order) results[key].ttfb.push(...(await run(key, targets[key].streamBody, Math.ceil(STREAM_N / ROUNDS))).ttfb);
+      for (const key of order) results[key].total.push(...(await run(key, targets[key].body, Math.ceil(n / ROUNDS))).total);
+      for (const key of order) results[key].ttfb.push(...(await run(key, targets[key].streamBody, Math.ceil(streamN / ROUNDS))).ttfb);
     }
     const c1Decisions = { plain: { ...(decisions.get(plain.accountId) ?? { hit: 0, miss: 0 }) }, member: { ...(decisions.get(member.accountId) ?? { hit: 0, miss: 0 }) } };
     const cpuEnd = cpuSeconds(ourPids);
@@ -142,8 +163,8 @@ export async function measureMember({ client, bundleDir, config, upstreamUrl, st
       Object.assign(r, { p50: percentile(total, 50), p99: percentile(total, 99), ttfbP50: percentile(ttfb, 50), ttfbP99: percentile(ttfb, 99) });
     }
 
-    if (RPS_SECONDS > 0) {
-      log(`member: c=${CONCURRENCY}, ${RPS_SECONDS} s per target in 2 alternating rounds`);
+    if (rpsSeconds > 0) {
+      log(`${label}: c=${CONCURRENCY}, ${rpsSeconds} s per target in 2 alternating rounds`);
       for (const key of Object.keys(targets)) Object.assign(results[key], { requests: 0, wall: 0, cpu: 0, failed: 0 });
       for (let round = 0; round < 2; round++) {
         const order = round % 2 === 0 ? ['passthrough', 'plain', 'member'] : ['passthrough', 'member', 'plain'];
@@ -151,7 +172,7 @@ export async function measureMember({ client, bundleDir, config, upstreamUrl, st
           const t = targets[key];
           const pids = key === 'passthrough' ? passthrough.pids : gateway.pids;
           const before = cpuSeconds(pids).ours;
-          const r = await load(() => t.url, () => t.headers, CONCURRENCY, RPS_SECONDS / 2);
+          const r = await load(() => t.url, () => t.headers, CONCURRENCY, rpsSeconds / 2);
           results[key].cpu += cpuSeconds(pids).ours - before;
           results[key].requests += r.latencies.length;
           results[key].wall += r.wall;
@@ -175,36 +196,53 @@ export async function measureMember({ client, bundleDir, config, upstreamUrl, st
       plainCost: targets.plain.costMicros,
       openHolds: orgAfter.openHolds + memberAfter.openHolds + plainAfter.openHolds,
     };
-    return report(results, c1Decisions, money, foreign);
+    return { results, decisions: c1Decisions, money, foreign };
   } finally {
     await gateway.stop();
     await passthrough.stop();
   }
 }
 
-function report(r, decisions, money, foreign) {
+/** Added over the pass-through, per target. */
+const addedOf = (r) => {
   const p = r.passthrough;
   const added = (x) => ({ p50: x.p50 - p.p50, p99: x.p99 - p.p99, ttfb: x.ttfbP50 - p.ttfbP50 });
-  const plain = added(r.plain);
-  const member = added(r.member);
-  const limit = Math.max(SHARE * plain.p50, FLOOR_MS);
-  const which = SHARE * plain.p50 > FLOOR_MS ? `10 % of ${f2(plain.p50)} ms` : `${FLOOR_MS} ms, larger than 10 % of ${f2(plain.p50)} ms`;
+  return { plain: added(r.plain), member: added(r.member) };
+};
+
+function rows(c, upstream) {
+  const r = c.results;
+  const a = addedOf(r);
   const hitShare = (d) => (d.hit + d.miss ? `${((d.hit / (d.hit + d.miss)) * 100).toFixed(0)} %` : 'n/a');
   const row = (key, name) => {
     const x = r[key];
-    const a = key === 'passthrough' ? null : added(x);
-    return `| ${name} | ${f2(x.p50)} / ${f2(x.p99)} | ${a ? `${signed(a.p50)} / ${signed(a.p99)}` : '—'} | ${f2(x.ttfbP50)} / ${f2(x.ttfbP99)} | ${a ? signed(a.ttfb) : '—'} | ` +
-      `${x.rps === undefined ? 'n/a' : `${Math.round(x.rps)}${x.failed ? ` (${x.failed} not 200)` : ''}`} | ${x.cpuUs === undefined ? 'n/a' : Math.round(x.cpuUs)} | ${key === 'passthrough' ? '—' : hitShare(decisions[key])} |`;
+    const add = a[key];
+    return `| ${upstream} | ${name} | ${f2(x.p50)} / ${f2(x.p99)} | ${add ? `${signed(add.p50)} / ${signed(add.p99)}` : '—'} | ${f2(x.ttfbP50)} / ${f2(x.ttfbP99)} | ${add ? signed(add.ttfb) : '—'} | ` +
+      `${x.rps === undefined ? '—' : `${Math.round(x.rps)}${x.failed ? ` (${x.failed} not 200)` : ''}`} | ${x.cpuUs === undefined ? '—' : Math.round(x.cpuUs)} | ${add ? hitShare(c.decisions[key]) : '—'} |`;
   };
-  const moneyOk = money.orgDrop === money.memberCost && money.memberDrop === 0 && money.plainDrop === money.plainCost && money.openHolds === 0;
+  return [row('passthrough', 'pass-through Worker'), row('plain', 'gateway, plain account'), row('member', 'gateway, organization member')];
+}
+
+function moneyRow(c, name) {
+  const m = c.money;
+  const ok = m.orgDrop === m.memberCost && m.memberDrop === 0 && m.plainDrop === m.plainCost && m.openHolds === 0;
+  return `| money, ${name}: organization's balance drop = sum of the member's costs; member's own balance untouched; plain account's drop = its sum; no hold open | ` +
+    `org drop ${m.orgDrop} µ$, member costs ${m.memberCost} µ$; member drop ${m.memberDrop} µ$; plain drop ${m.plainDrop} µ$, plain costs ${m.plainCost} µ$; ${m.openHolds} open | equal, 0, equal, 0 | ${yes(ok)} |`;
+}
+
+function report(fast, slow) {
+  const { plain, member } = addedOf(fast.results);
+  const limit = Math.max(SHARE * plain.p50, FLOOR_MS);
+  const which = SHARE * plain.p50 > FLOOR_MS ? `10 % of ${f2(plain.p50)} ms` : `${FLOOR_MS} ms, larger than 10 % of ${f2(plain.p50)} ms`;
+  const slowAdded = slow ? addedOf(slow.results) : null;
+  const slowName = `upstream first byte ${SLOW_FIRST_BYTE_MS} ms`;
   return [
     '### Member: an organization member against a plain account',
     '',
-    `| target | c=1 latency p50 / p99 (ms) | added over pass-through p50 / p99 (ms) | stream TTFB p50 / p99 (ms) | TTFB added p50 (ms) | req/s at c=${CONCURRENCY} | workerd CPU per request at c=${CONCURRENCY} (µs) | c=1 requests sent early (D21 \`decision_cache\` hit) |`,
-    '|:--|--:|--:|--:|--:|--:|--:|--:|',
-    row('passthrough', 'pass-through Worker'),
-    row('plain', 'gateway, plain account'),
-    row('member', 'gateway, organization member'),
+    `| upstream | target | c=1 latency p50 / p99 (ms) | added over pass-through p50 / p99 (ms) | stream TTFB p50 / p99 (ms) | TTFB added p50 (ms) | req/s at c=${CONCURRENCY} | workerd CPU per request at c=${CONCURRENCY} (µs) | c=1 requests sent early (D21 \`decision_cache\` hit) |`,
+    '|:--|:--|--:|--:|--:|--:|--:|--:|--:|',
+    ...rows(fast, "the chat section's (instant)"),
+    ...(slow ? rows(slow, slowName) : []),
     '',
     '#### Member targets',
     '',
@@ -213,14 +251,17 @@ function report(r, decisions, money, foreign) {
     `| added p50, member − plain account | ${signed(member.p50 - plain.p50)} ms | ≤ ${f2(limit)} ms (${which}) | ${yes(member.p50 - plain.p50 <= limit)} |`,
     `| added p99, member − plain account (measured) | ${signed(member.p99 - plain.p99)} ms | — | — |`,
     `| stream TTFB p50, member − plain account (measured) | ${signed(member.ttfb - plain.ttfb)} ms | — | — |`,
-    `| money: organization's balance drop = sum of the member's X-Service-Cost; member's own balance untouched; plain account's drop = its sum; no hold open | ` +
-      `org drop ${money.orgDrop} µ$, member costs ${money.memberCost} µ$; member drop ${money.memberDrop} µ$; plain drop ${money.plainDrop} µ$, plain costs ${money.plainCost} µ$; ${money.openHolds} open | equal, 0, equal, 0 | ${yes(moneyOk)} |`,
+    ...(slowAdded
+      ? [`| ${slowName}: added p50 / p99, member − plain account; stream TTFB p50 (measured) | ${signed(slowAdded.member.p50 - slowAdded.plain.p50)} / ${signed(slowAdded.member.p99 - slowAdded.plain.p99)} ms; ${signed(slowAdded.member.ttfb - slowAdded.plain.ttfb)} ms | — | — |`]
+      : []),
+    moneyRow(fast, 'instant upstream'),
+    ...(slow ? [moneyRow(slow, slowName)] : []),
     '',
-    `- One gateway workerd (a fresh Miniflare, state on tmpfs) and one pass-through Worker on the chat section's upstream. The plain account registered and credited $100000; the member registered, an organization created (\`POST /admin/organizations\`) and credited $100000, an invite with \`auto_approve\` and a $100000 monthly cap, joined with \`POST /agent/org/join\`.`,
-    `- c=1: one keep-alive socket, ${WARMUP} warm-up requests per target, then ${N} non-streamed requests and ${STREAM_N} streams per target in ${ROUNDS} rounds; each round runs the pass-through, then the plain account and the member, their order swapped every round; exact percentiles. ` +
-      `The last column: the share of the member's and the plain account's c=1 requests whose upstream call started before the hold was confirmed (D21), from the gateway's log lines.`,
-    `- c=${CONCURRENCY}: ${CONCURRENCY} closed loops on keep-alive sockets, ${RPS_SECONDS} s per target in 2 alternating rounds; workerd CPU is the gateway's (or the pass-through's) process user + system time over its rounds, divided by its requests.`,
-    `- Money: every X-Service-Cost of the run summed per account (warm-up and c=${CONCURRENCY} included), against the balance drops from \`GET /admin/accounts/{id}\` once no hold is open.`,
-    `- Other processes used ${(foreign * 100).toFixed(0)} % of the machine's CPU during the c=1 rounds${foreign > 0.1 ? ' (a shared, busy machine: expect noise)' : ''}.`,
+    `- Each configuration: one gateway workerd (a fresh Miniflare, state on tmpfs) and one pass-through Worker on its upstream. The plain account registered and credited $100000; the member registered, an organization created (\`POST /admin/organizations\`) and credited $100000, an invite with \`auto_approve\` and a $100000 monthly cap, joined with \`POST /agent/org/join\`.`,
+    `- c=1: one keep-alive socket, ${WARMUP} warm-up requests per target, then ${N} non-streamed requests and ${STREAM_N} streams per target (${SLOW_N} and ${SLOW_STREAM_N} with the slow upstream) in ${ROUNDS} rounds; each round runs the pass-through, then the plain account and the member, their order swapped every round; exact percentiles. ` +
+      `The last column: the share of the c=1 requests whose upstream call started before the hold was confirmed (D21), from the gateway's log lines.`,
+    `- c=${CONCURRENCY} (instant upstream only): ${CONCURRENCY} closed loops on keep-alive sockets, ${RPS_SECONDS} s per target in 2 alternating rounds; workerd CPU is the gateway's (or the pass-through's) process user + system time over its rounds, divided by its requests.`,
+    `- Money: every cost of the configuration summed per account (X-Service-Cost, a stream's final \`x_service.cost_usd\`; warm-up and c=${CONCURRENCY} included), against the balance drops from \`GET /admin/accounts/{id}\` once no hold is open.`,
+    `- Other processes used ${(fast.foreign * 100).toFixed(0)} % of the machine's CPU during the instant upstream's c=1 rounds${fast.foreign > 0.1 ? ' (a shared, busy machine: expect noise)' : ''}.`,
   ].join('\n');
 }
