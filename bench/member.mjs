@@ -13,7 +13,8 @@
 // Knobs: BENCH_MEMBER_N (1000 c=1 requests per target), BENCH_MEMBER_STREAM_N (100),
 // BENCH_MEMBER_WARMUP (100), BENCH_MEMBER_ROUNDS (10), BENCH_MEMBER_RPS_SECONDS (4 per target, 0 skips),
 // BENCH_MEMBER_FIRST_BYTE_MS (20; 0 leaves the second configuration out), BENCH_MEMBER_SLOW_N (300),
-// BENCH_MEMBER_SLOW_STREAM_N (50), BENCH_CONCURRENCY (32).
+// BENCH_MEMBER_SLOW_STREAM_N (50), BENCH_MEMBER_STRICT_N (500; 0 leaves the SPECULATIVE_DISPATCH=off
+// configuration out), BENCH_CONCURRENCY (32).
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -30,6 +31,8 @@ const RPS_SECONDS = num('BENCH_MEMBER_RPS_SECONDS', 4);
 const SLOW_FIRST_BYTE_MS = num('BENCH_MEMBER_FIRST_BYTE_MS', 20);
 const SLOW_N = num('BENCH_MEMBER_SLOW_N', 300);
 const SLOW_STREAM_N = num('BENCH_MEMBER_SLOW_STREAM_N', 50);
+/** The third configuration: the chat section's upstream with SPECULATIVE_DISPATCH=off, c=1 requests per target (0 leaves it out). */
+const STRICT_N = num('BENCH_MEMBER_STRICT_N', 500);
 /** Issue #24: the member's added p50 is the plain account's, within 10 % of it or 0.2 ms, whichever is larger. */
 const SHARE = 0.1;
 const FLOOR_MS = 0.2;
@@ -88,6 +91,12 @@ async function sequential(client, target, body, n) {
 
 export async function measureMember({ client, bundleDir, config, upstreamUrl, stateRoot }) {
   const fast = await measureConfiguration({ client, bundleDir, config, upstreamUrl, stateRoot, label: 'member', n: N, streamN: STREAM_N, rpsSeconds: RPS_SECONDS });
+  // The member's extra hop itself: the same, with the hold always before the upstream (D21 off).
+  let strict = null;
+  if (STRICT_N > 0) {
+    log('member: again with SPECULATIVE_DISPATCH=off (c=1 only): the hold before the upstream, so the extra hop shows whole');
+    strict = await measureConfiguration({ client, bundleDir, config, upstreamUrl, stateRoot, label: 'member-strict', n: STRICT_N, streamN: Math.ceil(STRICT_N / 10), rpsSeconds: 0, bindings: { SPECULATIVE_DISPATCH: 'off' } });
+  }
   let slow = null;
   if (SLOW_FIRST_BYTE_MS > 0) {
     log(`member: again with an upstream whose first byte takes ${SLOW_FIRST_BYTE_MS} ms (c=1 only)`);
@@ -98,11 +107,11 @@ export async function measureMember({ client, bundleDir, config, upstreamUrl, st
       await upstream.stop();
     }
   }
-  return report(fast, slow);
+  return report(fast, slow, strict);
 }
 
 /** One gateway and pass-through on `upstreamUrl`: the plain account and the member, c=1 interleaved, then c=32 (unless `rpsSeconds` is 0), then the money. */
-async function measureConfiguration({ client, bundleDir, config, upstreamUrl, stateRoot, label, n, streamN, rpsSeconds }) {
+async function measureConfiguration({ client, bundleDir, config, upstreamUrl, stateRoot, label, n, streamN, rpsSeconds, bindings = {} }) {
   // D21's decision per request, from the gateway's log line (README "Observability"); other lines are shown.
   const decisions = new Map();
   const handleStructuredLogs = ({ message }) => {
@@ -114,7 +123,7 @@ async function measureConfiguration({ client, bundleDir, config, upstreamUrl, st
     decisions.set(line.account_id, d);
   };
   const passthrough = await startMiniflare(`${label}-passthrough`, passthroughWorkerOptions(config, upstreamUrl), path.join(stateRoot, `${label}-passthrough`));
-  const gateway = await startMiniflare(`${label}-gateway`, gatewayWorkerOptions(bundleDir, config, upstreamUrl), path.join(stateRoot, `${label}-gateway`), { handleStructuredLogs });
+  const gateway = await startMiniflare(`${label}-gateway`, withBindings(gatewayWorkerOptions(bundleDir, config, upstreamUrl), bindings), path.join(stateRoot, `${label}-gateway`), { handleStructuredLogs });
   try {
     await applyMigrations(gateway.mf, config);
     const base = gateway.url;
@@ -203,6 +212,8 @@ async function measureConfiguration({ client, bundleDir, config, upstreamUrl, st
   }
 }
 
+const withBindings = (options, bindings) => ({ ...options, bindings: { ...options.bindings, ...bindings } });
+
 /** Added over the pass-through, per target. */
 const addedOf = (r) => {
   const p = r.passthrough;
@@ -230,11 +241,13 @@ function moneyRow(c, name) {
     `org drop ${m.orgDrop} µ$, member costs ${m.memberCost} µ$; member drop ${m.memberDrop} µ$; plain drop ${m.plainDrop} µ$, plain costs ${m.plainCost} µ$; ${m.openHolds} open | equal, 0, equal, 0 | ${yes(ok)} |`;
 }
 
-function report(fast, slow) {
+function report(fast, slow, strict) {
   const { plain, member } = addedOf(fast.results);
   const limit = Math.max(SHARE * plain.p50, FLOOR_MS);
   const which = SHARE * plain.p50 > FLOOR_MS ? `10 % of ${f2(plain.p50)} ms` : `${FLOOR_MS} ms, larger than 10 % of ${f2(plain.p50)} ms`;
   const slowAdded = slow ? addedOf(slow.results) : null;
+  const strictAdded = strict ? addedOf(strict.results) : null;
+  const strictName = 'instant, `SPECULATIVE_DISPATCH=off`';
   const slowName = `upstream first byte ${SLOW_FIRST_BYTE_MS} ms`;
   return [
     '### Member: an organization member against a plain account',
@@ -242,6 +255,7 @@ function report(fast, slow) {
     `| upstream | target | c=1 latency p50 / p99 (ms) | added over pass-through p50 / p99 (ms) | stream TTFB p50 / p99 (ms) | TTFB added p50 (ms) | req/s at c=${CONCURRENCY} | workerd CPU per request at c=${CONCURRENCY} (µs) | c=1 requests sent early (D21 \`decision_cache\` hit) |`,
     '|:--|:--|--:|--:|--:|--:|--:|--:|--:|',
     ...rows(fast, "the chat section's (instant)"),
+    ...(strict ? rows(strict, strictName) : []),
     ...(slow ? rows(slow, slowName) : []),
     '',
     '#### Member targets',
@@ -251,14 +265,18 @@ function report(fast, slow) {
     `| added p50, member − plain account | ${signed(member.p50 - plain.p50)} ms | ≤ ${f2(limit)} ms (${which}) | ${yes(member.p50 - plain.p50 <= limit)} |`,
     `| added p99, member − plain account (measured) | ${signed(member.p99 - plain.p99)} ms | — | — |`,
     `| stream TTFB p50, member − plain account (measured) | ${signed(member.ttfb - plain.ttfb)} ms | — | — |`,
+    ...(strictAdded
+      ? [`| ${strictName}: added p50 / p99, member − plain account (the extra hop whole; measured) | ${signed(strictAdded.member.p50 - strictAdded.plain.p50)} / ${signed(strictAdded.member.p99 - strictAdded.plain.p99)} ms | — | — |`]
+      : []),
     ...(slowAdded
       ? [`| ${slowName}: added p50 / p99, member − plain account; stream TTFB p50 (measured) | ${signed(slowAdded.member.p50 - slowAdded.plain.p50)} / ${signed(slowAdded.member.p99 - slowAdded.plain.p99)} ms; ${signed(slowAdded.member.ttfb - slowAdded.plain.ttfb)} ms | — | — |`]
       : []),
     moneyRow(fast, 'instant upstream'),
+    ...(strict ? [moneyRow(strict, strictName)] : []),
     ...(slow ? [moneyRow(slow, slowName)] : []),
     '',
     `- Each configuration: one gateway workerd (a fresh Miniflare, state on tmpfs) and one pass-through Worker on its upstream. The plain account registered and credited $100000; the member registered, an organization created (\`POST /admin/organizations\`) and credited $100000, an invite with \`auto_approve\` and a $100000 monthly cap, joined with \`POST /agent/org/join\`.`,
-    `- c=1: one keep-alive socket, ${WARMUP} warm-up requests per target, then ${N} non-streamed requests and ${STREAM_N} streams per target (${SLOW_N} and ${SLOW_STREAM_N} with the slow upstream) in ${ROUNDS} rounds; each round runs the pass-through, then the plain account and the member, their order swapped every round; exact percentiles. ` +
+    `- c=1: one keep-alive socket, ${WARMUP} warm-up requests per target, then ${N} non-streamed requests and ${STREAM_N} streams per target (${STRICT_N} and ${Math.ceil(STRICT_N / 10)} with D21 off, ${SLOW_N} and ${SLOW_STREAM_N} with the slow upstream) in ${ROUNDS} rounds; each round runs the pass-through, then the plain account and the member, their order swapped every round; exact percentiles. ` +
       `The last column: the share of the c=1 requests whose upstream call started before the hold was confirmed (D21), from the gateway's log lines.`,
     `- c=${CONCURRENCY} (instant upstream only): ${CONCURRENCY} closed loops on keep-alive sockets, ${RPS_SECONDS} s per target in 2 alternating rounds; workerd CPU is the gateway's (or the pass-through's) process user + system time over its rounds, divided by its requests.`,
     `- Money: every cost of the configuration summed per account (X-Service-Cost, a stream's final \`x_service.cost_usd\`; warm-up and c=${CONCURRENCY} included), against the balance drops from \`GET /admin/accounts/{id}\` once no hold is open.`,
