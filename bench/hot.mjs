@@ -36,14 +36,14 @@ const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
 const f3 = (x) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 const yes = (ok) => (ok ? 'yes' : '**no**');
 /** A USD string of the wire (6 fraction digits at most) in integer micro-dollars, exactly. */
-const micros = (usd) => {
+export const micros = (usd) => {
   const [, sign, whole, frac = ''] = /^(-?)(\d+)(?:\.(\d{1,6}))?$/.exec(usd) ?? [];
   if (whole === undefined) throw new Error(`not a USD amount: ${usd}`);
   return (sign ? -1 : 1) * (Number(whole) * 1e6 + Number(frac.padEnd(6, '0')));
 };
 const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
 
-async function adminGet(base, pathname) {
+export async function adminGet(base, pathname) {
   const res = await fetch(`${base}${pathname}`, { headers: admin });
   if (res.status !== 200) throw new Error(`GET ${pathname}: ${res.status} ${(await res.text()).slice(0, 200)}`);
   return res.json();
@@ -72,7 +72,7 @@ async function account(base, i) {
  * (`headersOf(i)`), for `seconds`. Every latency is kept (exact percentiles), and every answer's
  * X-Service-Cost summed in micro-dollars.
  */
-async function load(urlOf, headersOf, connections, seconds) {
+export async function load(urlOf, headersOf, connections, seconds) {
   const payload = Buffer.from(JSON.stringify(CHAT_BODY));
   const latencies = [];
   const statuses = {};
@@ -110,7 +110,7 @@ async function load(urlOf, headersOf, connections, seconds) {
 }
 
 /** Each account's balance, open holds, newest ledger row and call counts, once nothing is open (or the wait is over). */
-async function snapshot(base, accounts) {
+export async function snapshot(base, accounts) {
   const deadline = Date.now() + SETTLE_WAIT_MS;
   for (;;) {
     const views = await Promise.all(accounts.map((a) => adminGet(base, `/admin/accounts/${a.accountId}`)));

@@ -10,8 +10,8 @@
 // Knobs (environment): BENCH_LAT_N (2000), BENCH_LAT_WARMUP (200), BENCH_STREAM_N (200),
 // BENCH_STREAM_WARMUP (20), BENCH_RPS_SECONDS (10), BENCH_RPS_WARMUP_SECONDS (2),
 // BENCH_CONCURRENCY (32), BENCH_ROUNDS (4), BENCH_RPS_ROUNDS (2), CHUNKS (5), CHUNK_DELAY_MS (10),
-// BENCH_PROJECT_ROOT (the checkout to build; default the one this file is in), BENCH_ONLY=chat,edge,hot,media
-// (any of the four sections; the others keep their part of bench/results.md), BENCH_MEDIA_N (100),
+// BENCH_PROJECT_ROOT (the checkout to build; default the one this file is in), BENCH_ONLY=chat,member,edge,hot,media
+// (any of the five sections; the others keep their part of bench/results.md), BENCH_MEDIA_N (100),
 // BENCH_MEDIA_WARMUP (10), and edge.mjs's. See bench/README.md.
 import { existsSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -25,6 +25,7 @@ import {
 } from './lib.mjs';
 import { measureEdge } from './edge.mjs';
 import { measureHot } from './hot.mjs';
+import { measureMember } from './member.mjs';
 import { measureMedia } from './media.mjs';
 import { startPortkey } from './portkey.mjs';
 
@@ -32,7 +33,7 @@ const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
 const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
 const signed = (x) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(2)}` : 'n/a');
 
-const SECTIONS = ['chat', 'edge', 'hot', 'media'];
+const SECTIONS = ['chat', 'member', 'edge', 'hot', 'media'];
 
 async function main() {
   const started = Date.now();
@@ -54,6 +55,11 @@ async function main() {
   cleanups.push(() => client.close());
   const results = {};
   if (only.has('chat') || only.has('media')) Object.assign(results, await chatAndMedia({ only, config, bundleDir, upstream, persistDir, memoryDir, client }));
+  if (only.has('member')) {
+    log('member: an organization member against a plain account, c=1 interleaved, then the money');
+    results.member = await measureMember({ client, bundleDir, config, upstreamUrl: upstream.url, stateRoot: memoryDir });
+    results.member += `\n- Run ${new Date().toISOString()}${only.has('chat') ? ', with the chat measurements above' : ' (`BENCH_ONLY`)'}${process.env.BENCH_PROJECT_ROOT ? `; gateway built from ${ROOT} (BENCH_PROJECT_ROOT)` : ''}.`;
+  }
   if (only.has('edge')) {
     log('edge: a distant account Durable Object, last byte → [DONE], bundle size and cold start');
     results.edge = await measureEdge({ client, bundleDir, config, upstreamUrl: upstream.url, stateRoot: memoryDir });
@@ -81,12 +87,12 @@ async function main() {
   log(`wrote bench/results.md (${((Date.now() - started) / 1000).toFixed(0)} s)`);
 }
 
-/** bench/results.md by section: chat (the top, up to the first `### Edge`, `### Hot` or `### Media`), edge, hot, media. */
+/** bench/results.md by section: chat (the top, up to the first `### Member`, `### Edge`, `### Hot` or `### Media`), member, edge, hot, media. */
 function splitSections(text) {
   const body = text.replace(/^## Gateway benchmark\s*/, '');
   const out = {};
-  for (const [i, part] of body.split(/\n(?=### (?:Edge|Hot|Media)\b)/).entries()) {
-    const key = part.startsWith('### Edge') ? 'edge' : part.startsWith('### Hot') ? 'hot' : part.startsWith('### Media') ? 'media' : i === 0 ? 'chat' : null;
+  for (const [i, part] of body.split(/\n(?=### (?:Member|Edge|Hot|Media)\b)/).entries()) {
+    const key = part.startsWith('### Member') ? 'member' : part.startsWith('### Edge') ? 'edge' : part.startsWith('### Hot') ? 'hot' : part.startsWith('### Media') ? 'media' : i === 0 ? 'chat' : null;
     if (key && part.trim()) out[key] = part;
   }
   return out;

@@ -4,7 +4,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { AccountClient } from '../../src/accounts/account-client';
 import { sha256Hex } from '../../src/accounts/credentials';
 import { createApp } from '../../src/app';
-import { accountStub, adminCredit, register } from './helpers';
+import { accountStub, ADMIN_TOKEN, adminCredit, call, json, register } from './helpers';
 
 /**
  * Speculative dispatch (D21) with the account's Durable Object made distant: every call to it
@@ -207,6 +207,36 @@ describe('speculative dispatch (D21) with a distant account', () => {
     const charges = ledger.filter((row) => row.kind === 'charge');
     expect(charges).toHaveLength(served.length + 1); // and the first request's, the evidence
     expect(new Set(charges.map((row) => row.holdId)).size).toBe(charges.length);
+  });
+
+  it("sends an organization member's chat upstream at the same time as its hold once the isolate has evidence, and charges the organization", async () => {
+    // D29: the member's hold is Worker -> member's object -> organization's; D21 must hide it as for anyone.
+    const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
+    const created = await call('/admin/organizations', json({ name: 'speculative fleet' }, admin));
+    expect(created.status).toBe(201);
+    const { organization_id: organizationId } = (await created.json()) as { organization_id: string };
+    expect((await adminCredit(organizationId, '5')).status).toBe(200);
+    const invited = await call(`/admin/organizations/${organizationId}/invites`, json({ auto_approve: true, member_cap_usd: '5' }, admin));
+    const { invite_code: inviteCode } = (await invited.json()) as { invite_code: string };
+    const member = await agent('0');
+    const joined = await call('/agent/org/join', json({ invite_code: inviteCode }, { Authorization: `Bearer ${member.apiKey}` }));
+    expect(await joined.json()).toMatchObject({ organization_id: organizationId, status: 'active' });
+    const org = accountStub(organizationId);
+    const before = await org.snapshot();
+
+    const first = unique('Hi');
+    const cold = await chat(member.apiKey, first);
+    expect(cold.res.status).toBe(200);
+    expect((await recorded(first))[0]!.receivedAt - cold.started).toBeGreaterThanOrEqual(DISTANT_MS - 50);
+    const second = unique('Hi');
+    const warm = await chat(member.apiKey, second);
+    expect(warm.res.status).toBe(200);
+    expect((await recorded(second))[0]!.receivedAt - warm.started).toBeLessThan(DISTANT_MS / 2);
+
+    const costs = [cold, warm].map(({ res }) => Math.round(Number(res.headers.get('x-service-cost')) * 1e6));
+    expect(costs.every((cost) => cost > 0)).toBe(true);
+    expect(before.balanceMicros - (await settled(org)).balanceMicros).toBe(costs[0]! + costs[1]!);
+    expect((await member.stub.snapshot()).balanceMicros).toBe(0);
   });
 
   it('charges once when the upstream answers before the hold is confirmed', async () => {
