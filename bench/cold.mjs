@@ -1,6 +1,6 @@
 // Cold starts alone (issue #25): a fresh workerd to its first GET /health and to its first chat
-// answer, for the gateway built from this tree and, with BENCH_COLD_BASE=<dir of a checkout>, for
-// that tree too, interleaved in the same session; medians of BENCH_COLD_N (5). The pass-through
+// answer, for the gateway built from this tree and, with BENCH_COLD_BASE=<a `wrangler deploy --dry-run --outdir` folder of another
+// tree>, for that bundle too, interleaved in the same session; medians of BENCH_COLD_N (5). The pass-through
 // Worker's first forwarded completion is the floor. Alone: `node bench/cold.mjs`.
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +18,7 @@ const median = (xs) => percentile(sorted(xs), 50);
 async function main() {
   const config = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml') });
   const builds = { gateway: buildGateway(path.join(BENCH_DIR, '.out', 'cold-gateway')) };
-  if (process.env.BENCH_COLD_BASE) builds.base = buildGateway(path.join(BENCH_DIR, '.out', 'cold-base'), path.join(process.env.BENCH_COLD_BASE, 'src/index.ts'));
+  if (process.env.BENCH_COLD_BASE) builds.base = process.env.BENCH_COLD_BASE;
   const upstream = await startUpstream();
   const client = makeClient();
   const stateRoot = mkdtempSync(path.join(os.tmpdir(), 'gateway-cold-'));
