@@ -6,7 +6,7 @@ import { refuseSelfFetch } from './middleware/self-fetch';
 import { Hono } from 'hono';
 import { serveFile } from './routes/files';
 import { STRIPE_WEBHOOK_MAX_BYTES } from './routes/funding/stripe-webhook-limit';
-import { lazyRoutes } from './routes/lazy';
+import { lazyRoutes, warmChatAfterFirstRequest } from './routes/lazy';
 import { lazy } from './routes/lazy/handler';
 import { mcpHandler, withMcpChallenge } from './routes/mcp/mcp.handlers';
 import { registerPlainRoutes } from './routes/plain';
@@ -26,7 +26,7 @@ const MCP_MAX_BYTES = 1 * MiB;
 export function createApp() {
   const app = new Hono<AppEnv>();
 
-  app.use('*', requestId(), requestLog(), refuseSelfFetch());
+  app.use('*', warmChatAfterFirstRequest(), requestId(), requestLog(), refuseSelfFetch());
 
   // The route table: discovery and models, then the lazily built groups (chat, media, web, account, admin).
   registerPlainRoutes(app);

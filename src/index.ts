@@ -1,7 +1,7 @@
 import { createApp } from './app';
 
-export { AccountDurableObject } from '../durable-objects/account/account';
-export { WebJobDurableObject } from '../durable-objects/web-job/web-job';
+// The account's and the web job's classes are thin: their implementations load with the object (README "Startup").
+export { AccountDurableObject, WebJobDurableObject } from '../durable-objects/classes';
 export { FundingWatcherDurableObject } from '../durable-objects/funding-watcher/watcher';
 export { SettlementJournalDurableObject } from '../durable-objects/settlement-journal/journal';
 

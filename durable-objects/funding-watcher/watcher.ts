@@ -1,7 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { ChainMismatchError } from '../../src/funding/chain-mismatch';
 import { usdcConfig, type UsdcConfig } from '../../src/funding/usdc-config';
-import { watchPass, type CursorStore } from '../../src/funding/watch';
+import type { CursorStore } from '../../src/funding/watch';
 
 /** Seconds between passes while an intent is open or a deposit awaits confirmations. */
 const BUSY_INTERVAL_MS = 3_000;
@@ -32,6 +32,8 @@ export class FundingWatcherDurableObject extends DurableObject<Env> {
     const config = usdcConfig(this.env);
     if (!config) return;
     try {
+      // The pass (D1, viem's chain reads) loads with the first alarm, not with every Worker start (README "Startup").
+      const { watchPass } = await import('../../src/funding/watch');
       const outcome = await watchPass(this.env, config, this.#cursor(config));
       if (outcome.busy) await this.ctx.storage.setAlarm(Date.now() + BUSY_INTERVAL_MS);
     } catch (err) {

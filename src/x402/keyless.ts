@@ -1,12 +1,10 @@
 import type { Context, Hono } from 'hono';
-import { createAnonymousAccount } from '../accounts/anonymous';
 import type { AppEnv } from '../env';
 import { GatewayError } from '../errors';
 import { executionContext } from '../execution-context';
 import { formatUsd } from '../money';
 import { challengeAmountMicros, x402Config } from './config';
 import { setResponseHeader } from './middleware';
-import { creditPayment, PAYMENT_RESPONSE, PAYMENT_SIGNATURE, paymentResponseHeader, settlePayment } from './payment';
 
 export const X402_PREFIX = '/x402';
 
@@ -36,6 +34,11 @@ export function keylessX402(app: Hono<AppEnv>) {
     if (c.req.header('Authorization') || !config || c.req.method !== 'POST') return forward(new Headers(c.req.raw.headers), bodyBytes);
     // Pricing every billed route needs all their schemas: loaded by the first keyless payment, not at startup.
     const { isBilledPath, priceRequest } = await import('../quote/price-request');
+    // Settlement and the anonymous account (D1, funding) load with the first keyless payment too.
+    const [{ creditPayment, PAYMENT_RESPONSE, PAYMENT_SIGNATURE, paymentResponseHeader, settlePayment }, { createAnonymousAccount }] = await Promise.all([
+      import('./payment'),
+      import('../accounts/anonymous'),
+    ]);
     if (!isBilledPath(url.pathname)) return forward(new Headers(c.req.raw.headers), bodyBytes);
 
     const priced = await priceRequest(c, url.pathname, parseBody(bodyBytes));

@@ -2,7 +2,6 @@ import type { Context, Next } from 'hono';
 import type { AppEnv } from '../env';
 import { holdFailureError } from '../accounts/failures';
 import { x402Config } from './config';
-import { creditPayment, PAYMENT_RESPONSE, paymentResponseHeader, settlePayment } from './payment';
 
 /** Sets a header on the response a handler made, even an immutable one (a proxied upstream's). */
 export function setResponseHeader(c: Context<AppEnv>, name: string, value: string): void {
@@ -27,6 +26,8 @@ export async function payThenServe(c: Context<AppEnv>, next: Next, header: strin
   // The key first: money is never taken for a key that cannot spend it.
   const auth = await caller.account.authenticate(caller.keyHash);
   if (!auth.ok) throw holdFailureError(auth);
+  // Settlement (D1, funding, the chain's wire format) loads with the first paid request, not at startup (README "Startup").
+  const { creditPayment, PAYMENT_RESPONSE, paymentResponseHeader, settlePayment } = await import('./payment');
   const payment = await settlePayment(config, header);
   await creditPayment(c.env, caller.accountId, payment);
   await next();

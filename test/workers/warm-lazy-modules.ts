@@ -4,6 +4,8 @@
 // requests would. The lazy paths themselves still run in the tests (routes are built per request).
 await Promise.all([
   import('../../src/routes/openapi-document'),
+  import('../../durable-objects/account/account'),
+  import('../../durable-objects/web-job/web-job'),
   import('../../src/routes/lazy/chat'),
   import('../../src/routes/lazy/media'),
   import('../../src/routes/lazy/web'),

@@ -1,4 +1,4 @@
-import type { Hono } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../env';
 import { type Chain, runChain } from './chain';
 import { GROUPS, type GroupName, LAZY_ROUTES } from './table';
@@ -45,4 +45,25 @@ export function lazyRoutes(app: Hono<AppEnv>) {
       await runChain(chain, c, next);
     });
   }
+}
+
+let warmed = false;
+
+/**
+ * Middleware: once the first request of an isolate has answered, builds the chat group in
+ * `waitUntil` (zod, the chat schema, its handlers), so the first chat of an isolate that began with
+ * another request (`/health`, a page) finds it built, or awaits the same promise (`groupChains`).
+ * The first request itself is not delayed.
+ */
+export function warmChatAfterFirstRequest(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    if (warmed) return;
+    warmed = true;
+    try {
+      c.executionCtx.waitUntil(groupChains('chat').catch(() => undefined));
+    } catch {
+      // No execution context (a direct `app.fetch` call): nothing to warm in.
+    }
+  };
 }

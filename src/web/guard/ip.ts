@@ -85,7 +85,13 @@ function inBlock(bytes: Uint8Array, { bytes: prefix, bits }: Block): boolean {
   return true;
 }
 
-const IPV4_DENIED: readonly Block[] = [
+/** Parsed on first use, not at startup (every Worker start evaluates this module, README "Startup"). */
+function once<T>(build: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= build());
+}
+
+const IPV4_DENIED = once((): readonly Block[] => [
   block('255.255.255.255/32', 'the broadcast address'),
   block('0.0.0.0/8', 'a "this network" address'),
   block('10.0.0.0/8', 'a private address'),
@@ -102,24 +108,25 @@ const IPV4_DENIED: readonly Block[] = [
   block('203.0.113.0/24', 'a documentation address'),
   block('224.0.0.0/4', 'a multicast address'),
   block('240.0.0.0/4', 'a reserved address'),
-];
+]);
 
 /** Why an IPv4 address is not public, or null. */
 export function classifyIPv4(bytes: Uint8Array): AddressVerdict {
-  const hit = IPV4_DENIED.find((b) => inBlock(bytes, b));
+  const hit = IPV4_DENIED().find((b) => inBlock(bytes, b));
   return hit ? `${hit.label} (${hit.cidr})` : null;
 }
 
 const formatIPv4 = (bytes: Uint8Array): string => Array.from(bytes).join('.');
 
 // Forms whose last 32 bits (or bits 16..48 for 6to4) carry an IPv4 address that decides.
-const IPV4_MAPPED = block('::ffff:0:0/96', 'IPv4-mapped');
-const NAT64 = block('64:ff9b::/96', 'NAT64');
-const SIX_TO_FOUR = block('2002::/16', '6to4');
-const IPV4_COMPATIBLE = block('::/96', 'IPv4-compatible');
-
-const GLOBAL_UNICAST = block('2000::/3', 'global unicast');
-const IPV6_DENIED: readonly Block[] = [
+const IPV6_FORMS = once(() => ({
+  IPV4_MAPPED: block('::ffff:0:0/96', 'IPv4-mapped'),
+  NAT64: block('64:ff9b::/96', 'NAT64'),
+  SIX_TO_FOUR: block('2002::/16', '6to4'),
+  IPV4_COMPATIBLE: block('::/96', 'IPv4-compatible'),
+  GLOBAL_UNICAST: block('2000::/3', 'global unicast'),
+}));
+const IPV6_DENIED = once((): readonly Block[] => [
   block('::/128', 'the unspecified address'),
   block('::1/128', 'a loopback address'),
   block('64:ff9b:1::/48', 'a local-use NAT64 address'),
@@ -132,12 +139,13 @@ const IPV6_DENIED: readonly Block[] = [
   block('fe80::/10', 'a link-local address'),
   block('fec0::/10', 'a deprecated site-local address'),
   block('ff00::/8', 'a multicast address'),
-];
+]);
 
 /** Why an IPv6 address is not public, or null. */
 export function classifyIPv6(bytes: Uint8Array): AddressVerdict {
-  const denied = IPV6_DENIED.find((b) => inBlock(bytes, b));
+  const denied = IPV6_DENIED().find((b) => inBlock(bytes, b));
   if (denied) return `${denied.label} (${denied.cidr})`;
+  const { IPV4_MAPPED, NAT64, SIX_TO_FOUR, IPV4_COMPATIBLE, GLOBAL_UNICAST } = IPV6_FORMS();
 
   for (const form of [IPV4_MAPPED, NAT64]) {
     if (!inBlock(bytes, form)) continue;
