@@ -1,10 +1,17 @@
+import { DurableObject } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { AccountDurableObject as AccountImpl } from './account/account';
 import { ACCOUNT_METHODS, WEB_JOB_METHODS } from './classes';
 import { WebJobDurableObject as WebJobImpl } from './web-job/web-job';
 
-/** The methods a class defines itself (what RPC and the runtime can call), without the constructor. */
-const ownMethods = (cls: { prototype: object }) => Object.getOwnPropertyNames(cls.prototype).filter((name) => name !== 'constructor').sort();
+/** The methods a class and its own base classes define (what RPC and the runtime can call), without constructors. */
+function ownMethods(cls: { prototype: object }): string[] {
+  const names = new Set<string>();
+  for (let proto: object | null = cls.prototype; proto && proto !== DurableObject.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+    for (const name of Object.getOwnPropertyNames(proto)) if (name !== 'constructor') names.add(name);
+  }
+  return [...names].sort();
+}
 
 describe('the thin Durable Object classes', () => {
   it('forward every method the account implementation defines', () => {

@@ -1,255 +1,94 @@
-import { DurableObject } from 'cloudflare:workers';
-import { drizzle, type DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
-import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
-import { newKeyId } from '../../src/accounts/credentials';
-import { chargeSavedCard } from '../../src/funding/off-session';
-import { stripeRail } from '../../src/funding/stripe';
-import { ExpiryAlarm } from './alarm';
-import { OrgHoldChannel, type MemberHoldReply } from './org-hold-channel';
-import { CallCounts, type CallCountsView } from './call-counts';
-import { ClaimState, type HumanHolder, type OpenClaimResult } from './claim';
-import { describePatch, Keys, type KeyPatch, type NewKey } from './keys';
-import { Ledger } from './ledger';
-import { Membership, type JoinRefusal, type OrgPeer } from './membership';
-import { Organization, type InviteTerms, type MemberHoldRequest, type MemberRow, type NotMember } from './organization';
-import { OrgOwnership, type OwnerAction, type OwnerActionResult, type ReserveResult } from './org-owner';
-import { OrgUsage, type InviteRow, type MemberDailySpendRow } from './org-usage';
-import { RequestRecords, type RequestRecord, type StoredRequest } from './requests';
-import { AccountMemory } from './memory';
-import migrations from './migrations/migrations.js';
-import * as schema from './schema';
-import { account, apiKeys } from './schema';
-import { SpendCounters } from './spend';
+import type { HumanHolder, OpenClaimResult } from './claim';
+import { AccountCore } from './account-core';
+import type { JoinRefusal } from './membership';
+import type { InviteTerms, MemberHoldRequest, MemberRow, NotMember } from './organization';
+import type { MemberHoldReply } from './org-hold-channel';
+import type { OwnerAction, OwnerActionResult, ReserveResult } from './org-owner';
+import type { InviteRow, MemberDailySpendRow } from './org-usage';
+import type { StoredRequest } from './requests';
 import type { KeyRow } from './statements';
-import { SubKeys, type KeyWithSpend, type SubKeyRefusal, type SubKeyRequest } from './sub-keys';
-import { Suspension, type CardReversal, type CardRestoration, type ReversalResult, type SuspensionView } from './suspension';
-import { AutoTopUp, dailyCapOf, type SavedCard, type TopUpRefusal, type TopUpRule, type TopUpView } from './top-up';
-import { Usage, type ChargeFilter, type ChargePage, type CreditEntry, type DailySpendRow } from './usage';
-import type {
-  AccountOp,
-  AccountOpReply,
-  AccountSnapshot,
-  AuthFailure,
-  AuthorizedKey,
-  BatchReply,
-  CreditRequest,
-  ExtendResult,
-  Hold,
-  HoldFailure,
-  HoldRequest,
-  KeyRecord,
-  LedgerEntry,
-  MemberView,
-  LedgerPage,
-  OpenHoldView,
-  ReleaseResult,
-  Result,
-  RouteClass,
-  SettleResult,
-  Spendable,
-  SweepOutcome,
-} from './types';
+import type { CardReversal, CardRestoration, ReversalResult, SuspensionView } from './suspension';
+import type { SavedCard, TopUpRefusal, TopUpRule, TopUpView } from './top-up';
+import type { AccountSnapshot, AuthFailure, HoldFailure, MemberView, Result, Spendable } from './types';
 
-export { MAX_OPEN_HOLDS } from './ledger';
+export { MAX_OPEN_HOLDS, type AccountParts, type AdminView, type NewAccount } from './account-core';
 
 /** D29: joining or leaving changes what every key of the account spends, so a sub-key or a spend-limited key may not (as D27's minting). */
 const mayChangeMembership = (key: KeyRow) =>
   key.parent_key_id === null && key.daily_limit_micros === null && key.monthly_limit_micros === null && key.total_limit_micros === null;
 
-/** Card funding allowed before a human claims the account (spec "Limits"). */
-const UNCLAIMED_CARD_CAP_MICROS = 500_000_000;
-
-export interface NewAccount {
-  accountId: string;
-  claimTokenHash: string;
-  key: { hash: string; hint: string; name: string };
-  expiresAt: number;
-  /** One-time starter credit, 0 for none. */
-  welcomeMicros: number;
-  /** The fund link's capability token (D22). */
-  fundToken: string;
-}
-
-export interface AdminView {
-  account: AccountSnapshot;
-  keys: KeyRecord[];
-  /** The newest ledger rows; `ledgerPage` reads the rest. */
-  ledger: LedgerEntry[];
-  holds: OpenHoldView[];
-  /** Holds released by their deadline and never charged: requests whose Worker died. */
-  expiredUnsettledHolds: number;
-  /** The request path's calls that reached this object since it started (in memory). */
-  calls: CallCountsView;
-}
-
 /**
- * One per account: the only place its balance, holds, ledger, keys and spend counters change.
- * Every public method runs synchronously against SQLite, so calls are applied one at a time and a
- * burst of concurrent holds can never spend the same micro-dollar twice.
- *
- * The work is done by plain modules over this object's storage: `Ledger` (money), `Keys` (key
- * checks and changes), `SpendCounters` (per-key limits), `AutoTopUp` and `ExpiryAlarm`. The hot path
- * (authorize, hold, settle, release) reads the account row, the open holds and the keys it has
- * seen from memory (`AccountMemory` and the keys' cache) — this object is their only writer — and
- * writes with constant SQL (`statements.ts`). Memory changes only after the SQLite transaction has
- * committed.
+ * The account's Durable Object as the runtime and callers meet it: the money path of `AccountCore`
+ * (account-core.ts), plus what people and other objects ask of an account beyond it, each a thin
+ * call into its module: organizations (D29: a member's join and leave, an organization's invites,
+ * members and their holds, its owner's dashboard), its human's claim and auto top-up, and the
+ * operator's suspension and card reversals.
  */
-export class AccountDurableObject extends DurableObject<Env> {
-  readonly #db: DrizzleSqliteDODatabase<typeof schema>;
-  readonly #memory = new AccountMemory();
-  readonly #alarm: ExpiryAlarm;
-  readonly #keys: Keys;
-  readonly #ledger: Ledger;
-  readonly #claim: ClaimState;
-  readonly #topUp: AutoTopUp;
-  readonly #usage: Usage;
-  readonly #suspension: Suspension;
-  readonly #subKeys: SubKeys;
-  readonly #requests: RequestRecords;
-  readonly #spend: SpendCounters;
-  readonly #organization: Organization;
-  readonly #membership: Membership;
-  readonly #calls = new CallCounts();
-  readonly #orgHoldChannels = new Map<string, OrgHoldChannel>();
-  readonly #ownership: OrgOwnership;
-  readonly #orgUsage: OrgUsage;
-
-  constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
-    this.#db = drizzle(ctx.storage, { schema });
-    this.#alarm = new ExpiryAlarm(ctx.storage);
-    const spend = (this.#spend = new SpendCounters(ctx.storage, this.#memory.holds));
-    this.#keys = new Keys(ctx.storage, this.#db, this.#memory, spend);
-    this.#ledger = new Ledger(ctx.storage, this.#db, this.#memory, spend, this.#alarm);
-    this.#claim = new ClaimState(ctx.storage, this.#memory);
-    this.#topUp = new AutoTopUp(this.#db, this.#memory, this.#alarm, this.#ledger, (charge) => chargeSavedCard(stripeRail(this.env), charge), dailyCapOf(env));
-    this.#usage = new Usage(ctx.storage);
-    this.#suspension = new Suspension(ctx.storage, this.#memory, this.#ledger);
-    this.#subKeys = new SubKeys(ctx.storage, this.#keys);
-    this.#requests = new RequestRecords(ctx.storage);
-    this.#organization = new Organization(ctx.storage, this.#memory, this.#ledger);
-    this.#membership = new Membership(ctx.storage, this.#memory, spend, (id) => this.#orgPeer(id));
-    this.#ownership = new OrgOwnership(ctx.storage, this.#memory, this.#organization);
-    this.#orgUsage = new OrgUsage(ctx.storage);
-    void ctx.blockConcurrencyWhile(async () => {
-      const [table] = ctx.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE name = 'account'").toArray();
-      if (!table) return;
-      await migrate(this.#db, migrations);
-      this.#memory.load(ctx.storage);
-      await this.#alarm.load();
-      this.#topUp.load();
-      await this.#alarm.schedule();
-    });
-  }
-
-  async create(input: NewAccount): Promise<AccountSnapshot> {
-    if (this.#memory.account) throw new Error('account already exists');
-    await migrate(this.#db, migrations);
-    const now = Date.now();
-    this.#db.transaction((tx) => {
-      tx.insert(account)
-        .values({ id: input.accountId, createdAt: now, claimTokenHash: input.claimTokenHash, expiresAt: input.expiresAt, fundToken: input.fundToken })
-        .run();
-      tx.insert(apiKeys).values({ id: newKeyId(input.accountId), createdAt: now, ...input.key }).run();
-    });
-    this.#memory.load(this.ctx.storage);
-    this.#topUp.load();
-    if (input.welcomeMicros > 0) {
-      await this.credit({ amountMicros: input.welcomeMicros, source: 'welcome', idempotencyKey: `welcome:${input.accountId}`, note: 'welcome credit' });
-    }
-    return this.snapshot();
-  }
-
-  /**
-   * D29: makes this object an organization: an account with a name and no key, funded like any
-   * account, that member accounts spend from. It never expires (the operator made it).
-   */
-  async createOrganization(input: { accountId: string; name: string; claimTokenHash: string; fundToken: string }): Promise<AccountSnapshot> {
-    if (this.#memory.account) throw new Error('account already exists');
-    await migrate(this.#db, migrations);
-    this.#db
-      .insert(account)
-      .values({ id: input.accountId, createdAt: Date.now(), claimTokenHash: input.claimTokenHash, expiresAt: null, fundToken: input.fundToken, kind: 'organization', name: input.name })
-      .run();
-    this.#memory.load(this.ctx.storage);
-    this.#topUp.load();
-    return this.snapshot();
-  }
-
-  /** Checks a key for routes that spend nothing (on the route class `route` when named). */
-  async authenticate(keyHash: string, route?: RouteClass): Promise<Result<AuthorizedKey, AuthFailure>> {
-    return this.#authenticate(keyHash, route, Date.now());
-  }
-
-  /** The account as its owner sees it, for a valid key; one round trip for `GET /agent/account`. */
-  async accountForKey(keyHash: string, route?: RouteClass): Promise<Result<{ account: AccountSnapshot }, AuthFailure>> {
-    return this.#accountForKey(keyHash, route, Date.now());
-  }
-
+export class AccountDurableObject extends AccountCore {
   // ---- D29, the member's side: called with one of its keys (`/agent/org/*`). ----
 
   /** Joins the organization an invite names (its hash checked there); idempotent for the same organization. */
   async joinOrganization(keyHash: string, organizationId: string, inviteHash: string): Promise<Result<{ organizationId: string; status: 'pending' | 'active' }, AuthFailure | JoinRefusal>> {
-    const checked = this.#keys.check(keyHash, undefined, Date.now());
+    const checked = this.parts.keys.check(keyHash, undefined, Date.now());
     if (!checked.ok) return checked;
     if (!mayChangeMembership(checked.key)) return { ok: false, reason: 'key_not_allowed' };
-    return this.#membership.join(organizationId, inviteHash, Date.now());
+    return this.parts.membership.join(organizationId, inviteHash, Date.now());
   }
 
   /** Leaves the organization: from the next request on, the account spends its own balance. */
   async leaveOrganization(keyHash: string): Promise<Result<{ organizationId: string | null }, AuthFailure | JoinRefusal>> {
-    const checked = this.#keys.check(keyHash, undefined, Date.now());
+    const checked = this.parts.keys.check(keyHash, undefined, Date.now());
     if (!checked.ok) return checked;
     if (!mayChangeMembership(checked.key)) return { ok: false, reason: 'key_not_allowed' };
-    return { ok: true, organizationId: await this.#membership.leave(Date.now()) };
+    return { ok: true, organizationId: await this.parts.membership.leave(Date.now()) };
   }
 
-  // ---- D29, the organization's side: the operator (and later its owner), and its members' objects. ----
+  // ---- D29, the organization's side: the operator, its owner, and its members' objects. ----
 
   /** Stores an invite (by hash) with its terms; its id, or null when this is not an organization. */
   async createInvite(hash: string, terms: InviteTerms): Promise<string | null> {
-    return this.#organization.isOrganization ? this.#organization.createInvite(hash, terms, Date.now()) : null;
+    return this.parts.organization.isOrganization ? this.parts.organization.createInvite(hash, terms, Date.now()) : null;
   }
 
   /** Revokes an invite; false for an unknown one. */
   async revokeInvite(inviteId: string): Promise<boolean> {
-    return this.#organization.isOrganization && this.#organization.revokeInvite(inviteId, Date.now());
+    return this.parts.organization.isOrganization && this.parts.organization.revokeInvite(inviteId, Date.now());
   }
 
   /** Approves a pending member; null when the account is not a pending or active member (or this is no organization). */
   async approveMember(memberAccountId: string): Promise<MemberRow | null> {
-    return this.#organization.isOrganization ? this.#organization.approve(memberAccountId, Date.now()) : null;
+    return this.parts.organization.isOrganization ? this.parts.organization.approve(memberAccountId, Date.now()) : null;
   }
 
   /** Refuses a pending member or removes an active one; null when it is neither. */
   async removeMember(memberAccountId: string): Promise<MemberRow | null> {
-    return this.#organization.isOrganization ? this.#organization.remove(memberAccountId, Date.now()) : null;
+    return this.parts.organization.isOrganization ? this.parts.organization.remove(memberAccountId, Date.now()) : null;
   }
 
   /** The members with their spend this month; null when this is not an organization. */
   async organizationMembers(): Promise<MemberRow[] | null> {
-    return this.#organization.isOrganization ? this.#organization.members(Date.now()) : null;
+    return this.parts.organization.isOrganization ? this.parts.organization.members(Date.now()) : null;
   }
 
   // ---- D29 in the dashboard (org-owner.ts, org-usage.ts): a claimed account's human makes and runs organizations. ----
 
   /** In the would-be owner's account: a place for organization `organizationId`, taken before it is made. */
   async reserveOwnedOrganization(organizationId: string): Promise<ReserveResult> {
-    return this.#ownership.reserve(organizationId, Date.now());
+    return this.parts.ownership.reserve(organizationId, Date.now());
   }
 
   /** In the owner's account: the organizations its human made (each checks its owner itself). */
   async ownedOrganizations(): Promise<string[]> {
-    return this.#memory.account ? this.#ownership.owned() : [];
+    return this.parts.memory.account ? this.parts.ownership.owned() : [];
   }
 
   /** Makes this object an organization owned by a claimed account (so it is claimed too: no unclaimed card cap). */
   async createOwnedOrganization(input: { accountId: string; name: string; claimTokenHash: string; fundToken: string; ownerAccountId: string }): Promise<AccountSnapshot> {
     const { ownerAccountId, ...organization } = input;
     await this.createOrganization(organization);
-    this.#ownership.setOwner(ownerAccountId);
-    this.#claim.markClaimed(Date.now());
-    return this.#snapshot();
+    this.parts.ownership.setOwner(ownerAccountId);
+    this.parts.claim.markClaimed(Date.now());
+    return this.parts.snapshot();
   }
 
   /** The organization as its owner's dashboard shows it; null unless this is an organization `ownerAccountId` owns. */
@@ -257,25 +96,25 @@ export class AccountDurableObject extends DurableObject<Env> {
     ownerAccountId: string,
     since: number,
   ): Promise<{ account: AccountSnapshot; members: MemberRow[]; invites: InviteRow[]; daily: MemberDailySpendRow[] } | null> {
-    if (!this.#ownership.isOwnedBy(ownerAccountId)) return null;
+    if (!this.parts.ownership.isOwnedBy(ownerAccountId)) return null;
     const now = Date.now();
-    return { account: this.#snapshot(), members: this.#organization.members(now), invites: this.#orgUsage.invites(100), daily: this.#orgUsage.memberDailySpend(since) };
+    return { account: this.parts.snapshot(), members: this.parts.organization.members(now), invites: this.parts.orgUsage.invites(100), daily: this.parts.orgUsage.memberDailySpend(since) };
   }
 
   /** An owner's act (invite, revoke, approve, refuse or remove); not found unless `ownerAccountId` owns this organization. */
   async actAsOwner(ownerAccountId: string, action: OwnerAction): Promise<OwnerActionResult> {
-    return this.#ownership.act(ownerAccountId, action, Date.now());
+    return this.parts.ownership.act(ownerAccountId, action, Date.now());
   }
 
   /** From a member's object: it joins with an invite's hash. */
   async joinAsMember(memberAccountId: string, inviteHash: string): Promise<Result<{ status: 'pending' | 'active' }, { reason: 'invalid_invite' }>> {
-    if (!this.#memory.account) return { ok: false, reason: 'invalid_invite' };
-    return this.#organization.join(memberAccountId, inviteHash, Date.now());
+    if (!this.parts.memory.account) return { ok: false, reason: 'invalid_invite' };
+    return this.parts.organization.join(memberAccountId, inviteHash, Date.now());
   }
 
   /** From a member's object: it has left. */
   async leftAsMember(memberAccountId: string): Promise<void> {
-    if (this.#memory.account) this.#organization.left(memberAccountId, Date.now());
+    if (this.parts.memory.account) this.parts.organization.left(memberAccountId, Date.now());
   }
 
   /**
@@ -283,487 +122,111 @@ export class AccountDurableObject extends DurableObject<Env> {
    * (`OrgHoldChannel`), each as `Organization.hold`; one hold's error is that hold's answer.
    */
   async holdsForMember(inputs: MemberHoldRequest[]): Promise<MemberHoldReply[]> {
-    this.#calls.members(inputs.length);
+    this.parts.calls.members(inputs.length);
     const now = Date.now();
     const replies = inputs.map((input): MemberHoldReply => {
-      if (!this.#memory.account) return { ok: false, reason: 'not_member' };
+      if (!this.parts.memory.account) return { ok: false, reason: 'not_member' };
       try {
-        return this.#organization.hold(input, now);
+        return this.parts.organization.hold(input, now);
       } catch (err) {
         return { error: err instanceof Error ? err.message : String(err) };
       }
     });
-    await this.#alarm.schedule();
+    await this.parts.alarm.schedule();
     return replies;
   }
 
   /** From a member's object: what one of its keys could hold here (D25's quote). */
   async spendableForMember(input: Omit<MemberHoldRequest, 'request'>): Promise<Result<Spendable, HoldFailure | NotMember>> {
-    if (!this.#memory.account) return { ok: false, reason: 'not_member' };
-    return this.#organization.spendable(input, Date.now());
+    if (!this.parts.memory.account) return { ok: false, reason: 'not_member' };
+    return this.parts.organization.spendable(input, Date.now());
   }
 
   /** From a member's object that left or was removed: its keys' spend here. */
   async memberKeySpend(memberAccountId: string): Promise<{ keyId: string; period: string; spentMicros: number }[]> {
-    return this.#organization.isOrganization ? this.#organization.memberKeySpend(memberAccountId) : [];
+    return this.parts.organization.isOrganization ? this.parts.organization.memberKeySpend(memberAccountId) : [];
   }
 
   /** From a member's object: what it sees of this organization. */
   async memberView(memberAccountId: string): Promise<MemberView | null> {
-    return this.#organization.isOrganization ? this.#organization.memberView(memberAccountId, Date.now()) : null;
+    return this.parts.organization.isOrganization ? this.parts.organization.memberView(memberAccountId, Date.now()) : null;
   }
 
   /** From a member's object: its record of a request it made here (D26). */
   async memberRequest(memberAccountId: string, requestId: string): Promise<StoredRequest | null> {
-    return this.#organization.isOrganization ? this.#requests.find(requestId, memberAccountId) : null;
+    return this.parts.organization.isOrganization ? this.parts.requests.find(requestId, memberAccountId) : null;
   }
 
-  /**
-   * Authorizes a key and sets money aside in one step, the only call a billed route makes before
-   * its upstream. The hold is `maxMicros` when the balance and the key's limits allow it, else the
-   * most they allow down to `minMicros`, else a failure naming the binding constraint.
-   */
-  async authorizeHold(request: HoldRequest): Promise<Result<Hold, HoldFailure>> {
-    this.#calls.direct('authorizeHold');
-    const result = await this.#hold(request, Date.now());
-    await this.#alarm.schedule();
-    return result;
-  }
-
-  /**
-   * Charges the actual cost of a hold and frees the rest. Idempotent: a repeated settlement of
-   * the same hold returns the first result and charges nothing more. A hold the alarm already
-   * expired is still charged, because the upstream did the work.
-   */
-  async settle(holdId: string, chargeMicros: number, record?: RequestRecord): Promise<SettleResult> {
-    this.#calls.direct('settle');
-    const result = this.#settle(holdId, chargeMicros, Date.now(), record);
-    await this.#alarm.schedule();
-    return result;
-  }
-
-  /** Frees a hold without charging (the upstream failed). Idempotent; a settled hold stays settled. */
-  async release(holdId: string, record?: RequestRecord): Promise<ReleaseResult> {
-    this.#calls.direct('release');
-    return this.#release(holdId, Date.now(), record);
-  }
-
-  /**
-   * An operator frees an orphaned hold, with the reason in its ledger row; a late settlement of
-   * it is still charged. Null when the account does not exist or never had this hold.
-   */
-  async releaseByOperator(holdId: string, reason: string): Promise<ReleaseResult | null> {
-    if (!this.#memory.account) return null;
-    if (!this.#ledger.knows(holdId)) return null;
-    return this.#ledger.release(holdId, Date.now(), reason);
-  }
-
-  /** Renews a hold's lease: it now expires `ttlMs` from now, unless it was already due later. */
-  async extendHold(holdId: string, ttlMs: number): Promise<ExtendResult> {
-    this.#calls.direct('extendHold');
-    return this.#ledger.extend(holdId, ttlMs, Date.now());
-  }
-
-  /**
-   * Applies a batch of calls in order, as one storage commit: what a Worker sends when several of
-   * its requests reach this account at once (`src/accounts/account-client.ts`). One call's failure
-   * is that call's answer; the others still apply.
-   */
-  async apply(ops: AccountOp[]): Promise<BatchReply> {
-    this.#calls.batch(ops);
-    const now = Date.now();
-    const failed = (err: unknown): AccountOpReply => ({ error: err instanceof Error ? err.message : String(err) });
-    // Every op's own work runs here, in order, synchronously; only a member's hold, account read or
-    // request lookup then waits for its organization (D29), holding nothing of this account.
-    const replies = ops.map((op): AccountOpReply | Promise<AccountOpReply> => {
-      try {
-        const reply = this.#applyOne(op, now);
-        return reply instanceof Promise ? reply.catch(failed) : reply;
-      } catch (err) {
-        return failed(err);
-      }
-    });
-    const results = await Promise.all(replies);
-    await this.#alarm.schedule();
-    return { results, balanceMicros: this.#memory.account?.balance_micros ?? 0 };
-  }
-
-  /** Adds (or, for a negative operator correction, removes) money. Idempotent by key; null without an account. */
-  async credit(request: CreditRequest): Promise<{ applied: boolean; balanceMicros: number } | null> {
-    if (!this.#memory.account) return null;
-    return this.#ledger.credit(request, Date.now());
-  }
-
-  /** An operator's debit with its reason: refused beyond the available balance; idempotent by key. Null without an account. */
-  async debit(request: CreditRequest): Promise<Result<{ applied: boolean; balanceMicros: number }, { reason: 'exceeds_available'; availableMicros: number }> | null> {
-    if (!this.#memory.account) return null;
-    return this.#ledger.debit(request, Date.now());
-  }
-
-  async snapshot(): Promise<AccountSnapshot> {
-    return this.#snapshot();
-  }
-
-  /** The account for a page that knows it by a capability (the fund page); null when there is none. */
-  async view(): Promise<AccountSnapshot | null> {
-    return this.#memory.account ? this.#snapshot() : null;
-  }
+  // ---- The human: claims (claim.ts) and auto top-up (top-up.ts); the operator: suspension and card reversals (suspension.ts). ----
 
   /** The account, when `tokenHash` is its claim token (constant-time); null otherwise or without an account. */
   async accountForClaimToken(tokenHash: string): Promise<AccountSnapshot | null> {
-    return this.#claim.verify(tokenHash) ? this.#snapshot() : null;
+    return this.parts.claim.verify(tokenHash) ? this.parts.snapshot() : null;
   }
 
   /** A human has claimed the account: it never expires and the card caps are lifted. Null without an account. */
   async markClaimed(now: number): Promise<AccountSnapshot | null> {
-    return this.#claim.markClaimed(now) ? this.#snapshot() : null;
+    return this.parts.claim.markClaimed(now) ? this.parts.snapshot() : null;
   }
 
   /** Opens claim `claimId` (it alone can then be approved); refused while a human holds the account or past the hourly limit. */
   async openClaim(claimId: string, now: number): Promise<OpenClaimResult> {
-    return this.#claim.open(claimId, now);
+    return this.parts.claim.open(claimId, now);
   }
 
   /** Approves claim `claimId` if it is still current and nobody holds the account: atomically, its human then holds it. */
   async approveClaim(claimId: string, now: number): Promise<boolean> {
-    return this.#claim.approve(claimId, now);
+    return this.parts.claim.approve(claimId, now);
   }
 
   /** Who holds the account (the approved claim whose passkeys and sessions work); null without an account. */
   async humanHolder(): Promise<HumanHolder | null> {
-    return this.#claim.holder();
+    return this.parts.claim.holder();
   }
 
   /** Operator reset: the human's passkeys and sessions stop working at once; the account stays claimed. False without an account. */
   async resetHuman(): Promise<boolean> {
-    return this.#claim.resetHuman();
-  }
-
-  /** Everything an operator looks at; null when the account does not exist. */
-  async adminView(ledgerLimit = 50): Promise<AdminView | null> {
-    if (!this.#memory.account) return null;
-    return {
-      account: this.#snapshot(),
-      keys: await this.keys(),
-      ledger: this.#ledger.page(ledgerLimit).entries,
-      holds: this.#memory.holds.list().map((hold) => ({
-        holdId: hold.id,
-        keyId: hold.key_id,
-        amountMicros: hold.amount_micros,
-        purpose: hold.purpose,
-        requestId: hold.request_id,
-        createdAt: hold.created_at,
-        expiresAt: hold.expires_at,
-      })),
-      expiredUnsettledHolds: this.#ledger.expiredUnsettled(),
-      calls: this.#calls.view(),
-    };
-  }
-
-  /** A page of the whole ledger, newest first, before the row `before`; null without an account. */
-  async ledgerPage(limit: number, before?: number): Promise<LedgerPage | null> {
-    if (!this.#memory.account) return null;
-    return this.#ledger.page(limit, before);
-  }
-
-  /** The dashboard's ledger: charges of one key or model (or all), newest first; null without an account. */
-  async chargePage(filter: ChargeFilter, limit: number, before?: number): Promise<ChargePage | null> {
-    if (!this.#memory.account) return null;
-    return this.#usage.charges(filter, limit, before);
-  }
-
-  /** Charges since `since` (ms) per UTC day and purpose, for the usage chart; null without an account. */
-  async dailySpend(since: number): Promise<DailySpendRow[] | null> {
-    if (!this.#memory.account) return null;
-    return this.#usage.dailySpend(since);
-  }
-
-  /** The newest credits (cards, USDC, operator, welcome); null without an account. */
-  async credits(limit: number): Promise<CreditEntry[] | null> {
-    if (!this.#memory.account) return null;
-    return this.#usage.credits(limit);
-  }
-
-  /** Adds a key; null when the account does not exist. By the operator, with an `audit` ledger row in the same transaction. */
-  async createKey(input: NewKey, by?: 'operator'): Promise<KeyRecord | null> {
-    if (!this.#memory.account) return null;
-    const now = Date.now();
-    return this.ctx.storage.transactionSync(() => {
-      const key = this.#keys.create(input, now);
-      if (by) this.#ledger.auditKey(key.id, `key created by the operator: ${key.name}`, `operator:key:${key.id}`, now);
-      return key;
-    });
-  }
-
-  /** Changes a key's guardrails or revokes it; null when there is no such key. By the operator, with an `audit` ledger row naming what changed. */
-  async updateKey(keyId: string, patch: KeyPatch, by?: 'operator'): Promise<KeyRecord | null> {
-    if (!this.#memory.account) return null;
-    const now = Date.now();
-    return this.ctx.storage.transactionSync(() => {
-      const key = this.#keys.update(keyId, patch, now);
-      if (key && by) this.#ledger.auditKey(key.id, `key changed by the operator: ${describePatch(patch)}`, `operator:key:${key.id}:${crypto.randomUUID()}`, now);
-      return key;
-    });
-  }
-
-  async keys(): Promise<KeyRecord[]> {
-    return this.#keys.list();
-  }
-
-  /** D27 `POST /agent/keys`: a key of the account mints a sub-key (rules in `sub-keys.ts`). */
-  async mintSubKey(callerHash: string, request: SubKeyRequest): Promise<Result<{ key: KeyRecord }, SubKeyRefusal>> {
-    return this.#subKeys.mint(callerHash, request, Date.now());
-  }
-
-  /** D27 `GET /agent/keys`: the account's keys with their spend; a sub-key sees only itself. */
-  async keysForKey(callerHash: string): Promise<Result<{ keys: KeyWithSpend[] }, AuthFailure>> {
-    return this.#subKeys.list(callerHash, Date.now());
-  }
-
-  /** D27 `DELETE /agent/keys/{key_id}`: revoked from the next request on, with the sub-keys it minted. */
-  async revokeKeyForKey(callerHash: string, keyId: string): Promise<Result<{ key: KeyRecord }, SubKeyRefusal>> {
-    return this.#subKeys.revoke(callerHash, keyId, Date.now());
-  }
-
-  async ledgerEntries(limit = 50): Promise<LedgerEntry[]> {
-    return this.#ledger.page(limit).entries;
-  }
-
-  /** The sweep's last word: deletes everything unless the account was funded or claimed meanwhile. */
-  async deleteIfExpired(now: number): Promise<SweepOutcome> {
-    const row = this.#memory.account;
-    if (row && (row.funded_at !== null || row.claimed_at !== null || row.expires_at === null || row.expires_at > now)) {
-      return { deleted: false, fundedAt: row.funded_at, claimedAt: row.claimed_at, expiresAt: row.expires_at };
-    }
-    await this.#alarm.delete();
-    await this.ctx.storage.deleteAll();
-    this.#memory.clear();
-    this.#topUp.clear();
-    this.#keys.forgetCached();
-    return { deleted: true };
-  }
-
-  /**
-   * Releases holds whose caller never settled them (a crashed Worker), charges a due auto top-up,
-   * then waits for the next of either.
-   */
-  override async alarm(): Promise<void> {
-    const now = Date.now();
-    this.#alarm.fired();
-    this.#ledger.expire(now);
-    this.#alarm.wakeBy(this.#memory.holds.soonestExpiry());
-    await this.#topUp.runDue(now);
-    await this.#alarm.schedule();
+    return this.parts.claim.resetHuman();
   }
 
   /** D28: an operator suspends the account (every key refused, funding still works). Null without an account. */
   async suspend(reason: string, idempotencyKey: string): Promise<SuspensionView | null> {
-    return this.#memory.account ? this.#suspension.suspend(reason, idempotencyKey, 'operator', Date.now()) : null;
+    return this.parts.memory.account ? this.parts.suspension.suspend(reason, idempotencyKey, 'operator', Date.now()) : null;
   }
 
   /** An operator lifts a suspension; the state after it (null: not suspended). Undefined without an account. */
   async unsuspend(reason: string, idempotencyKey: string): Promise<{ suspended: SuspensionView | null } | undefined> {
-    if (!this.#memory.account) return undefined;
-    this.#suspension.unsuspend(reason, idempotencyKey, 'operator', Date.now());
-    return { suspended: this.#suspension.view() };
+    if (!this.parts.memory.account) return undefined;
+    this.parts.suspension.unsuspend(reason, idempotencyKey, 'operator', Date.now());
+    return { suspended: this.parts.suspension.view() };
   }
 
   /** Takes back a refunded or disputed card payment once per key; suspends when the balance cannot cover it. Null without an account. */
   async reverseCardPayment(reversal: CardReversal): Promise<ReversalResult | null> {
-    return this.#memory.account ? this.#suspension.reverse(reversal, Date.now()) : null;
+    return this.parts.memory.account ? this.parts.suspension.reverse(reversal, Date.now()) : null;
   }
 
   /** Credits back a reversal that did not stand (a failed refund, a dispute won), once. Null without an account. */
   async restoreCardPayment(restoration: CardRestoration): Promise<{ applied: boolean; balanceMicros: number } | null> {
-    return this.#memory.account ? this.#suspension.restore(restoration, Date.now()) : null;
+    return this.parts.memory.account ? this.parts.suspension.restore(restoration, Date.now()) : null;
   }
 
   /** Auto top-up as the dashboard shows it; null without an account. */
   async topUpView(): Promise<TopUpView | null> {
-    return this.#memory.account ? this.#topUp.view() : null;
+    return this.parts.memory.account ? this.parts.topUp.view() : null;
   }
 
   /** Turns auto top-up on with `rule` (or changes it); refused without a saved card. Null without an account. */
   async enableTopUp(rule: TopUpRule): Promise<Result<{ view: TopUpView }, TopUpRefusal> | null> {
-    return this.#memory.account ? this.#topUp.enable(rule, Date.now()) : null;
+    return this.parts.memory.account ? this.parts.topUp.enable(rule, Date.now()) : null;
   }
 
   async disableTopUp(): Promise<TopUpView | null> {
-    return this.#memory.account ? this.#topUp.disable(Date.now()) : null;
+    return this.parts.memory.account ? this.parts.topUp.disable(Date.now()) : null;
   }
 
   /** Saves the card of a completed Checkout for auto top-up. Null without an account. */
   async saveTopUpCard(card: SavedCard): Promise<TopUpView | null> {
-    return this.#memory.account ? this.#topUp.saveCard(card, Date.now()) : null;
-  }
-
-  #applyOne(op: AccountOp, now: number): AccountOpReply | Promise<AccountOpReply> {
-    switch (op.op) {
-      case 'hold':
-        return this.#hold(op.request, now);
-      case 'settle':
-        return this.#settle(op.holdId, op.chargeMicros, now, op.record);
-      case 'release':
-        return this.#release(op.holdId, now, op.record);
-      case 'extend':
-        return this.#ledger.extend(op.holdId, op.ttlMs, now);
-      case 'authenticate':
-        return this.#authenticate(op.keyHash, op.route, now);
-      case 'account':
-        return this.#accountForKey(op.keyHash, op.route, now);
-      case 'spendable': {
-        const checked = this.#keys.check(op.keyHash, op.model, now, op.route);
-        if (!checked.ok) return checked;
-        const organizationId = this.#membership.organizationId;
-        if (organizationId === null) return { ok: true, ...this.#ledger.spendable(checked.key, now) };
-        // D29: a member's quote is what its organization would hold for it.
-        const input = { memberAccountId: this.#memory.account!.id, keyId: checked.key.id, keyLimits: this.#spend.limits(checked.key, now) };
-        return this.#membership
-          .peer(organizationId)
-          .spendableForMember(input)
-          .then((result): AccountOpReply => (result.ok || result.reason !== 'not_member' ? result : { ok: true, ...this.#ledger.spendable(checked.key, Date.now()) }));
-      }
-      case 'request': {
-        const checked = this.#keys.check(op.keyHash, undefined, now);
-        if (!checked.ok) return checked;
-        const request = this.#requests.find(op.requestId);
-        if (request) return { ok: true, request };
-        const organizations = this.#membership.organizations();
-        return organizations.length === 0 ? { ok: false, reason: 'not_found' } : this.#memberRequest(organizations, op.requestId);
-      }
-      case 'sync':
-        return null;
-      default:
-        throw new Error(`unknown call ${(op as { op: unknown }).op}`);
-    }
-  }
-
-  /** A settlement that lowered the balance may start an auto top-up (charged by the alarm). */
-  #settle(holdId: string, chargeMicros: number, now: number, record?: RequestRecord): SettleResult {
-    const open = this.#memory.holds.get(holdId);
-    const requestId = record && !record.requestId ? (open?.request_id ?? null) : null;
-    const member = open ? open.member_account_id : record ? this.#ledger.memberOf(holdId) : null;
-    const result = this.#ledger.settle(holdId, chargeMicros, now);
-    if (record && result.ok) this.#requests.settled(record, requestId, result.chargedMicros, now, member);
-    if (!result.ok || !result.applied || result.chargedMicros <= 0) return result;
-    try {
-      this.#topUp.afterCharge(result.balanceMicros, now);
-    } catch (err) {
-      // The charge is written; a top-up that could not start must not turn it into an error.
-      console.error('auto top-up not started', err);
-    }
-    return result;
-  }
-
-  /** Frees a hold; its request is recorded as failed, nothing charged (D26). */
-  #release(holdId: string, now: number, record?: RequestRecord): ReleaseResult {
-    const open = this.#memory.holds.get(holdId);
-    const requestId = record && !record.requestId ? (open?.request_id ?? null) : null;
-    const member = open ? open.member_account_id : record ? this.#ledger.memberOf(holdId) : null;
-    const result = this.#ledger.release(holdId, now);
-    if (record && this.#ledger.knows(holdId)) this.#requests.released(record, requestId, now, member);
-    return result;
-  }
-
-  /** D26: deletes up to `limit` request records past their retention; for tests and operators. */
-  async pruneRequests(now: number, limit?: number): Promise<number> {
-    return this.#requests.prune(now, limit);
-  }
-
-  /**
-   * Checks the key here; then holds in this account's ledger, or, for a member of an
-   * organization (D29), in the organization's, passing the key's limits as counted here. An
-   * organization that no longer counts this account a member (it removed or refused it) is
-   * forgotten, and the hold is made here after all.
-   */
-  #hold(request: HoldRequest, now: number, retried = false): Result<Hold, HoldFailure> | Promise<Result<Hold, HoldFailure>> {
-    const checked = this.#keys.check(request.keyHash, request.model, now, request.route ?? 'unclassified');
-    if (!checked.ok) return checked;
-    const organizationId = this.#membership.organizationId;
-    if (organizationId === null) return this.#ledger.hold(checked.key, request, now);
-    const { keyHash: _keyHash, ...rest } = request;
-    const input: MemberHoldRequest = { memberAccountId: this.#memory.account!.id, keyId: checked.key.id, keyLimits: this.#spend.limits(checked.key, now), request: rest };
-    return this.#membership
-      .peer(organizationId)
-      .holdForMember(input)
-      .then(async (result) => {
-        if (result.ok || result.reason !== 'not_member') return result;
-        this.#membership.forget(organizationId, Date.now());
-        if (retried) throw new Error('organization membership changed during the hold');
-        // Its keys' spend there keeps counting against their limits here (a failure is retried by the next leave).
-        await this.#membership.confirmLeft(organizationId).catch((err: unknown) => console.error('organization spend not absorbed', err));
-        return this.#hold(request, Date.now(), true);
-      });
-  }
-
-  /** D29: a request this member made while in an organization is recorded there. */
-  async #memberRequest(organizations: string[], requestId: string): Promise<AccountOpReply> {
-    const memberId = this.#memory.account!.id;
-    for (const organizationId of organizations) {
-      const request = await this.#membership.peer(organizationId).memberRequest(memberId, requestId);
-      if (request) return { ok: true, request };
-    }
-    return { ok: false, reason: 'not_found' };
-  }
-
-  /** The group commit of this member's holds in an organization (one per organization it spends from). */
-  #orgHolds(organizationId: string, stub: DurableObjectStub<AccountDurableObject>): OrgHoldChannel {
-    let channel = this.#orgHoldChannels.get(organizationId);
-    if (!channel) {
-      channel = new OrgHoldChannel((inputs) => stub.holdsForMember(inputs));
-      this.#orgHoldChannels.set(organizationId, channel);
-    }
-    return channel;
-  }
-
-  /** The organization's Durable Object, for this member's calls to it. */
-  #orgPeer(organizationId: string): OrgPeer {
-    const stub = this.env.ACCOUNT.get(this.env.ACCOUNT.idFromName(organizationId));
-    return {
-      joinAsMember: (memberId, inviteHash) => stub.joinAsMember(memberId, inviteHash),
-      leftAsMember: (memberId) => stub.leftAsMember(memberId),
-      memberKeySpend: (memberId) => stub.memberKeySpend(memberId),
-      holdForMember: (input) => this.#orgHolds(organizationId, stub).hold(input),
-      spendableForMember: (input) => stub.spendableForMember(input),
-      memberView: (memberId) => stub.memberView(memberId),
-      memberRequest: (memberId, requestId) => stub.memberRequest(memberId, requestId),
-    };
-  }
-
-  #authenticate(keyHash: string, route: RouteClass | undefined, now: number): Result<AuthorizedKey, AuthFailure> {
-    const checked = this.#keys.check(keyHash, undefined, now, route);
-    return checked.ok ? { ok: true, accountId: this.#memory.account!.id, keyId: checked.key.id } : checked;
-  }
-
-  #accountForKey(keyHash: string, route: RouteClass | undefined, now: number): Result<{ account: AccountSnapshot }, AuthFailure> | Promise<Result<{ account: AccountSnapshot }, AuthFailure>> {
-    const checked = this.#keys.check(keyHash, undefined, now, route);
-    if (!checked.ok) return checked;
-    const account = this.#snapshot();
-    const organizationId = this.#membership.organizationId;
-    if (organizationId === null) return { ok: true, account };
-    // D29: a member also sees its organization (name, status, cap, its spend this month).
-    return this.#membership
-      .peer(organizationId)
-      .memberView(account.accountId)
-      .then((organization) => ({ ok: true as const, account: organization ? { ...account, organization } : account }));
-  }
-
-  #snapshot(): AccountSnapshot {
-    const row = this.#memory.account;
-    if (!row) throw new Error('no such account');
-    return {
-      accountId: row.id,
-      createdAt: row.created_at,
-      balanceMicros: row.balance_micros,
-      heldMicros: this.#memory.holds.heldMicros,
-      claimed: row.claimed_at !== null,
-      funded: row.funded_at !== null,
-      expiresAt: row.expires_at,
-      unclaimedFundingRemainingMicros: row.claimed_at === null ? Math.max(0, UNCLAIMED_CARD_CAP_MICROS - row.card_funded_micros) : null,
-      fundToken: row.fund_token,
-      suspended: this.#suspension.view(),
-      kind: row.kind === 'organization' ? 'organization' : 'account',
-      name: row.name,
-    };
+    return this.parts.memory.account ? this.parts.topUp.saveCard(card, Date.now()) : null;
   }
 }

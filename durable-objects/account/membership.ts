@@ -125,6 +125,16 @@ export class Membership {
     this.#memory.account = { ...this.#memory.account!, organization_id: null };
   }
 
+  /** D29: a request this member made while in one of `organizations` is recorded there. */
+  async findRequest(organizations: string[], requestId: string): Promise<Result<{ request: StoredRequest }, { reason: 'not_found' }>> {
+    const memberId = this.#memory.account!.id;
+    for (const organizationId of organizations) {
+      const request = await this.#org(organizationId).memberRequest(memberId, requestId);
+      if (request) return { ok: true, request };
+    }
+    return { ok: false, reason: 'not_found' };
+  }
+
   /** Every organization this account belonged to, the current one first: where its member requests are recorded. */
   organizations(): string[] {
     return this.#storage.sql
