@@ -49,6 +49,19 @@ async function charges(stub: ReturnType<typeof accountStub>, holdId: string) {
   return (await stub.ledgerEntries(50)).filter((row) => row.kind === 'charge' && row.holdId === holdId);
 }
 
+
+/** An env whose account Durable Objects answer every call but settlements (an overloaded or unreachable object). */
+function refusingSettlements(): Env {
+  return {
+    ...env,
+    ACCOUNT: {
+      idFromName: (name: string) => env.ACCOUNT.idFromName(name),
+      get: (id: DurableObjectId) => ({
+        apply: (ops: AccountOp[]) => (ops.some((op) => op.op === 'settle') ? Promise.reject(new Error('overloaded')) : env.ACCOUNT.get(id).apply(ops)),
+      }),
+    },
+  } as unknown as Env;
+}
 describe('settlement journal', () => {
   it('sends a recorded settlement to its account, and charges it once however often it is recorded', async () => {
     const { accountId, stub, keyHash } = await fundedAccount('1');
@@ -150,16 +163,7 @@ describe('settleDurably', () => {
   it('near the account but unable to reach it: the journal takes the settlement, and it lands once', async () => {
     const { accountId, stub, keyHash } = await fundedAccount('1');
     const holdId = await openHold(stub, keyHash, 50_000);
-    // The account's Durable Object answers every call but settlements (an overloaded or unreachable object).
-    const unreachable = {
-      ...env,
-      ACCOUNT: {
-        idFromName: (name: string) => env.ACCOUNT.idFromName(name),
-        get: (id: DurableObjectId) => ({
-          apply: (ops: AccountOp[]) => (ops.some((op) => op.op === 'settle') ? Promise.reject(new Error('overloaded')) : env.ACCOUNT.get(id).apply(ops)),
-        }),
-      },
-    } as unknown as Env;
+    const unreachable = refusingSettlements();
     const account = new AccountClient(unreachable, accountId);
     await account.authenticate(keyHash);
     const journal = journalOf();
@@ -185,15 +189,7 @@ describe('settleDurably', () => {
     expect(await settleJobHold(env, accountId, direct, 600)).toEqual({ costMicros: 600, balanceMicros: 999_400 });
     expect(await charges(stub, direct)).toMatchObject([{ amountMicros: -600 }]);
     const journaled = await openHold(stub, keyHash, 50_000);
-    const unreachable = {
-      ...env,
-      ACCOUNT: {
-        idFromName: (name: string) => env.ACCOUNT.idFromName(name),
-        get: (id: DurableObjectId) => ({
-          apply: (ops: AccountOp[]) => (ops.some((op) => op.op === 'settle') ? Promise.reject(new Error('overloaded')) : env.ACCOUNT.get(id).apply(ops)),
-        }),
-      },
-    } as unknown as Env;
+    const unreachable = refusingSettlements();
     expect((await settleJobHold(unreachable, accountId, journaled, 700)).costMicros).toBe(700);
     await drained(env.SETTLEMENT_JOURNAL.get(env.SETTLEMENT_JOURNAL.idFromName(journalName(undefined, accountId))));
     expect(await charges(stub, journaled)).toMatchObject([{ amountMicros: -700 }]);
