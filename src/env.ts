@@ -35,6 +35,8 @@ type OptionalConfig = Partial<
     | 'USDC_EIP712_VERSION'
     /** How long an upstream may take to answer with headers, in ms (default 120000). */
     | 'UPSTREAM_TIMEOUT_MS'
+    /** How long one image render may take, in ms (default 300000, at most 360000). */
+    | 'IMAGE_RENDER_TIMEOUT_MS'
     /** Domains scrape, crawl and extract never fetch (comma-separated; subdomains included). */
     | 'WEB_BLOCKED_DOMAINS'
     /** Auto top-up's ceiling per account and UTC day, in USD (default 2000) and in charges (default 10). */

@@ -1,11 +1,17 @@
 import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Database } from '.';
+import type { ErrorCode } from '../errors';
 import { mediaJobs } from './schema';
 
 export type MediaJobRow = typeof mediaJobs.$inferSelect;
 export type MediaJobStatus = MediaJobRow['status'];
 /** A new job: unclaimed unless it is written already claimed by its renderer (a sync render). */
-export type NewMediaJob = Omit<MediaJobRow, 'claim' | 'claimedUntil'> & Partial<Pick<MediaJobRow, 'claim' | 'claimedUntil'>>;
+export type NewMediaJob = Omit<MediaJobRow, 'claim' | 'claimedUntil' | 'errorCode'> & Partial<Pick<MediaJobRow, 'claim' | 'claimedUntil' | 'errorCode'>>;
+/** Why a job failed: the message a client reads and the envelope code it branches on. */
+export interface JobFailure {
+  code: ErrorCode;
+  message: string;
+}
 
 const OPEN: MediaJobStatus[] = ['queued', 'processing'];
 
@@ -58,10 +64,10 @@ export async function releaseMediaRender(db: Database, id: string, claim: string
  * claim, only if nobody's claim is alive at `now` (the sweep's deadline): a failure never ends a
  * job another renderer is finishing. True when this call ended the job (its caller then frees the hold).
  */
-export async function failMediaJob(db: Database, id: string, error: string, now: number, claim?: string): Promise<boolean> {
+export async function failMediaJob(db: Database, id: string, failure: JobFailure, now: number, claim?: string): Promise<boolean> {
   const changed = await db
     .update(mediaJobs)
-    .set({ status: 'failed', error, updatedAt: now })
+    .set({ status: 'failed', error: failure.message, errorCode: failure.code, updatedAt: now })
     .where(and(eq(mediaJobs.id, id), inArray(mediaJobs.status, OPEN), claim === undefined ? unclaimedAt(now) : eq(mediaJobs.claim, claim)))
     .returning({ id: mediaJobs.id })
     .all();
@@ -88,12 +94,13 @@ export async function claimMediaJob(db: Database, id: string, seen: MediaJobRow,
 export async function endMediaJob(
   db: Database,
   id: string,
-  ending: { status: 'completed'; keys: string[]; actualMicros: number } | { status: 'failed'; error: string },
+  ending: { status: 'completed'; keys: string[]; actualMicros: number } | { status: 'failed'; failure: JobFailure },
   now: number,
 ): Promise<void> {
+  const values = ending.status === 'completed' ? ending : { status: ending.status, error: ending.failure.message, errorCode: ending.failure.code };
   await db
     .update(mediaJobs)
-    .set({ ...ending, updatedAt: now })
+    .set({ ...values, updatedAt: now })
     .where(and(eq(mediaJobs.id, id), inArray(mediaJobs.status, OPEN)))
     .run();
 }

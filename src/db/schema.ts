@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { ErrorCode } from '../errors';
 import type { StoredVideoHandle } from '../providers/renders';
 
 /**
@@ -94,6 +95,8 @@ export const mediaJobs = sqliteTable(
     /** Where the upstream keeps the work (video jobs): its provider, id and status URLs, JSON (each video adapter reads its own back). */
     upstream: text('upstream', { mode: 'json' }).$type<StoredVideoHandle>(),
     error: text('error'),
+    /** A failed job's envelope code (`invalid_request`, `provider_error`, `provider_unavailable`, `api_error`), beside `error`. */
+    errorCode: text('error_code').$type<ErrorCode>(),
     /** The token of whoever renders the job now (`claimMediaRender`); null before the first claim. */
     claim: text('claim'),
     /** When that claim's lease ends (ms): past it, another delivery may take the render over. */

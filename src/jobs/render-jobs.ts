@@ -1,8 +1,18 @@
+import type { Context } from 'hono';
+import { withHold } from '../accounts/billed';
+import { randomBase62 } from '../accounts/credentials';
 import { database } from '../db';
-import { claimMediaRender, mediaJob, releaseMediaRender, staleMediaJobs, type MediaJobRow } from '../db/media-jobs';
+import { claimMediaRender, insertMediaJob, mediaJob, releaseMediaRender, staleMediaJobs, type MediaJobRow } from '../db/media-jobs';
+import type { AppEnv } from '../env';
 import { GatewayError } from '../errors';
+import { imageHoldMicros } from '../media/images/cost';
+import type { ImageRequest } from '../media/images/request';
+import type { ImagePlan } from '../providers/renders';
+import { publicBaseUrl } from '../urls';
+import { mediaHold } from './hold';
 import type { QueueMessage } from '../queue/messages';
 import { isTransient } from '../providers/upstream-errors';
+import { jobFailure, overdue } from './failure';
 import { failJob, RENDER_CLAIM_LEASE_MS, renderJob } from './render';
 
 export { generationId } from './render';
@@ -26,6 +36,45 @@ export function renderMessage(job: Pick<MediaJobRow, 'id' | 'kind'>): QueueMessa
 }
 
 /**
+ * Submits an image job (`POST /v1/images/jobs`, its request checked and planned): holds the worst
+ * case (`imageHoldMicros`), records the job and queues its render. From its message on, the job
+ * settles or releases the hold (`runMediaJob`); without its record or its message it cannot run,
+ * so nothing stays held and the client is told to retry (a record whose message failed would also
+ * be rescued by the sweep).
+ */
+export async function submitImageJob(c: Context<AppEnv>, request: ImageRequest, plan: ImagePlan): Promise<{ id: string; predictedMicros: number }> {
+  const predictedMicros = imageHoldMicros(plan);
+  const id = `imgjob_${randomBase62(24)}`;
+  await withHold(c, mediaHold({ model: plan.model.id, route: 'images', micros: predictedMicros, purpose: 'image-job', ttlMs: MEDIA_JOB_HOLD_TTL_MS }), async (hold) => {
+    const now = Date.now();
+    try {
+      await insertMediaJob(database(c.env), {
+        id,
+        accountId: hold.accountId,
+        kind: 'image',
+        model: plan.model.id,
+        status: 'queued',
+        params: request,
+        base: publicBaseUrl(c),
+        holdId: hold.holdId,
+        predictedMicros,
+        actualMicros: null,
+        keys: null,
+        error: null,
+        upstream: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await c.env.JOBS.send(renderMessage({ id, kind: 'image' }));
+    } catch (err) {
+      console.error('image job not queued', err);
+      throw new GatewayError('provider_unavailable', 'The job could not be queued; retry shortly.', { retryAfter: 5 });
+    }
+  });
+  return { id, predictedMicros };
+}
+
+/**
  * Runs one render job (an image job, or a sync image or speech render whose Worker did not finish
  * it) from its queue message. The render is claimed first (`claimMediaRender`): a delivery that
  * finds the job ended, or claimed by a render still within its lease, does nothing, so a
@@ -42,7 +91,7 @@ export async function runMediaJob(env: Env, jobId: string, attempt: number, now 
   const claim = await claimMediaRender(db, jobId, now, RENDER_CLAIM_LEASE_MS);
   if (!claim) return;
   if (job.createdAt < now - MEDIA_JOB_DEADLINE_MS) {
-    await failJob(env, job, 'The job did not finish in time.', now, claim);
+    await failJob(env, job, overdue(), now, claim);
     return;
   }
   try {
@@ -54,7 +103,7 @@ export async function runMediaJob(env: Env, jobId: string, attempt: number, now 
       await releaseMediaRender(db, jobId, claim, Date.now());
       throw err;
     }
-    await failJob(env, job, err instanceof GatewayError ? err.message : 'The render failed.', Date.now(), claim);
+    await failJob(env, job, jobFailure(err), Date.now(), claim);
   }
 }
 
@@ -73,7 +122,7 @@ export async function sweepMediaJobs(env: Env, now: number): Promise<{ resent: n
   const unclaimed = stale.filter((job) => job.claimedUntil === null || job.claimedUntil < now);
   const expired = unclaimed.filter((job) => job.createdAt < now - MEDIA_JOB_DEADLINE_MS);
   let failed = 0;
-  for (const job of expired) if (await failJob(env, job, 'The job did not finish in time.', now)) failed++;
+  for (const job of expired) if (await failJob(env, job, overdue(), now)) failed++;
   const resend = unclaimed.filter((job) => !expired.includes(job));
   if (resend.length > 0) await env.JOBS.sendBatch(resend.map((job) => ({ body: renderMessage(job) })));
   return { resent: resend.length, failed };

@@ -1,7 +1,7 @@
 import type { RequestRecord } from '../../durable-objects/account/requests';
 import { releaseJobHold, settleJobHold } from '../accounts/billed';
 import { database } from '../db';
-import { endMediaJob, failMediaJob, type MediaJobRow } from '../db/media-jobs';
+import { endMediaJob, failMediaJob, type JobFailure, type MediaJobRow } from '../db/media-jobs';
 import type { GuardOptions } from '../web/guard';
 import { guardOptionsFromEnv } from '../web/guard';
 import { planImages } from '../media/images/plan';
@@ -84,8 +84,8 @@ async function finish(
  * job) or by the sweep (no claim: only if nobody's claim is alive). A job another renderer took
  * over, or that has ended, is left as it is, and so is its hold.
  */
-export async function failJob(env: Env, job: MediaJobRow, error: string, now: number, claim?: string): Promise<boolean> {
-  if (!(await failMediaJob(database(env), job.id, error, now, claim))) return false;
+export async function failJob(env: Env, job: MediaJobRow, failure: JobFailure, now: number, claim?: string): Promise<boolean> {
+  if (!(await failMediaJob(database(env), job.id, failure, now, claim))) return false;
   await releaseJobHold(env, job.accountId, job.holdId, mediaJobRecord(job, {}, now));
   return true;
 }

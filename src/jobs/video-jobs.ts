@@ -1,17 +1,26 @@
+import type { Context } from 'hono';
 import type { RequestRecord } from '../../durable-objects/account/requests';
-import { releaseJobHold, settleJobHold } from '../accounts/billed';
+import { releaseJobHold, settleJobHold, withHold } from '../accounts/billed';
 import { GatewayError } from '../errors';
 import { isTransient } from '../providers/upstream-errors';
 import { database } from '../db';
 import { insertGeneration } from '../db/generations';
-import { claimMediaJob, endMediaJob, mediaJob, staleMediaJobs, type MediaJobRow } from '../db/media-jobs';
+import type { AppEnv } from '../env';
+import { loadReferences } from '../media/references';
+import type { VideoPlan } from '../media/videos/plan';
+import type { VideoRequest } from '../media/videos/request';
+import { publicBaseUrl } from '../urls';
+import { requestGuard } from '../web/policy';
+import { mediaHold } from './hold';
+import { claimMediaJob, endMediaJob, insertMediaJob, mediaJob, staleMediaJobs, type JobFailure, type MediaJobRow } from '../db/media-jobs';
+import { jobFailure, overdue } from './failure';
 import type { QueueMessage } from '../queue/messages';
 import { mediaJobRecord } from './render';
 import { accountPrefix } from '../media/keys';
 import { outputRetentionMs } from '../media/outputs';
 import { copyToR2 } from '../media/stream-copy';
 import { randomBase62 } from '../accounts/credentials';
-import { pollVideo } from '../media/videos/rail';
+import { pollVideo, submitVideo, videoRailReadsFrameBytes } from '../media/videos/rail';
 
 /** A video job still open this long after submission fails and frees its hold. */
 export const VIDEO_JOB_DEADLINE_MS = 60 * 60 * 1000;
@@ -22,6 +31,43 @@ const SWEEP_BATCH = 100;
 
 export function pollMessage(jobId: string): QueueMessage {
   return { kind: 'video.poll', jobId };
+}
+
+/**
+ * Submits a video job (`POST /v1/videos/generations`, its request checked and planned): holds the
+ * price of the requested seconds, sends the render upstream (so a refusal or an outage is answered
+ * now, and releases the hold), records the job and queues its first poll. From its record on, the
+ * job settles or releases the hold (`pollVideoJob`, `sweepVideoJobs`); a lost first poll is sent
+ * again by the sweep.
+ */
+export async function submitVideoJob(c: Context<AppEnv>, request: VideoRequest, plan: VideoPlan): Promise<{ id: string }> {
+  const id = `vidjob_${randomBase62(24)}`;
+  const base = publicBaseUrl(c);
+  await withHold(c, mediaHold({ model: plan.model.id, route: 'videos', micros: plan.predictedMicros, purpose: 'video', ttlMs: VIDEO_JOB_HOLD_TTL_MS }), async (hold) => {
+    const frames = plan.imageUrl && videoRailReadsFrameBytes(plan.route.provider) ? await loadReferences([plan.imageUrl], base, c.env.MEDIA, requestGuard(c), request.image_url ? 'image_url' : 'image_urls') : [];
+    const upstream = await submitVideo(plan, frames[0], c.env);
+    const now = Date.now();
+    await insertMediaJob(database(c.env), {
+      id,
+      accountId: hold.accountId,
+      kind: 'video',
+      model: plan.model.id,
+      status: 'queued',
+      // The resolved duration too (D7's default when none was asked): the request's lookup shows its seconds (D26).
+      params: { ...request, duration: plan.duration },
+      base,
+      holdId: hold.holdId,
+      predictedMicros: plan.predictedMicros,
+      actualMicros: null,
+      keys: null,
+      error: null,
+      upstream,
+      createdAt: now,
+      updatedAt: now,
+    });
+  });
+  await c.env.JOBS.send(pollMessage(id), { delaySeconds: 2 }).catch((err) => console.error('first video poll not queued', err));
+  return { id };
 }
 
 /** Polls start every 2 seconds and slow to every 30 as the render ages (renders take minutes). */
@@ -42,14 +88,14 @@ export async function pollVideoJob(env: Env, jobId: string): Promise<void> {
   const job = await mediaJob(db, jobId);
   if (!job || job.kind !== 'video' || (job.status !== 'queued' && job.status !== 'processing') || !job.upstream) return;
   const now = Date.now();
-  if (now - job.createdAt > VIDEO_JOB_DEADLINE_MS) return fail(env, job, 'The render did not finish in time.');
+  if (now - job.createdAt > VIDEO_JOB_DEADLINE_MS) return fail(env, job, overdue('The render did not finish in time.'));
 
   let progress: Awaited<ReturnType<typeof pollVideo>>;
   try {
     progress = await pollVideo(job.upstream, env);
   } catch (err) {
     if (!(err instanceof GatewayError)) throw err;
-    if (!isTransient(err)) return fail(env, job, err.message);
+    if (!isTransient(err)) return fail(env, job, jobFailure(err));
     // Transport trouble: the same render is polled again at the usual pace, never submitted again.
     if (!(await claimMediaJob(db, jobId, job, job.status, now))) return;
     await env.JOBS.send(pollMessage(jobId), { delaySeconds: pollDelaySeconds(now - job.createdAt) });
@@ -62,7 +108,7 @@ export async function pollVideoJob(env: Env, jobId: string): Promise<void> {
       await env.JOBS.send(pollMessage(jobId), { delaySeconds: pollDelaySeconds(now - job.createdAt) });
       return;
     case 'failed':
-      return fail(env, job, progress.error);
+      return fail(env, job, { code: 'provider_error', message: progress.error });
     case 'completed': {
       // Claimed before the copy; a copy that fails throws, and the queue's retry claims it again.
       if (!(await claimMediaJob(db, jobId, job, 'processing', now))) return;
@@ -94,11 +140,11 @@ export async function sweepVideoJobs(env: Env, now: number): Promise<{ resent: n
     ...(await staleMediaJobs(db, 'video', 'queued', now - RESCUE_AFTER_MS, SWEEP_BATCH)),
     ...(await staleMediaJobs(db, 'video', 'processing', now - RESCUE_AFTER_MS, SWEEP_BATCH)),
   ];
-  const overdue = stale.filter((job) => now - job.createdAt > VIDEO_JOB_DEADLINE_MS);
-  for (const job of overdue) await fail(env, job, 'The render did not finish in time.');
-  const resend = stale.filter((job) => !overdue.includes(job));
+  const late = stale.filter((job) => now - job.createdAt > VIDEO_JOB_DEADLINE_MS);
+  for (const job of late) await fail(env, job, overdue('The render did not finish in time.'));
+  const resend = stale.filter((job) => !late.includes(job));
   if (resend.length > 0) await env.JOBS.sendBatch(resend.map((job) => ({ body: pollMessage(job.id) })));
-  return { resent: resend.length, failed: overdue.length };
+  return { resent: resend.length, failed: late.length };
 }
 
 /** D26: the record of the request that made a video job (its request id is the hold's). */
@@ -107,7 +153,7 @@ function videoRecord(job: MediaJobRow, now: number): RequestRecord {
   return { ...mediaJobRecord(job, seconds, now), path: '/v1/videos/generations' };
 }
 
-async function fail(env: Env, job: MediaJobRow, error: string): Promise<void> {
+async function fail(env: Env, job: MediaJobRow, failure: JobFailure): Promise<void> {
   await releaseJobHold(env, job.accountId, job.holdId, { ...videoRecord(job, Date.now()), usage: {} });
-  await endMediaJob(database(env), job.id, { status: 'failed', error }, Date.now());
+  await endMediaJob(database(env), job.id, { status: 'failed', failure }, Date.now());
 }

@@ -1,5 +1,5 @@
 import { GatewayError } from '../errors';
-import { chatStatusError, errorDetail, upstreamError, UpstreamTrouble, type UpstreamOutcome } from './upstream-errors';
+import { chatStatusError, errorDetail, UnconfirmedRender, upstreamError, UpstreamTrouble, type UpstreamOutcome } from './upstream-errors';
 
 /**
  * The one way the gateway calls a provider, chat and media alike: a timeout, the caller's abort,
@@ -86,29 +86,71 @@ export async function sendUpstream(
   return chatStatusError(response.status, detail, response.headers);
 }
 
+/** How a media call is made: its timeout, the caller's signal, and what a failed send means. */
+export interface MediaCallOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /**
+   * A billed submission whose answer is the render itself (OpenAI's synchronous images): no id
+   * to ask again by. Once it may have reached the provider (a timeout after it was sent, a
+   * connection dropped while the provider held it, an answer cut off) it fails as
+   * `UnconfirmedRender`, final; only a provider that refuses connections now (refused, DNS) is
+   * transport trouble, retried.
+   */
+  once?: boolean;
+  /** The rail's own reading of an error status, before the media column (`upstreamError`). */
+  statusError?: (status: number, body: unknown) => GatewayError | undefined;
+}
+
 /**
  * A media call answered whole (JSON when it parses), within `timeoutMs` for headers and body:
  * failures per `upstreamError` (media's column of the status table); no answer is transport
- * trouble (`UpstreamTrouble`), except the caller's own abort, which is thrown as it came.
+ * trouble (`UpstreamTrouble`), except the caller's own abort, which is thrown as it came, and a
+ * `once` call that may have been delivered (`UnconfirmedRender`).
  */
-export async function mediaCall(name: string, call: UpstreamCall, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<{ response: Response; body: unknown }> {
+export async function mediaCall(name: string, call: UpstreamCall, options: MediaCallOptions = {}): Promise<{ response: Response; body: unknown }> {
   const timeoutMs = options.timeoutMs ?? MEDIA_CALL_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const seconds = Math.round(timeoutMs / 1000);
   const reply = await callUpstream(call, { timeoutMs, signal });
   if (!reply.reached) {
     if (options.signal?.aborted) throw reply.reason;
-    throw new UpstreamTrouble(reply.timedOut || timeout.aborted ? `${name} did not answer within ${Math.round(timeoutMs / 1000)} s.` : `${name} could not be reached (${reply.message}).`);
+    const timedOut = reply.timedOut || timeout.aborted;
+    if (options.once && timedOut) throw new UnconfirmedRender(`${name} did not answer within ${seconds} s.`);
+    // workerd reports a refused connection and one dropped mid-request alike: ask whether the host takes connections at all.
+    if (options.once && !timedOut && (await acceptsConnections(call.url))) throw new UnconfirmedRender(`${name} dropped the connection before answering (${reply.message}).`);
+    throw new UpstreamTrouble(timedOut ? `${name} did not answer within ${seconds} s.` : `${name} could not be reached (${reply.message}).`);
   }
   let body: unknown;
   try {
     body = await readBody(reply.response);
   } catch (err) {
     if (options.signal?.aborted) throw err;
-    throw new UpstreamTrouble(`${name} could not be read (${err instanceof Error ? err.message : String(err)}).`);
+    const detail = err instanceof Error ? err.message : String(err);
+    if (options.once && reply.response.ok) throw new UnconfirmedRender(`${name}'s answer was cut off (${detail}).`);
+    throw new UpstreamTrouble(`${name} could not be read (${detail}).`);
   }
-  if (!reply.response.ok) throw upstreamError(name, reply.response.status, body);
+  if (!reply.response.ok) throw options.statusError?.(reply.response.status, body) ?? upstreamError(name, reply.response.status, body);
   return { response: reply.response, body };
+}
+
+/** How long the reachability check after a dropped `once` call waits. */
+const REACHABILITY_TIMEOUT_MS = 5_000;
+
+/**
+ * Whether `url`'s host answers at all now (any HTTP status): after a `once` call failed without
+ * an answer, a host that refuses connections never had the request (retry it); one that answers
+ * dropped it mid-request (it may be rendering it). A host that came back in between reads as
+ * "may have had it": the safe side, since it fails the job rather than render twice.
+ */
+async function acceptsConnections(url: string): Promise<boolean> {
+  try {
+    await fetch(new URL(url).origin, { method: 'HEAD', signal: AbortSignal.timeout(REACHABILITY_TIMEOUT_MS) });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A media call's request and its caller's signal. */

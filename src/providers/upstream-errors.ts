@@ -27,6 +27,19 @@ export class UpstreamTrouble extends GatewayError {
   }
 }
 
+/**
+ * A billed submission that may have reached the provider but was never answered: the call timed
+ * out after it was sent, or the connection dropped while the provider held it (the provider may
+ * be rendering, and billing, it). Final, never sent again: a second send would be a second render
+ * the provider bills. The job fails and its hold is released, so the client pays nothing; the
+ * operator may have paid the provider for one render nobody received.
+ */
+export class UnconfirmedRender extends GatewayError {
+  constructor(message: string) {
+    super('provider_error', `${message} It was not sent again, since the provider may have started the render; nothing was charged.`);
+  }
+}
+
 /** Whether an error is transport trouble a caller may retry (see `UpstreamTrouble`). */
 export function isTransient(err: unknown): boolean {
   return err instanceof GatewayError && err.code === 'provider_unavailable';

@@ -5,7 +5,10 @@
  * `{created, data: [{b64_json}], output_format, quality, size, usage}`; there is no `response_format`
  * for these models (a request carrying one gets OpenAI's 400). Sizes other than 1024x1024,
  * 1536x1024, 1024x1536 and `auto` get OpenAI's 400, and so does a prompt containing `[reject]`;
- * `[slow]` answers after 1.5 s. A request under `/hang/` (a base URL of `<url>/hang/v1`) is
+ * `[slow]` answers after 1.5 s. A prompt with `[reset]` has its connection dropped once the request
+ * is read (a reset mid-response: the render may have started); one with `[500-once]` or `[429-once]`
+ * gets OpenAI's `server_error` 500 or `rate_limit_exceeded` 429 the first time it is sent, then
+ * renders as usual. A request under `/hang/` (a base URL of `<url>/hang/v1`) is
  * recorded and never answered, a render that outlives its Worker, until `POST /__hung/release`
  * answers every hung request 503. `GET /__seen` lists the path and prompt of every request
  * received, so tests inside workerd can count the renders an upstream saw.
@@ -61,6 +64,8 @@ export async function startOpenAIImagesUpstream(apiKey = 'sk-images-test'): Prom
   const usages: ImageUsage[] = [];
   const seen: { path: string; prompt: unknown }[] = [];
   const hung: import('node:http').ServerResponse[] = [];
+  /** Prompts already answered their one `[500-once]`/`[429-once]` error. */
+  const troubled = new Set<string>();
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -109,6 +114,12 @@ export async function startOpenAIImagesUpstream(apiKey = 'sk-images-test'): Prom
     if ('response_format' in record.fields) return error(400, "Unknown parameter: 'response_format'.", 'response_format', 'unknown_parameter');
     if (!SIZES.has(size)) return error(400, `Invalid value: '${size}'. Supported values are: '1024x1024', '1024x1536', '1536x1024', and 'auto'.`, 'size', 'invalid_value');
     if (typeof prompt === 'string' && prompt.includes('[reject]')) return error(400, 'Your request was rejected as a result of our safety system.', null, 'moderation_blocked');
+    if (typeof prompt === 'string' && prompt.includes('[reset]')) return void req.socket.destroy();
+    if (typeof prompt === 'string' && /\[(500|429)-once\]/.test(prompt) && !troubled.has(prompt)) {
+      troubled.add(prompt);
+      if (prompt.includes('[429-once]')) return reply(429, { error: { message: 'Rate limit reached for images per minute. Please try again in 1s.', type: 'requests', param: null, code: 'rate_limit_exceeded' } });
+      return reply(500, { error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null } });
+    }
     if (typeof prompt === 'string' && prompt.includes('[slow]')) await new Promise((resolve) => setTimeout(resolve, 1_500));
     const [width, height] = (size === 'auto' ? '1024x1024' : size).split('x').map(Number) as [number, number];
     const data = Array.from({ length: n }, (_, i) => {

@@ -1,15 +1,25 @@
-import { DEFAULT_UPSTREAM_TIMEOUT_MS } from '../../providers/http';
 import type { ImagePlan, ImageRender, ReferenceImage } from '../../providers/renders';
 import { adapterOf, adapterTarget } from '../../providers/registry';
 import type { ProviderId } from '../../providers/ids';
 
-/** An image render takes minutes on the slowest models; the spec's sync route holds the connection. */
-const IMAGE_TIMEOUT_MS = 5 * 60 * 1000;
+/**
+ * One image render's time (OpenAI's one call, or a queue rail's submission and polls): gpt-image-1
+ * takes 60 s and more at high quality, so 5 minutes by default (`IMAGE_RENDER_TIMEOUT_MS`). At
+ * most 6 minutes: under the render's 7-minute claim lease (`RENDER_CLAIM_LEASE_MS`), so a live
+ * render is never taken over, and well within the queue consumer's 15 minutes of wall time.
+ */
+export const IMAGE_RENDER_TIMEOUT_MS = 5 * 60 * 1000;
+const MAX_IMAGE_RENDER_TIMEOUT_MS = 6 * 60 * 1000;
+
+export function imageRenderTimeoutMs(env: Env): number {
+  const configured = Number(env.IMAGE_RENDER_TIMEOUT_MS);
+  return Number.isFinite(configured) && configured > 0 ? Math.min(configured, MAX_IMAGE_RENDER_TIMEOUT_MS) : IMAGE_RENDER_TIMEOUT_MS;
+}
 
 /** Renders the plan's images on its route's image adapter. Throws `GatewayError` for upstream failures. */
 export async function renderImages(plan: ImagePlan, references: ReferenceImage[], env: Env, signal: AbortSignal): Promise<ImageRender> {
   const { adapter, target } = adapterTarget(env, plan.route.provider, 'images');
-  const timeoutMs = Math.max(IMAGE_TIMEOUT_MS, Number(env.UPSTREAM_TIMEOUT_MS) || DEFAULT_UPSTREAM_TIMEOUT_MS);
+  const timeoutMs = imageRenderTimeoutMs(env);
   const { images, usage } = await adapter.render(plan, references, { ...target, deadline: Date.now() + timeoutMs, timeoutMs, signal });
   return { images: images.slice(0, plan.n), ...(usage ? { usage } : {}) };
 }

@@ -1,7 +1,8 @@
 import type { ImageTokenUsage } from '../../billing/image-cost';
 import { GatewayError } from '../../errors';
 import type { ImageAdapter } from '../adapters';
-import { mediaCall, type UpstreamCall } from '../http';
+import { detailOrStatus, mediaCall, type UpstreamCall } from '../http';
+import { UpstreamTrouble } from '../upstream-errors';
 import type { ImagePlan, ImageRender, ReferenceImage } from '../renders';
 
 /**
@@ -9,16 +10,24 @@ import type { ImagePlan, ImageRender, ReferenceImage } from '../renders';
  * answer `data[].b64_json` (they take no `response_format`) with the image format in
  * `output_format`; with references the request goes to `/images/edits` as multipart, each
  * reference an `image[]` file (so the rail reads the reference bytes). One call answers with
- * every image, within the render's time; its errors follow the media status table.
+ * every image, within the render's time; there is no id to ask again by, so the call is sent
+ * once (`once`: a timeout or a dropped connection after it may have arrived fails the render,
+ * never sends it again). Its errors follow the media status table, except that OpenAI's 5xx
+ * (`server_error`: "retry after a brief wait", no image made) is transport trouble, retried.
  */
 export const openaiImages: ImageAdapter = {
   readsReferenceBytes: true,
   size: gptImageSize,
   async render(plan, references, { base, apiKey, timeoutMs, signal }) {
-    const { body } = await mediaCall('OpenAI', openaiImageRequest(plan, references, base, apiKey), { timeoutMs, signal });
+    const { body } = await mediaCall('OpenAI', openaiImageRequest(plan, references, base, apiKey), { timeoutMs, signal, once: true, statusError: serverTrouble });
     return openaiImageAnswer(body);
   },
 };
+
+/** OpenAI's 5xx says the request failed on its side, with nothing rendered: worth sending again. */
+function serverTrouble(status: number, body: unknown): GatewayError | undefined {
+  return status >= 500 ? new UpstreamTrouble(`OpenAI failed (${status}): ${detailOrStatus(status, body)}`, status) : undefined;
+}
 
 /** GPT-image-style models render 1024x1024, 1536x1024 or 1024x1536: the one of the same orientation. */
 export function gptImageSize(size: string): string {

@@ -13,7 +13,7 @@ import { publicBaseUrl } from '../../urls';
 import { requestGuard } from '../../web/policy';
 import { decodeCursor, encodeCursor } from '../cursor';
 import type { generateImages, listGenerations } from './images.routes';
-import { renderDurably } from './sync-render';
+import { renderDurably } from '../../jobs/sync-render';
 
 /**
  * `POST /v1/images/generations`: check and price the request, hold its worst case (`imageHoldMicros`),

@@ -29,7 +29,8 @@ const ImageJob = z
     urls: z.array(z.url()).optional().openapi({ description: 'Present when completed.' }),
     predicted_usd: z.number().openapi({ description: 'Held at submission.' }),
     actual_usd: z.number().nullable().openapi({ description: 'Charged; null until settled and on failure.' }),
-    error: z.string().optional().openapi({ description: 'Why it failed; nothing was charged.' }),
+    error: z.string().optional().openapi({ description: "Why it failed, in the provider's words where it gave some; nothing was charged." }),
+    error_code: z.string().optional().openapi({ description: 'With `error`: its envelope code (`invalid_request`: the provider refused the request; `provider_error`: it failed or may have rendered without answering; `provider_unavailable`: unreachable through every retry).' }),
   })
   .openapi('ImageJob');
 

@@ -6,7 +6,7 @@ import { planSpeech } from '../../media/speech/plan';
 import { formatUsd } from '../../money';
 import { publicBaseUrl } from '../../urls';
 import type { speech } from './speech.routes';
-import { renderDurably } from './sync-render';
+import { renderDurably } from '../../jobs/sync-render';
 
 /**
  * `POST /v1/audio/speech`: hold the exact price of the input's characters (D16), render it in

@@ -10,7 +10,8 @@ const VideoJob = z
     id: z.string(),
     status: z.enum(['queued', 'processing', 'completed', 'failed']),
     url: z.url().nullable().openapi({ description: 'The video, when completed; serves ranges.' }),
-    error: z.string().optional().openapi({ description: 'Why it failed; nothing was charged.' }),
+    error: z.string().optional().openapi({ description: "Why it failed, in the provider's words where it gave some; nothing was charged." }),
+    error_code: z.string().optional().openapi({ description: 'With `error`: its envelope code (`invalid_request`, `provider_error`, `provider_unavailable`).' }),
     predicted_usd: z.number(),
     actual_usd: z.number().nullable(),
   })

@@ -1,5 +1,5 @@
-import type { HoldAsk } from '../../accounts/billed';
-import type { RouteClass } from '../../../durable-objects/account/types';
+import type { HoldAsk } from '../accounts/billed';
+import type { RouteClass } from '../../durable-objects/account/types';
 
 /**
  * What a media request holds: its exact price (media prices are known up front), named
