@@ -3,6 +3,7 @@ import { startOpenAIImagesUpstream, type ImagesUpstream } from '../upstreams/ope
 import { startOpenAIVideosUpstream, type OpenAIVideosUpstream } from '../upstreams/openai-videos';
 import { startChain, type Chain } from '../upstreams/anvil';
 import { startOpenAIUpstream } from '../upstreams/openai';
+import { startReplicateUpstream } from '../upstreams/replicate';
 import type { Upstream } from '../upstreams/server';
 import { startWebsite } from '../upstreams/website';
 
@@ -12,6 +13,8 @@ declare module 'vitest' {
     imagesUpstreamUrl: string;
     /** OpenAI's Videos API played on 127.0.0.1, for the video job tests. */
     videosUpstreamUrl: string;
+    /** Replicate's predictions API played on 127.0.0.1 (key `REPLICATE_UPSTREAM_KEY`; GET /__recorded lists what it received). */
+    replicateUpstreamUrl: string;
     /** An OpenAI chat-completions upstream on 127.0.0.1 (GET /__recorded lists what it received). */
     chatUpstreamUrl: string;
     /** A local EVM node with a 6-decimal token as USDC, for the watcher tests: its RPC, the token, a funded payer. */
@@ -23,21 +26,25 @@ declare module 'vitest' {
 
 export const IMAGES_UPSTREAM_KEY = 'sk-images-workers';
 export const VIDEOS_UPSTREAM_KEY = 'sk-videos-workers';
+export const REPLICATE_UPSTREAM_KEY = 'r8_workers';
 
 let upstream: ImagesUpstream | undefined;
 let videos: OpenAIVideosUpstream | undefined;
 let chain: Chain | undefined;
 let chat: Upstream | undefined;
 let website: Upstream | undefined;
+let replicate: Upstream | undefined;
 
 export async function setup(project: TestProject) {
-  [upstream, videos, chain, chat, website] = await Promise.all([
+  [upstream, videos, chain, chat, website, replicate] = await Promise.all([
     startOpenAIImagesUpstream(IMAGES_UPSTREAM_KEY),
     startOpenAIVideosUpstream(VIDEOS_UPSTREAM_KEY),
     startChain(),
     startOpenAIUpstream(),
     startWebsite(),
+    startReplicateUpstream(REPLICATE_UPSTREAM_KEY),
   ]);
+  project.provide('replicateUpstreamUrl', replicate.url);
   project.provide('websiteUrl', website.url);
   project.provide('chatUpstreamUrl', chat.url);
   await chain.mint(chain.payer, 1_000_000_000_000n);
@@ -52,4 +59,5 @@ export async function teardown() {
   await chain?.stop();
   await chat?.stop();
   await website?.stop();
+  await replicate?.stop();
 }

@@ -1,12 +1,15 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
+import { createApp } from '../../src/app';
+import { consumeQueue } from '../../src/queue/consumer';
 import { database } from '../../src/db';
 import { insertMediaJob, mediaJob, type NewMediaJob } from '../../src/db/media-jobs';
 import { runMediaJob, sweepMediaJobs } from '../../src/jobs/render-jobs';
 import { sweepVideoJobs } from '../../src/jobs/video-jobs';
 import type { QueueMessage } from '../../src/queue/messages';
 import { IMAGES_UPSTREAM_KEY } from './global-setup';
-import { accountStub, adminCredit, register } from './helpers';
+import { accountStub, adminCredit, expectError, register } from './helpers';
 import { sha256Hex } from '../../src/accounts/credentials';
 
 /**
@@ -140,5 +143,132 @@ describe('sweeps by kind', () => {
     } finally {
       await env.DB.prepare(`DELETE FROM media_jobs WHERE id IN (SELECT value FROM json_each(?))`).bind(JSON.stringify([...filler, lost])).run();
     }
+  });
+});
+
+/**
+ * OpenAI's images are synchronous: the answer is the render, with no id to ask again by. Through
+ * the API as a client meets it (POST /v1/images/jobs, the queue delivered by the test, GET the
+ * job), against the Images API simulator, which counts what it was sent.
+ */
+describe('image jobs on the OpenAI rail, through the API', () => {
+  const app = createApp();
+  const imagesUrl = inject('imagesUpstreamUrl');
+
+  /** The Worker's env with the upstream at `base`, a render time of `timeoutMs`, the queue recorded. */
+  function gatewayEnv(sent: QueueMessage[], options: { base?: string; timeoutMs?: number } = {}): Env {
+    const JOBS = { send: async (body: QueueMessage) => void sent.push(body), sendBatch: async (batch: { body: QueueMessage }[]) => void sent.push(...batch.map((m) => m.body)) };
+    return { ...env, OPENAI_API_KEY: IMAGES_UPSTREAM_KEY, OPENAI_BASE_URL: options.base ?? `${imagesUrl}/v1`, IMAGE_RENDER_TIMEOUT_MS: String(options.timeoutMs ?? 60_000), JOBS } as unknown as Env;
+  }
+
+  /** Delivery number `attempt` of `body` to the queue consumer: acked, or handed back for a retry. */
+  async function deliver(consumer: Env, body: QueueMessage, attempt: number): Promise<'acked' | 'retried'> {
+    let outcome: 'acked' | 'retried' | undefined;
+    const message = { id: crypto.randomUUID(), timestamp: new Date(), attempts: attempt, body, ack: () => void (outcome = 'acked'), retry: () => void (outcome = 'retried') };
+    await consumeQueue({ queue: 'ai-gateway-jobs', messages: [message], ackAll: () => {}, retryAll: () => {} } as unknown as MessageBatch<QueueMessage>, consumer);
+    return outcome!;
+  }
+
+  /** How many renders with `prompt` the simulator was sent. */
+  async function submissions(prompt: string): Promise<number> {
+    const seen = (await (await fetch(`${imagesUrl}/__seen`)).json()) as { prompt: unknown }[];
+    return seen.filter((request) => request.prompt === prompt).length;
+  }
+
+  async function submitJob(prompt: string, gateway: Env) {
+    const agent = await register();
+    await adminCredit(agent.account_id, '1');
+    const res = await app.fetch(post('/v1/images/jobs', agent.api_key, { model: 'openai/gpt-image-1-mini', prompt }), gateway, createExecutionContext());
+    expect(res.status).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    const read = async () => (await (await app.fetch(new Request(`https://gateway.test/v1/images/jobs/${id}`, { headers: { Authorization: `Bearer ${agent.api_key}` } }), env, createExecutionContext())).json()) as JobView;
+    return { id, read, stub: accountStub(agent.account_id), apiKey: agent.api_key };
+  }
+
+  interface JobView {
+    status: string;
+    urls?: string[];
+    actual_usd: number | null;
+    error?: string;
+    error_code?: string;
+  }
+
+  function post(path: string, apiKey: string, body: unknown): Request {
+    return new Request(`https://gateway.test${path}`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: JSON.stringify(body) });
+  }
+
+  const charges = async (stub: ReturnType<typeof accountStub>) => (await stub.ledgerEntries(50)).filter((row) => row.kind === 'charge');
+
+  it.each([
+    ['answers after the render time', '[slow]', 'did not answer within 1 s'],
+    ['drops the connection mid-request', '[reset]', 'dropped the connection'],
+  ])('fails a render whose provider %s, sent once and never again: nothing charged, error_code provider_error', async (_, tag, message) => {
+    const sent: QueueMessage[] = [];
+    const gateway = gatewayEnv(sent, { timeoutMs: 1_000 });
+    const prompt = `a heron ${tag} ${crypto.randomUUID()}`;
+    const job = await submitJob(prompt, gateway);
+    // The queue would deliver again on a retry; the render may have reached OpenAI, so it is not retried.
+    expect(await deliver(gateway, sent[0]!, 1)).toBe('acked');
+    expect(await deliver(gateway, sent[0]!, 2)).toBe('acked');
+    expect(await submissions(prompt)).toBe(1);
+    expect(await job.read()).toMatchObject({ status: 'failed', actual_usd: null, error_code: 'provider_error', error: expect.stringContaining(message) });
+    expect((await job.read()).error).toContain('not sent again');
+    expect(await job.stub.snapshot()).toMatchObject({ balanceMicros: 1_000_000, heldMicros: 0 });
+  });
+
+  it('answers a sync render past its render time 502, sent once, nothing charged', async () => {
+    const sent: QueueMessage[] = [];
+    const gateway = gatewayEnv(sent, { timeoutMs: 1_000 });
+    const agent = await register();
+    await adminCredit(agent.account_id, '1');
+    const prompt = `a sync heron [slow] ${crypto.randomUUID()}`;
+    const ctx = createExecutionContext();
+    const res = await app.fetch(post('/v1/images/generations', agent.api_key, { model: 'openai/gpt-image-1-mini', prompt }), gateway, ctx);
+    await waitOnExecutionContext(ctx);
+    await expectError(res, 502, 'provider_error', 'api_error');
+    // Its backstop, delivered when due, finds the job failed and sends nothing.
+    expect(await deliver(gateway, sent[0]!, 1)).toBe('acked');
+    expect(await submissions(prompt)).toBe(1);
+    expect(await accountStub(agent.account_id).snapshot()).toMatchObject({ balanceMicros: 1_000_000, heldMicros: 0 });
+  });
+
+  it('retries a render the provider never received (connection refused), then completes it with one charge', async () => {
+    const sent: QueueMessage[] = [];
+    const prompt = `a refused heron ${crypto.randomUUID()}`;
+    const job = await submitJob(prompt, gatewayEnv(sent));
+    expect(await deliver(gatewayEnv([], { base: 'http://127.0.0.1:9/v1' }), sent[0]!, 1)).toBe('retried');
+    expect(await job.read()).toMatchObject({ status: 'processing' });
+    expect(await deliver(gatewayEnv([]), sent[0]!, 2)).toBe('acked');
+    expect(await job.read()).toMatchObject({ status: 'completed', actual_usd: expect.any(Number) });
+    expect(await submissions(prompt)).toBe(1);
+    expect(await charges(job.stub)).toHaveLength(1);
+  });
+
+  it('fails a render the provider refuses (content policy, 400) at once with its message: one submission, error_code invalid_request', async () => {
+    const sent: QueueMessage[] = [];
+    const gateway = gatewayEnv(sent);
+    const prompt = `something [reject] ${crypto.randomUUID()}`;
+    const job = await submitJob(prompt, gateway);
+    expect(await deliver(gateway, sent[0]!, 1)).toBe('acked');
+    expect(await submissions(prompt)).toBe(1);
+    const failed = await job.read();
+    expect(failed).toMatchObject({ status: 'failed', actual_usd: null, error_code: 'invalid_request', error: expect.stringContaining('Your request was rejected as a result of our safety system.') });
+    expect(failed.error).not.toMatch(/\n\s+at /);
+    expect(await job.stub.snapshot()).toMatchObject({ balanceMicros: 1_000_000, heldMicros: 0 });
+  });
+
+  it.each(['[500-once]', '[429-once]'])('retries a %s answer from the provider and completes with one charge', async (tag) => {
+    const sent: QueueMessage[] = [];
+    const gateway = gatewayEnv(sent);
+    const prompt = `a lighthouse ${tag} ${crypto.randomUUID()}`;
+    const job = await submitJob(prompt, gateway);
+    expect(await deliver(gateway, sent[0]!, 1)).toBe('retried');
+    expect(await deliver(gateway, sent[0]!, 2)).toBe('acked');
+    const done = await job.read();
+    expect(done).toMatchObject({ status: 'completed', urls: [expect.any(String)] });
+    // One refused by the provider, one rendered: one charge, of the rendered one.
+    expect(await submissions(prompt)).toBe(2);
+    expect(await charges(job.stub)).toHaveLength(1);
+    expect(await job.stub.snapshot()).toMatchObject({ balanceMicros: 1_000_000 - Math.round(done.actual_usd! * 1e6), heldMicros: 0 });
   });
 });

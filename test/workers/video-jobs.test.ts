@@ -5,13 +5,14 @@ import { sha256Hex } from '../../src/accounts/credentials';
 import { createApp } from '../../src/app';
 import { database } from '../../src/db';
 import { insertMediaJob, mediaJob, type NewMediaJob } from '../../src/db/media-jobs';
+import { handle } from '../../src/queue/consumer';
 import type { QueueMessage } from '../../src/queue/messages';
 import { pollVideoJob, sweepVideoJobs } from '../../src/jobs/video-jobs';
 import { planVideo } from '../../src/media/videos/plan';
 import { submitVideo } from '../../src/media/videos/rail';
 import { VideoGenerationRequest } from '../../src/media/videos/request';
 import type { StoredVideoHandle } from '../../src/providers/renders';
-import { VIDEOS_UPSTREAM_KEY } from './global-setup';
+import { REPLICATE_UPSTREAM_KEY, VIDEOS_UPSTREAM_KEY } from './global-setup';
 import { accountStub, adminCredit, expectError, register } from './helpers';
 
 /**
@@ -219,5 +220,42 @@ describe('video image inputs on fal through POST /v1/videos/generations', () => 
       const quoted = await expectError(await call(apiKey, '/v1/quote', { path: '/v1/videos/generations', body: video }), 400, 'invalid_request', 'invalid_request_error', param);
       expect(quoted.error.message).toContain(`The upload ${upload} has not been uploaded yet`);
     }
+  });
+});
+
+describe('video jobs on Replicate, through the API', () => {
+  const app = createApp();
+  const replicateUrl = inject('replicateUpstreamUrl');
+
+  it('fails a prediction Replicate reports failed, with its error, at the poll that reads the report: one submission, hold released', async () => {
+    const sent: QueueMessage[] = [];
+    const JOBS = { send: async (body: QueueMessage) => void sent.push(body), sendBatch: async (batch: { body: QueueMessage }[]) => void sent.push(...batch.map((m) => m.body)) };
+    // Replicate the only video provider, as an operator without fal or OpenAI has it.
+    const gateway = { ...env, REPLICATE_API_KEY: REPLICATE_UPSTREAM_KEY, REPLICATE_BASE_URL: `${replicateUrl}/v1`, OPENAI_API_KEY: '', FAL_API_KEY: '', JOBS } as unknown as Env;
+    const agent = await register();
+    await adminCredit(agent.account_id, '5');
+    const prompt = `a refused heron [fail] ${crypto.randomUUID()}`;
+    const headers = { Authorization: `Bearer ${agent.api_key}` };
+    const res = await app.fetch(new Request('https://gateway.test/v1/videos/generations', { method: 'POST', headers, body: JSON.stringify({ model: 'kuaishou/kling-2.1-master', prompt, duration: 5 }) }), gateway, createExecutionContext());
+    expect(res.status).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    expect((await accountStub(agent.account_id).snapshot()).heldMicros).toBeGreaterThan(0);
+
+    // The queue, delivered by the test: each poll queues the next until the job ends.
+    for (let delivered = 0; delivered < sent.length && delivered < 10; delivered++) await handle(gateway, sent[delivered]!, 1, Date.now());
+    const job = await mediaJob(database(env), id);
+    const recorded = (await (await fetch(`${replicateUrl}/__recorded`)).json()) as { method: string; path: string; body: unknown; receivedAt: number }[];
+    const submissions = recorded.filter((request) => request.method === 'POST' && JSON.stringify(request.body).includes(JSON.stringify(prompt)));
+    expect(submissions).toHaveLength(1);
+    const prediction = (job!.upstream as { id?: string } | null)?.id;
+    const report = recorded.filter((request) => request.method === 'GET' && request.path === `/v1/predictions/${prediction}`).at(-1)!;
+    // Failed on the poll that read the report: the first poll queued at submission, the second
+    // after Replicate's `processing`, none after its `failed`.
+    expect(job!.updatedAt - report.receivedAt).toBeLessThan(5_000);
+    expect(sent).toEqual([{ kind: 'video.poll', jobId: id }, { kind: 'video.poll', jobId: id }]);
+
+    const view = await app.fetch(new Request(`https://gateway.test/v1/videos/generations/${id}`, { headers }), gateway, createExecutionContext());
+    expect(await view.json()).toMatchObject({ status: 'failed', url: null, actual_usd: null, error: 'The model refused the prompt (NSFW content detected).', error_code: 'provider_error' });
+    expect(await accountStub(agent.account_id).snapshot()).toMatchObject({ balanceMicros: 5_000_000, heldMicros: 0 });
   });
 });
