@@ -161,9 +161,14 @@ export interface MediaInit {
   signal?: AbortSignal;
 }
 
-/** A media JSON call (see `mediaCall`): the parsed answer. */
+/**
+ * A media JSON call (see `mediaCall`): the parsed answer. A POST is a submission (a fal request, a
+ * Replicate prediction, an OpenAI video) that the provider bills, so it is sent `once`: one that
+ * may have arrived unanswered is never sent again; the reads (GET) are asked again freely.
+ */
 export async function providerJson<T>(name: string, url: string, init: MediaInit): Promise<T> {
-  const { body } = await mediaCall(name, { url, method: init.method, headers: init.headers, body: init.body }, { signal: init.signal });
+  const method = init.method ?? (init.body === undefined ? 'GET' : 'POST');
+  const { body } = await mediaCall(name, { url, method, headers: init.headers, body: init.body }, { signal: init.signal, once: method === 'POST' });
   return body as T;
 }
 
