@@ -232,6 +232,18 @@ describe('image jobs on the OpenAI rail, through the API', () => {
     expect(await accountStub(agent.account_id).snapshot()).toMatchObject({ balanceMicros: 1_000_000, heldMicros: 0 });
   });
 
+  it('answers a sync render the provider failed (500) 503 with nothing charged, and the client\'s retry renders it with one charge', async () => {
+    const gateway = gatewayEnv([]);
+    const agent = await register();
+    await adminCredit(agent.account_id, '1');
+    const body = { model: 'openai/gpt-image-1-mini', prompt: `a sync lighthouse [500-once] ${crypto.randomUUID()}` };
+    await expectError(await app.fetch(post('/v1/images/generations', agent.api_key, body), gateway, createExecutionContext()), 503, 'provider_unavailable', 'api_error');
+    expect(await accountStub(agent.account_id).snapshot()).toMatchObject({ balanceMicros: 1_000_000, heldMicros: 0 });
+    const retried = await app.fetch(post('/v1/images/generations', agent.api_key, body), gateway, createExecutionContext());
+    expect(retried.status).toBe(200);
+    expect(await charges(accountStub(agent.account_id))).toHaveLength(1);
+  });
+
   it('retries a render the provider never received (connection refused), then completes it with one charge', async () => {
     const sent: QueueMessage[] = [];
     const prompt = `a refused heron ${crypto.randomUUID()}`;
