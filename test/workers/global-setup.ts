@@ -2,6 +2,7 @@ import type { TestProject } from 'vitest/node';
 import { startOpenAIImagesUpstream, type ImagesUpstream } from '../upstreams/openai-images';
 import { startOpenAIVideosUpstream, type OpenAIVideosUpstream } from '../upstreams/openai-videos';
 import { startChain, type Chain } from '../upstreams/anvil';
+import { startFalUpstream } from '../upstreams/fal';
 import { startOpenAIUpstream } from '../upstreams/openai';
 import type { Upstream } from '../upstreams/server';
 import { startWebsite } from '../upstreams/website';
@@ -12,6 +13,8 @@ declare module 'vitest' {
     imagesUpstreamUrl: string;
     /** OpenAI's Videos API played on 127.0.0.1, for the video job tests. */
     videosUpstreamUrl: string;
+    /** fal's queue API played on 127.0.0.1 (key `FAL_UPSTREAM_KEY`; `GET /__requests/{id}` shows what a request sent). */
+    falUpstreamUrl: string;
     /** An OpenAI chat-completions upstream on 127.0.0.1 (GET /__recorded lists what it received). */
     chatUpstreamUrl: string;
     /** A local EVM node with a 6-decimal token as USDC, for the watcher tests: its RPC, the token, a funded payer. */
@@ -23,21 +26,25 @@ declare module 'vitest' {
 
 export const IMAGES_UPSTREAM_KEY = 'sk-images-workers';
 export const VIDEOS_UPSTREAM_KEY = 'sk-videos-workers';
+export const FAL_UPSTREAM_KEY = 'fal-workers';
 
 let upstream: ImagesUpstream | undefined;
 let videos: OpenAIVideosUpstream | undefined;
 let chain: Chain | undefined;
 let chat: Upstream | undefined;
 let website: Upstream | undefined;
+let fal: Upstream | undefined;
 
 export async function setup(project: TestProject) {
-  [upstream, videos, chain, chat, website] = await Promise.all([
+  [upstream, videos, chain, chat, website, fal] = await Promise.all([
     startOpenAIImagesUpstream(IMAGES_UPSTREAM_KEY),
     startOpenAIVideosUpstream(VIDEOS_UPSTREAM_KEY),
     startChain(),
     startOpenAIUpstream(),
     startWebsite(),
+    startFalUpstream(FAL_UPSTREAM_KEY),
   ]);
+  project.provide('falUpstreamUrl', fal.url);
   project.provide('websiteUrl', website.url);
   project.provide('chatUpstreamUrl', chat.url);
   await chain.mint(chain.payer, 1_000_000_000_000n);
@@ -52,4 +59,5 @@ export async function teardown() {
   await chain?.stop();
   await chat?.stop();
   await website?.stop();
+  await fal?.stop();
 }

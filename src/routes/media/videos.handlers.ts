@@ -27,7 +27,7 @@ export const submitVideoHandler: RouteHandler<typeof submitVideo, AppEnv> = asyn
   const request = c.req.valid('json');
   const plan = planVideo(request, c.env);
   Object.assign(c.var.log, { model: plan.model.id, provider: plan.route.provider });
-  await Promise.all(plan.links.map((link) => requireStoredUploads(c.env, publicBaseUrl(c), link.urls, link.param)));
+  await Promise.all(plan.links.map((link) => requireStoredUploads(c.env, publicBaseUrl(c), link.urls, link.param, link.kind)));
   const id = `vidjob_${randomBase62(24)}`;
   const base = publicBaseUrl(c);
   // From its record on, the job settles or releases the hold (`src/media/videos/job.ts`).
