@@ -106,8 +106,10 @@ export const kuaishou = [
         upstreamId: 'fal-ai/kling-video/v2.1/pro/image-to-video',
         perSecond: { '1080p': 0.098 },
         source: falPage('fal-ai/kling-video/v2.1/pro/image-to-video'),
-        // The route's endpoint is image-to-video; it takes a last frame as tail_image_url
-        // (https://fal.ai/docs/model-api-reference/video-generation-api/kling-video-v1-standard, Kling's image-to-video schema).
+        // The route's endpoint is image-to-video (https://fal.ai/models/fal-ai/kling-video/v2.1/pro/image-to-video/llms.txt:
+        // prompt, image_url, duration 5/10, negative_prompt, cfg_scale); the last frame as tail_image_url is the field
+        // fal's Kling image-to-video pages list (v1 standard, v2.5 Turbo Pro); the stored copy of 2.1 Pro's page ends
+        // before it, so it is taken from those.
         endpoints: { image: { upstreamId: 'fal-ai/kling-video/v2.1/pro/image-to-video', last: 'tail_image_url', lacks: ['aspect_ratio'] }, imageRequired: true },
       },
     ],
