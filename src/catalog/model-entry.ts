@@ -1,5 +1,6 @@
 import { IMAGE_TOKEN_FEE_PERCENT } from '../billing/image-cost';
-import type { CatalogModel, ImageRoute, SpeechRoute, VideoRoute, ChatRoute } from './types';
+import type { CatalogModel, ImageRoute, SpeechRoute, VideoModel, VideoRoute, ChatRoute } from './types';
+import { videoInputs } from './video-inputs';
 
 /** USD per million tokens to USD per token, through the decimal text so 0.15 gives 1.5e-7, not 1.4999e-7. */
 const perToken = (perMTok: number) => Number(`${perMTok}e-6`);
@@ -87,8 +88,29 @@ export function modelEntry(model: CatalogModel, route: CatalogModel['routes'][nu
     pricing: pricing(model, route),
     ...(image?.qualities ? { qualities: image.qualities } : {}),
     ...(model.type === 'video'
-      ? { video: { durations: model.durations, default_duration: model.defaultDuration, resolutions: model.resolutions, audio: model.audio, image_input: model.imageInput } }
+      ? { video: { durations: model.durations, default_duration: model.defaultDuration, resolutions: model.resolutions, audio: model.audio, image_input: model.imageInput, inputs: videoInputsEntry(model, route as VideoRoute) } }
       : {}),
     ...(model.type === 'audio' ? { default_voice: model.defaultVoice } : {}),
+  };
+}
+
+/**
+ * Which request fields a video model takes at the route that serves it (what planVideo accepts;
+ * any other is a 400 naming it): images as first frames, a last frame, reference images, video
+ * and audio inputs (and whether they are required), a seed, the aspect ratios it renders.
+ */
+function videoInputsEntry(model: VideoModel, route: VideoRoute) {
+  const inputs = videoInputs(model);
+  const endpoints = route.endpoints ?? {};
+  const lastFrame = (endpoints.firstLast ?? endpoints.image)?.last !== undefined && inputs.images > 0;
+  const media = endpoints.media;
+  return {
+    image_url: inputs.images > 0,
+    end_image_url: lastFrame,
+    max_reference_images: inputs.images > 0 ? (endpoints.references?.max ?? 0) : 0,
+    video_url: inputs.videos > 0 && media?.video !== undefined ? (media.video.required ? ('required' as const) : ('optional' as const)) : ('no' as const),
+    audio_url: inputs.audios > 0 && media?.audio !== undefined ? (media.audio.required ? ('required' as const) : ('optional' as const)) : ('no' as const),
+    seed: inputs.seed,
+    aspect_ratios: [...inputs.aspectRatios],
   };
 }

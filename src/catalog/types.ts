@@ -106,8 +106,12 @@ export interface ImageModel extends ModelBase {
 
 export type VideoResolution = '480p' | '720p' | '1080p' | '2k' | '4k';
 
-/** Fields of a prompt-only endpoint that an image endpoint's schema does not have. */
-export type VideoEndpointLack = 'aspect_ratio' | 'seed';
+/**
+ * Fields of a prompt-only endpoint that an endpoint's schema does not have: planVideo refuses an
+ * asked `aspect_ratio` or `seed` there, and the rail does not send `prompt` or `duration` (an
+ * endpoint with a fixed length, or one whose length follows its input video).
+ */
+export type VideoEndpointLack = 'aspect_ratio' | 'seed' | 'duration' | 'prompt';
 
 /** An endpoint that takes a first frame (and maybe a last one), with the names its schema gives them. */
 export interface VideoFrameEndpoint {
@@ -139,6 +143,20 @@ export interface VideoEndpoints {
   references?: VideoReferenceEndpoint;
   /** The route's own endpoint is image-to-video: a prompt alone is a 400 naming `image_url`. */
   imageRequired?: boolean;
+  /** Video and audio inputs the route's own endpoint takes, under its schema's names. */
+  media?: VideoMediaFields;
+}
+
+/** A video or audio input field of an endpoint, and whether its schema requires it. */
+export interface VideoMediaField<Name extends string> {
+  field: Name;
+  required: boolean;
+}
+
+/** The video and audio input fields of a route's own endpoint (how many it takes: `VideoInputs`). */
+export interface VideoMediaFields {
+  video?: VideoMediaField<'video_url'>;
+  audio?: VideoMediaField<'audio_url'>;
 }
 
 export interface VideoRoute {
@@ -148,6 +166,8 @@ export interface VideoRoute {
   perSecond: number | Partial<Record<VideoResolution, number>>;
   source: PriceSource;
   endpoints?: VideoEndpoints;
+  /** Fields the route's own endpoint lacks (its image endpoints name theirs). */
+  lacks?: VideoEndpointLack[];
 }
 
 export interface VideoModel extends ModelBase {
@@ -159,6 +179,11 @@ export interface VideoModel extends ModelBase {
   audio: boolean;
   /** Accepts a first-frame / reference image. */
   imageInput: boolean;
+  /**
+   * The video's length follows its input video (at most the one duration listed), so a requested
+   * `duration` is refused and the price of that longest input is held and charged.
+   */
+  lengthFromInput?: true;
   routes: VideoRoute[];
 }
 

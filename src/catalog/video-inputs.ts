@@ -16,7 +16,7 @@ export interface VideoInputs {
   seed: boolean;
   /** Takes a `resolution` field (models with one fixed resolution take none). */
   resolution: boolean;
-  /** Images in one request: the first frame (0 when it takes none). */
+  /** Images in one request: the first frame (0 when it takes none). The route's endpoints name their fields. */
   images: number;
   /** Video inputs it takes (`video_url(s)`). */
   videos: number;
@@ -55,9 +55,13 @@ const NONE = { videos: 0, audios: 0, audioSwitch: false } as const;
  *   Ray 2 Flash's image-to-video takes `image_url` and `end_image_url`. Confirmed.
  * - fal Hailuo 02 (https://fal.ai/models/fal-ai/minimax/hailuo-02/standard/image-to-video/llms.txt):
  *   `prompt_optimizer` and `duration`: no aspect ratio or seed; Standard's image-to-video takes
- *   `image_url` and `end_image_url` (and a `resolution` 512P/768P this gateway does not send).
+ *   `image_url` and `end_image_url` (and a `resolution` 512P/768P this gateway does not send); Pro's
+ *   (https://fal.ai/models/fal-ai/minimax/hailuo-02/pro/image-to-video/llms.txt) the same two, no duration.
+ * - fal Kling LipSync (https://fal.ai/models/fal-ai/kling-video/lipsync/audio-to-video/llms.txt): one
+ *   `video_url` and one `audio_url`, both required; nothing else (no prompt, duration or ratio).
  */
 const FAMILIES: readonly { prefix: string; inputs: VideoInputs }[] = [
+  { prefix: 'kuaishou/kling-lipsync', inputs: { aspectRatios: [], audioSwitch: false, seed: false, resolution: false, images: 0, videos: 1, audios: 1 } },
   { prefix: 'openai/sora-2', inputs: { ...NONE, aspectRatios: ['16:9', '9:16'], seed: false, resolution: false, images: 1 } },
   { prefix: 'google/veo-3', inputs: { ...NONE, aspectRatios: ['16:9', '9:16'], audioSwitch: true, seed: true, resolution: true, images: 1 } },
   { prefix: 'kuaishou/kling-', inputs: { ...NONE, aspectRatios: ['16:9', '9:16', '1:1'], seed: false, resolution: false, images: 1 } },

@@ -53,10 +53,11 @@ export async function checkPendingUploads(env: Env, accountId: string, now: numb
 
 /**
  * Before a generation takes its inputs: every link to one of our uploads must name a stored
- * upload (checked now if it never was, or if its object changed), else a 400 naming `param`.
+ * upload (checked now if it never was, or if its object changed), of the `kind` its field takes
+ * when one is given (an `audio/mpeg` upload as `video_url` is refused), else a 400 naming `param`.
  * Links to outputs and to other hosts are left to the render's own checks.
  */
-export async function requireStoredUploads(env: Env, base: string, urls: string[], param: string): Promise<void> {
+export async function requireStoredUploads(env: Env, base: string, urls: string[], param: string, kind?: 'image' | 'video' | 'audio'): Promise<void> {
   const prefix = `${base}/files/`;
   const db = database(env);
   const now = Date.now();
@@ -67,6 +68,7 @@ export async function requireStoredUploads(env: Env, base: string, urls: string[
       const row = key === null ? undefined : await uploadOfKey(db, key);
       const refused = (why: string) => new GatewayError('invalid_request', `The upload ${url} ${why}.`, { param });
       if (!row || row.expiresAt <= now) throw refused('is not hosted here (it may have expired)');
+      if (kind && !row.contentType.startsWith(`${kind}/`)) throw refused(`is ${row.contentType}, and ${param} takes ${kind === 'audio' ? 'an audio' : `a ${kind}`} file`);
       const check = await checkUpload(env.MEDIA, db, row, now);
       if (check.ok) return;
       if (check.reason === 'refused') throw refused(`${check.detail}, so it was deleted; PUT the declared file to its upload_url again, or ask POST /v1/uploads for a new one`);

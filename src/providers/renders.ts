@@ -50,6 +50,11 @@ export interface VideoSend {
   first?: { url: string; field?: string };
   last?: { url: string; field: string };
   references?: { urls: string[]; field: string };
+  /** A video and an audio input, under the endpoint's field names. */
+  video?: { url: string; field: string };
+  audio?: { url: string; field: string };
+  /** Fields of the request the endpoint's schema does not have, so the rail does not send them. */
+  omit?: ('prompt' | 'duration')[];
 }
 
 /** What a video adapter sends: the checked request, as planVideo resolved it. */

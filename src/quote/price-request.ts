@@ -86,7 +86,7 @@ const PRICERS = {
   '/v1/videos/generations': async (body, c) => {
     const request = parsed(submitVideo, body);
     const plan = planVideo(request, c.env);
-    await Promise.all(plan.links.map((link) => requireStoredUploads(c.env, publicBaseUrl(c), link.urls, link.param)));
+    await Promise.all(plan.links.map((link) => requireStoredUploads(c.env, publicBaseUrl(c), link.urls, link.param, link.kind)));
     return { model: plan.model.id, worstMicros: plan.predictedMicros, minMicros: plan.predictedMicros, estimatedMicros: plan.predictedMicros };
   },
   '/v1/audio/speech': async (body, c) => {

@@ -179,6 +179,11 @@ describe('video jobs', () => {
       [{ model: 'minimax/hailuo-02-standard', image_url: first, end_image_url: last }, '/fal-ai/minimax/hailuo-02/standard/image-to-video', { image_url: first, end_image_url: last }],
       [{ model: 'bytedance/seedance-1-pro', image_url: first }, '/fal-ai/bytedance/seedance/v1/pro/image-to-video', { image_url: first }],
       [{ model: 'alibaba/wan-2.2-a14b', image_url: first }, '/fal-ai/wan/v2.2-a14b/image-to-video', { image_url: first }],
+      [{ model: 'alibaba/wan-2.2-a14b', image_url: first, end_image_url: last }, '/fal-ai/wan/v2.2-a14b/image-to-video', { image_url: first, end_image_url: last }],
+      [{ model: 'bytedance/seedance-1.5-pro', image_url: first, end_image_url: last }, '/fal-ai/bytedance/seedance/v1.5/pro/image-to-video', { image_url: first, end_image_url: last }],
+      [{ model: 'kuaishou/kling-2.5-turbo-pro', image_url: first, end_image_url: last }, '/fal-ai/kling-video/v2.5-turbo/pro/image-to-video', { image_url: first, tail_image_url: last }],
+      [{ model: 'kuaishou/kling-1.6-standard', image_url: first }, '/fal-ai/kling-video/v1.6/standard/image-to-video', { image_url: first }],
+      [{ model: 'minimax/hailuo-02-pro', image_url: first, end_image_url: last }, '/fal-ai/minimax/hailuo-02/pro/image-to-video', { image_url: first, end_image_url: last }],
     ];
     for (const [body, path, images] of cases) {
       const res = await submit(apiKey, { prompt: 'the frames, moving', ...body });

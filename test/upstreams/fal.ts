@@ -10,10 +10,13 @@
  * status carries `error` and `error_type`, and the result answers 422 with `detail`, as fal does
  * for a request its model refused. A prompt with `[fail-runner]` fails in the runner: its status
  * is `COMPLETED` with `error` and `error_type: runner_server_error`, its result answers 500 with
- * `detail`; one with `[503-once]` has its first status poll answered 503 without a body. A video request (its input has a `duration`) completes with
+ * `detail`; one with `[503-once]` has its first status poll answered 503 without a body. A video
+ * request (to a video endpoint of `VIDEO_SCHEMAS`, or any input with a `duration`) completes with
  * `{video: {url, content_type, file_size}}`: a 3 MB MP4, served without `Content-Length` for a
  * prompt with `[chunked]`. A video input with a field or aspect ratio its endpoint's page does not
- * list, or without the image an image endpoint requires, is refused with 422 (`checkVideoInput`).
+ * list, or without the image, video or audio an endpoint requires, is refused with 422
+ * (`checkVideoInput`); `prompt` is required only where the endpoint's schema has one.
+ * Test hook (not fal's): `GET /__requests/{request_id}` answers `{model_id, input}` as submitted.
  */
 import type { ServerResponse } from 'node:http';
 import { sendMp4 } from './mp4';
@@ -28,6 +31,8 @@ export interface FalUpstream extends Upstream {
 
 interface QueuedRequest {
   app: string;
+  modelId: string;
+  video: boolean;
   input: Record<string, unknown>;
   polls: number;
   files: string[];
@@ -51,6 +56,11 @@ export async function startFalUpstream(apiKey = 'fal-test-key'): Promise<FalUpst
     if (request.method === 'GET' && video) return sendMp4(res, video.size, video.seed, { range: request.headers.range, withLength: video.withLength });
     if (request.method === 'GET' && path.startsWith('/files/')) return serveFile(res, files.get(path));
     if (request.headers.authorization !== `Key ${apiKey}`) return sendJson(res, 401, { detail: 'Invalid API key' });
+    const submitted = /^\/__requests\/([^/]+)$/.exec(path);
+    if (request.method === 'GET' && submitted) {
+      const job = queued.get(submitted[1]!);
+      return job ? sendJson(res, 200, { model_id: job.modelId, input: job.input }) : sendJson(res, 404, { detail: 'Request not found' });
+    }
 
     const requestPath = /^\/([^/]+\/[^/]+)\/requests\/([^/]+)(\/status)?$/.exec(path);
     if (request.method === 'GET' && requestPath) {
@@ -64,13 +74,15 @@ export async function startFalUpstream(apiKey = 'fal-test-key'): Promise<FalUpst
       const [owner, app] = modelId.split('/');
       if (!owner || !app) return sendJson(res, 404, { detail: 'Application not found' });
       const input = (request.body ?? {}) as Record<string, unknown>;
-      if (typeof input.prompt !== 'string' || input.prompt.length === 0) {
+      const schema = videoSchema(modelId);
+      const promptRequired = !schema || schema.fields.includes('prompt');
+      if (promptRequired && (typeof input.prompt !== 'string' || input.prompt.length === 0)) {
         return sendJson(res, 422, { detail: [{ loc: ['body', 'prompt'], msg: 'field required', type: 'value_error.missing' }] });
       }
-      const refused = input.duration !== undefined ? checkVideoInput(modelId, input) : undefined;
+      const refused = schema ? checkVideoInput(schema, input) : undefined;
       if (refused) return sendJson(res, 422, { detail: [refused] });
       const id = `req-${++sequence}`;
-      queued.set(id, { app: `${owner}/${app}`, input, polls: 0, files: [] });
+      queued.set(id, { app: `${owner}/${app}`, modelId, video: schema !== undefined || input.duration !== undefined, input, polls: 0, files: [] });
       const base = `${url}/${owner}/${app}/requests/${id}`;
       return sendJson(res, 200, { request_id: id, response_url: base, status_url: `${base}/status`, cancel_url: `${base}/cancel`, queue_position: 0 });
     }
@@ -104,7 +116,7 @@ export async function startFalUpstream(apiKey = 'fal-test-key'): Promise<FalUpst
     if (String(job.input.prompt).includes('[fail]')) {
       return sendJson(res, 422, { detail: [{ loc: ['body', 'prompt'], msg: 'Image generation failed: the prompt was refused.', type: 'content_policy_violation' }] });
     }
-    if (job.input.duration !== undefined) {
+    if (job.video) {
       const path = `/files/${job.app.replace('/', '-')}-video-${videos.size}.mp4`;
       const size = 3 * 1024 * 1024;
       videos.set(path, { size, seed: videos.size, withLength: !String(job.input.prompt).includes('[chunked]') });
@@ -152,29 +164,41 @@ const SEEDANCE = ['prompt', 'duration', 'aspect_ratio', 'resolution', 'generate_
 const SEEDANCE_RATIOS = ['21:9', '16:9', '4:3', '1:1', '3:4', '9:16'];
 const LUMA = ['prompt', 'duration', 'aspect_ratio', 'resolution', 'loop'];
 const LUMA_RATIOS = ['16:9', '9:16', '4:3', '3:4', '21:9', '9:21'];
-const VIDEO_SCHEMAS: { match: RegExp; fields: string[]; required?: string[]; ratios: string[] }[] = [
+interface VideoSchema {
+  match: RegExp;
+  fields: string[];
+  required?: string[];
+  ratios: string[];
+}
+
+const VIDEO_SCHEMAS: VideoSchema[] = [
   { match: /\/veo3\.1(\/fast)?\/first-last-frame-to-video$/, fields: [...VEO, 'first_frame_url', 'last_frame_url'], required: ['first_frame_url', 'last_frame_url'], ratios: ['auto', '16:9', '9:16'] },
   { match: /\/veo3\.1\/reference-to-video$/, fields: [...VEO.filter((field) => field !== 'negative_prompt'), 'image_urls'], required: ['image_urls'], ratios: ['16:9', '9:16'] },
   { match: /\/veo3\.1(\/fast)?\/image-to-video$/, fields: [...VEO, 'seed', 'image_url'], required: ['image_url'], ratios: ['auto', '16:9', '9:16'] },
-  { match: /\/veo3\/image-to-video$/, fields: [...VEO, 'image_url'], required: ['image_url'], ratios: ['auto', '16:9', '9:16'] },
+  { match: /\/veo3(\/fast)?\/image-to-video$/, fields: [...VEO, 'image_url'], required: ['image_url'], ratios: ['auto', '16:9', '9:16'] },
   { match: /\/veo3/, fields: [...VEO, 'seed'], ratios: ['16:9', '9:16'] },
-  { match: /\/kling-video\/v2\.1\/pro\/image-to-video$/, fields: [...KLING, 'image_url', 'tail_image_url'], required: ['image_url'], ratios: [] },
+  { match: /\/kling-video\/(v2\.1|v2\.5-turbo)\/pro\/image-to-video$/, fields: [...KLING, 'image_url', 'tail_image_url'], required: ['image_url'], ratios: [] },
+  { match: /\/kling-video\/lipsync\/audio-to-video$/, fields: ['video_url', 'audio_url'], required: ['video_url', 'audio_url'], ratios: [] },
   { match: /\/kling-video\/.*\/image-to-video$/, fields: [...KLING, 'image_url'], required: ['image_url'], ratios: [] },
   { match: /\/kling-video\//, fields: [...KLING, 'aspect_ratio'], ratios: ['16:9', '9:16', '1:1'] },
+  { match: /\/seedance\/v1\.5\/pro\/image-to-video$/, fields: [...SEEDANCE, 'image_url', 'end_image_url'], required: ['image_url'], ratios: [...SEEDANCE_RATIOS, 'auto'] },
   { match: /\/seedance\/.*\/image-to-video$/, fields: [...SEEDANCE, 'image_url'], required: ['image_url'], ratios: [...SEEDANCE_RATIOS, 'auto'] },
   { match: /\/seedance\//, fields: SEEDANCE, ratios: SEEDANCE_RATIOS },
-  { match: /\/wan\/.*\/image-to-video$/, fields: ['prompt', 'duration', 'aspect_ratio', 'resolution', 'seed', 'negative_prompt', 'image_url'], required: ['image_url'], ratios: ['auto', '16:9', '9:16', '1:1'] },
+  { match: /\/wan\/.*\/image-to-video$/, fields: ['prompt', 'duration', 'aspect_ratio', 'resolution', 'seed', 'negative_prompt', 'image_url', 'end_image_url'], required: ['image_url'], ratios: ['auto', '16:9', '9:16', '1:1'] },
   { match: /\/wan\//, fields: ['prompt', 'duration', 'aspect_ratio', 'resolution', 'seed', 'negative_prompt'], ratios: ['16:9', '9:16', '1:1'] },
   { match: /\/ray-2-flash\/image-to-video$/, fields: [...LUMA, 'image_url', 'end_image_url'], ratios: LUMA_RATIOS },
   { match: /\/ray-2\/image-to-video$/, fields: [...LUMA, 'image_url'], required: ['image_url'], ratios: LUMA_RATIOS },
   { match: /\/luma-dream-machine\//, fields: LUMA, ratios: LUMA_RATIOS },
+  { match: /\/hailuo-02\/pro\/image-to-video$/, fields: ['prompt', 'image_url', 'prompt_optimizer', 'end_image_url'], required: ['image_url'], ratios: [] },
   { match: /\/hailuo-02\/standard\/image-to-video$/, fields: ['prompt', 'duration', 'prompt_optimizer', 'resolution', 'image_url', 'end_image_url'], required: ['image_url'], ratios: [] },
   { match: /\/hailuo-02\//, fields: ['prompt', 'duration', 'prompt_optimizer'], ratios: [] },
 ];
 
-function checkVideoInput(modelId: string, input: Record<string, unknown>): { loc: string[]; msg: string; type: string } | undefined {
-  const schema = VIDEO_SCHEMAS.find((entry) => entry.match.test(modelId));
-  if (!schema) return undefined;
+function videoSchema(modelId: string): VideoSchema | undefined {
+  return VIDEO_SCHEMAS.find((entry) => entry.match.test(modelId));
+}
+
+function checkVideoInput(schema: VideoSchema, input: Record<string, unknown>): { loc: string[]; msg: string; type: string } | undefined {
   const extra = Object.keys(input).find((field) => !schema.fields.includes(field));
   if (extra) return { loc: ['body', extra], msg: 'extra fields not permitted', type: 'value_error.extra' };
   const missing = schema.required?.find((field) => input[field] === undefined);

@@ -2,6 +2,7 @@ import type { TestProject } from 'vitest/node';
 import { startOpenAIImagesUpstream, type ImagesUpstream } from '../upstreams/openai-images';
 import { startOpenAIVideosUpstream, type OpenAIVideosUpstream } from '../upstreams/openai-videos';
 import { startChain, type Chain } from '../upstreams/anvil';
+import { startFalUpstream } from '../upstreams/fal';
 import { startOpenAIUpstream } from '../upstreams/openai';
 import { startReplicateUpstream } from '../upstreams/replicate';
 import type { Upstream } from '../upstreams/server';
@@ -15,6 +16,8 @@ declare module 'vitest' {
     videosUpstreamUrl: string;
     /** Replicate's predictions API played on 127.0.0.1 (key `REPLICATE_UPSTREAM_KEY`; GET /__recorded lists what it received). */
     replicateUpstreamUrl: string;
+    /** fal's queue API played on 127.0.0.1 (key `FAL_UPSTREAM_KEY`; `GET /__requests/{id}` shows what a request sent). */
+    falUpstreamUrl: string;
     /** An OpenAI chat-completions upstream on 127.0.0.1 (GET /__recorded lists what it received). */
     chatUpstreamUrl: string;
     /** A local EVM node with a 6-decimal token as USDC, for the watcher tests: its RPC, the token, a funded payer. */
@@ -27,6 +30,7 @@ declare module 'vitest' {
 export const IMAGES_UPSTREAM_KEY = 'sk-images-workers';
 export const VIDEOS_UPSTREAM_KEY = 'sk-videos-workers';
 export const REPLICATE_UPSTREAM_KEY = 'r8_workers';
+export const FAL_UPSTREAM_KEY = 'fal-workers';
 
 let upstream: ImagesUpstream | undefined;
 let videos: OpenAIVideosUpstream | undefined;
@@ -34,17 +38,20 @@ let chain: Chain | undefined;
 let chat: Upstream | undefined;
 let website: Upstream | undefined;
 let replicate: Upstream | undefined;
+let fal: Upstream | undefined;
 
 export async function setup(project: TestProject) {
-  [upstream, videos, chain, chat, website, replicate] = await Promise.all([
+  [upstream, videos, chain, chat, website, replicate, fal] = await Promise.all([
     startOpenAIImagesUpstream(IMAGES_UPSTREAM_KEY),
     startOpenAIVideosUpstream(VIDEOS_UPSTREAM_KEY),
     startChain(),
     startOpenAIUpstream(),
     startWebsite(),
     startReplicateUpstream(REPLICATE_UPSTREAM_KEY),
+    startFalUpstream(FAL_UPSTREAM_KEY),
   ]);
   project.provide('replicateUpstreamUrl', replicate.url);
+  project.provide('falUpstreamUrl', fal.url);
   project.provide('websiteUrl', website.url);
   project.provide('chatUpstreamUrl', chat.url);
   await chain.mint(chain.payer, 1_000_000_000_000n);
@@ -60,4 +67,5 @@ export async function teardown() {
   await chat?.stop();
   await website?.stop();
   await replicate?.stop();
+  await fal?.stop();
 }

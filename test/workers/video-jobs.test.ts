@@ -12,7 +12,7 @@ import { planVideo } from '../../src/media/videos/plan';
 import { submitVideo } from '../../src/media/videos/rail';
 import { VideoGenerationRequest } from '../../src/media/videos/request';
 import type { StoredVideoHandle } from '../../src/providers/renders';
-import { REPLICATE_UPSTREAM_KEY, VIDEOS_UPSTREAM_KEY } from './global-setup';
+import { FAL_UPSTREAM_KEY, REPLICATE_UPSTREAM_KEY, VIDEOS_UPSTREAM_KEY } from './global-setup';
 import { accountStub, adminCredit, expectError, register } from './helpers';
 
 /**
@@ -257,5 +257,120 @@ describe('video jobs on Replicate, through the API', () => {
     const view = await app.fetch(new Request(`https://gateway.test/v1/videos/generations/${id}`, { headers }), gateway, createExecutionContext());
     expect(await view.json()).toMatchObject({ status: 'failed', url: null, actual_usd: null, error: 'The model refused the prompt (NSFW content detected).', error_code: 'provider_error' });
     expect(await accountStub(agent.account_id).snapshot()).toMatchObject({ balanceMicros: 5_000_000, heldMicros: 0 });
+  });
+});
+
+describe('video, audio and image inputs rendered on fal through POST /v1/videos/generations', () => {
+  const app = createApp();
+  const falUrl = inject('falUpstreamUrl');
+
+  /** The env of the Worker and its queue consumer, with fal played on 127.0.0.1 (the test delivers the polls). */
+  const falEnv = { ...env, FAL_API_KEY: FAL_UPSTREAM_KEY, FAL_BASE_URL: falUrl, JOBS: { send: async () => {}, sendBatch: async () => {} } } as unknown as Env;
+
+  async function funded(): Promise<{ apiKey: string; accountId: string }> {
+    const agent = await register();
+    await adminCredit(agent.account_id, '5');
+    return { apiKey: agent.api_key, accountId: agent.account_id };
+  }
+
+  async function call(apiKey: string, path: string, body?: Record<string, unknown>): Promise<Response> {
+    const init = body ? { method: 'POST', body: JSON.stringify(body) } : {};
+    const req = new Request(`https://gateway.test${path}`, { ...init, headers: { Authorization: `Bearer ${apiKey}` } });
+    return app.fetch(req, falEnv, createExecutionContext());
+  }
+
+  /** A stored upload of `type`, as a client's PUT to its upload_url leaves it in R2. */
+  async function stored(apiKey: string, type: string, head: number[]): Promise<string> {
+    const bytes = new Uint8Array(256);
+    bytes.set(head);
+    const reserved = await call(apiKey, '/v1/uploads', { content_type: type, content_length: bytes.length });
+    expect(reserved.status).toBe(200);
+    const { key, public_url } = (await reserved.json()) as { key: string; public_url: string };
+    await env.MEDIA.put(key, bytes, { httpMetadata: { contentType: type } });
+    return public_url;
+  }
+  const MP4 = [0, 0, 0, 0x18, ...[...'ftypisom'].map((c) => c.charCodeAt(0))];
+  const MP3 = [...'ID3'].map((c) => c.charCodeAt(0));
+  const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+  /** Submits, then delivers polls until the job ends; answers the job and what fal received. */
+  async function render(apiKey: string, body: Record<string, unknown>) {
+    const res = await call(apiKey, '/v1/videos/generations', body);
+    expect(res.status).toBe(202);
+    const { id, predicted_usd } = (await res.json()) as { id: string; predicted_usd: number };
+    const upstream = (await mediaJob(database(env), id))?.upstream as { id: string };
+    const sent = (await (await fetch(`${falUrl}/__requests/${upstream.id}`, { headers: { Authorization: `Key ${FAL_UPSTREAM_KEY}` } })).json()) as { model_id: string; input: Record<string, unknown> };
+    for (let round = 0; round < 5 && (await status(id)) !== 'completed'; round++) await pollVideoJob(falEnv, id);
+    const job = (await (await call(apiKey, `/v1/videos/generations/${id}`)).json()) as { status: string; actual_usd: number | null };
+    return { predicted_usd, job, sent };
+  }
+
+  it.each([
+    ['kuaishou/kling-1.6-standard', 'fal-ai/kling-video/v1.6/standard/image-to-video', { duration: 5 }, { duration: '5' }],
+    ['kuaishou/kling-2.0-master', 'fal-ai/kling-video/v2/master/image-to-video', { duration: 5 }, { duration: '5' }],
+    ['google/veo-3-fast', 'fal-ai/veo3/fast/image-to-video', { duration: 4, aspect_ratio: '9:16' }, { duration: '4s', aspect_ratio: '9:16', resolution: '720p' }],
+  ])('sends a first frame for %s to %s as image_url, and completes with a charge', async (model, endpoint, extra, fields) => {
+    const { apiKey } = await funded();
+    const image = await stored(apiKey, 'image/png', PNG);
+    const { predicted_usd, job, sent } = await render(apiKey, { model, prompt: 'the frame, moving', image_url: image, ...extra });
+    expect(sent).toEqual({ model_id: endpoint, input: { prompt: 'the frame, moving', image_url: image, ...fields } });
+    expect(job).toMatchObject({ status: 'completed', actual_usd: predicted_usd });
+  });
+
+  it('sends Hailuo 02 Pro a first and last frame without a duration (its image-to-video has none), at its 6 s price', async () => {
+    const { apiKey } = await funded();
+    const { predicted_usd, job, sent } = await render(apiKey, { model: 'minimax/hailuo-02-pro', prompt: 'a bridge at dusk', image_url: 'https://example.com/a.png', end_image_url: 'https://example.com/z.png' });
+    expect(sent).toEqual({ model_id: 'fal-ai/minimax/hailuo-02/pro/image-to-video', input: { prompt: 'a bridge at dusk', image_url: 'https://example.com/a.png', end_image_url: 'https://example.com/z.png' } });
+    expect(predicted_usd).toBe(0.48);
+    expect(job).toMatchObject({ status: 'completed', actual_usd: 0.48 });
+  });
+
+  it('lip-syncs an uploaded video to an uploaded audio track: fal gets video_url and audio_url only, and the 10 s bound is held and charged', async () => {
+    const { apiKey, accountId } = await funded();
+    const video = await stored(apiKey, 'video/mp4', MP4);
+    const audio = await stored(apiKey, 'audio/mpeg', MP3);
+    const { predicted_usd, job, sent } = await render(apiKey, { model: 'kuaishou/kling-lipsync', prompt: 'say it', video_urls: [video], audio_url: audio });
+    expect(sent).toEqual({ model_id: 'fal-ai/kling-video/lipsync/audio-to-video', input: { video_url: video, audio_url: audio } });
+    expect(predicted_usd).toBe(0.14);
+    expect(job).toMatchObject({ status: 'completed', actual_usd: 0.14 });
+    expect(await accountStub(accountId).snapshot()).toMatchObject({ balanceMicros: 5_000_000 - 140_000, heldMicros: 0 });
+  });
+
+  it('refuses an upload of the wrong kind with 400 naming its field, before anything is held or sent, and the quote refuses it too', async () => {
+    const { apiKey, accountId } = await funded();
+    const video = await stored(apiKey, 'video/mp4', MP4);
+    const audio = await stored(apiKey, 'audio/mpeg', MP3);
+    const image = await stored(apiKey, 'image/png', PNG);
+    for (const [body, param] of [
+      [{ model: 'kuaishou/kling-lipsync', video_url: audio, audio_url: audio }, 'video_url'],
+      [{ model: 'kuaishou/kling-lipsync', video_url: video, audio_urls: [image] }, 'audio_urls'],
+      [{ model: 'kuaishou/kling-1.6-standard', image_url: video }, 'image_url'],
+    ] as const) {
+      const request = { prompt: 'say it', ...body };
+      const refused = await expectError(await call(apiKey, '/v1/videos/generations', request), 400, 'invalid_request', 'invalid_request_error', param);
+      expect(refused.error.message).toMatch(/takes (a|an) (video|audio|image) file/);
+      await expectError(await call(apiKey, '/v1/quote', { path: '/v1/videos/generations', body: request }), 400, 'invalid_request', 'invalid_request_error', param);
+    }
+    expect(await accountStub(accountId).snapshot()).toMatchObject({ balanceMicros: 5_000_000, heldMicros: 0 });
+  });
+
+  it.each([
+    [{ audio_url: 'https://example.com/a.mp3' }, 'video_url'],
+    [{ video_url: 'https://example.com/a.mp4' }, 'audio_url'],
+    [{ video_urls: ['https://example.com/a.mp4', 'https://example.com/b.mp4'], audio_url: 'https://example.com/a.mp3' }, 'video_urls'],
+    [{ video_url: 'https://example.com/a.mp4', audio_url: 'https://example.com/a.mp3', duration: 10 }, 'duration'],
+    [{ video_url: 'https://example.com/a.mp4', audio_url: 'https://example.com/a.mp3', image_url: 'https://example.com/a.png' }, 'image_url'],
+  ])('refuses %o on the lip-sync model with 400 naming the field', async (body, param) => {
+    const { apiKey } = await funded();
+    await expectError(await call(apiKey, '/v1/videos/generations', { model: 'kuaishou/kling-lipsync', prompt: 'say it', ...body }), 400, 'invalid_request', 'invalid_request_error', param);
+  });
+
+  it('lists in GET /v1/models which inputs each video model takes', async () => {
+    const res = await app.fetch(new Request('https://gateway.test/v1/models'), falEnv, createExecutionContext());
+    const models = ((await res.json()) as { data: { id: string; video?: { inputs: Record<string, unknown> } }[] }).data;
+    const inputs = (id: string) => models.find((model) => model.id === id)?.video?.inputs;
+    expect(inputs('kuaishou/kling-lipsync')).toEqual({ image_url: false, end_image_url: false, max_reference_images: 0, video_url: 'required', audio_url: 'required', seed: false, aspect_ratios: [] });
+    expect(inputs('minimax/hailuo-02-pro')).toMatchObject({ image_url: true, end_image_url: true, video_url: 'no', audio_url: 'no' });
+    expect(inputs('google/veo-3.1')).toMatchObject({ image_url: true, end_image_url: true, max_reference_images: 3, seed: true, aspect_ratios: ['16:9', '9:16'] });
   });
 });

@@ -23,8 +23,9 @@ export const alibaba = [
         upstreamId: 'fal-ai/wan/v2.2-a14b/text-to-video',
         perSecond: { '480p': 0.04, '720p': 0.08 },
         source: falPage('fal-ai/wan/v2.2-a14b/text-to-video'),
-        // https://fal.ai/models/fal-ai/wan/v2.2-a14b/image-to-video: image_url, seed, resolution, aspect_ratio.
-        endpoints: { image: { upstreamId: 'fal-ai/wan/v2.2-a14b/image-to-video' } },
+        // https://fal.ai/models/fal-ai/wan/v2.2-a14b/image-to-video/llms.txt: image_url, seed, resolution, aspect_ratio,
+        // and a last frame as end_image_url ("URL of the end image").
+        endpoints: { image: { upstreamId: 'fal-ai/wan/v2.2-a14b/image-to-video', last: 'end_image_url' } },
       },
     ],
   },

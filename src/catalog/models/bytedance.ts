@@ -82,8 +82,9 @@ export const bytedance = [
         upstreamId: 'fal-ai/bytedance/seedance/v1.5/pro/text-to-video',
         perSecond: { '480p': 0.023, '720p': 0.052, '1080p': 0.117 },
         source: falPage('fal-ai/bytedance/seedance/v1.5/pro/text-to-video'),
-        // https://fal.ai/models/fal-ai/bytedance/seedance/v1.5/pro/image-to-video: image_url, the same ratios, seed.
-        endpoints: { image: { upstreamId: 'fal-ai/bytedance/seedance/v1.5/pro/image-to-video' } },
+        // https://fal.ai/models/fal-ai/bytedance/seedance/v1.5/pro/image-to-video/llms.txt: image_url, the same ratios,
+        // seed; "supports start & end frame", the last frame as end_image_url (the name fal's Seedance pages use).
+        endpoints: { image: { upstreamId: 'fal-ai/bytedance/seedance/v1.5/pro/image-to-video', last: 'end_image_url' } },
       },
     ],
   },

@@ -214,10 +214,18 @@ export const google = [
     defaultDuration: 8,
     resolutions: ['720p', '1080p'],
     audio: true,
-    // Images refused: its route is fal's text-to-video endpoint, and no image-to-video endpoint of it is in the
-    // catalog yet (issue #23). Sent there, an image would be ignored, so the render would not be what was asked.
-    imageInput: false,
-    routes: [{ provider: 'fal', upstreamId: 'fal-ai/veo3/fast', perSecond: { '720p': 0.15, '1080p': 0.15 }, source: falPage('fal-ai/veo3/fast') }],
+    imageInput: true,
+    routes: [
+      {
+        provider: 'fal',
+        upstreamId: 'fal-ai/veo3/fast',
+        perSecond: { '720p': 0.15, '1080p': 0.15 },
+        source: falPage('fal-ai/veo3/fast'),
+        // https://fal.ai/models/fal-ai/veo3/fast/image-to-video: prompt, image_url (required), aspect_ratio
+        // auto/16:9/9:16, duration, generate_audio, resolution 720p/1080p; no seed (as Veo 3's image-to-video).
+        endpoints: { image: { upstreamId: 'fal-ai/veo3/fast/image-to-video', lacks: ['seed'] } },
+      },
+    ],
   },
   {
     // Audio on (default): $0.40/s at 720p/1080p, $0.60/s at 4K; audio off $0.20 / $0.40.

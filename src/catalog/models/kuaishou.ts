@@ -18,15 +18,16 @@ export const kuaishou = [
     defaultDuration: 5,
     resolutions: ['720p'],
     audio: false,
-    // Images refused: its route is fal's text-to-video endpoint, and no image-to-video endpoint of it is in the
-    // catalog yet (issue #23). Sent there, an image would be ignored, so the render would not be what was asked.
-    imageInput: false,
+    imageInput: true,
     routes: [
       {
         provider: 'fal',
         upstreamId: 'fal-ai/kling-video/v1.6/standard/text-to-video',
         perSecond: { '720p': 0.045 },
         source: falPage('fal-ai/kling-video/v1.6/standard/text-to-video'),
+        // https://fal.ai/docs/model-api-reference/video-generation-api/kling-video-v1.6-standard (Image To Video):
+        // prompt, image_url (required), duration 5/10, negative_prompt, cfg_scale; no aspect_ratio, no last frame.
+        endpoints: { image: { upstreamId: 'fal-ai/kling-video/v1.6/standard/image-to-video', lacks: ['aspect_ratio'] } },
       },
     ],
   },
@@ -40,15 +41,16 @@ export const kuaishou = [
     defaultDuration: 5,
     resolutions: ['1080p'],
     audio: false,
-    // Images refused: its route is fal's text-to-video endpoint, and no image-to-video endpoint of it is in the
-    // catalog yet (issue #23). Sent there, an image would be ignored, so the render would not be what was asked.
-    imageInput: false,
+    imageInput: true,
     routes: [
       {
         provider: 'fal',
         upstreamId: 'fal-ai/kling-video/v2/master/text-to-video',
         perSecond: { '1080p': 0.28 },
         source: falPage('fal-ai/kling-video/v2/master/text-to-video'),
+        // https://fal.ai/docs/model-api-reference/video-generation-api/kling-video-v2-master (Image To Video):
+        // prompt, image_url (required), duration 5/10, negative_prompt, cfg_scale; no aspect_ratio, no last frame.
+        endpoints: { image: { upstreamId: 'fal-ai/kling-video/v2/master/image-to-video', lacks: ['aspect_ratio'] } },
       },
     ],
   },
@@ -104,8 +106,10 @@ export const kuaishou = [
         upstreamId: 'fal-ai/kling-video/v2.1/pro/image-to-video',
         perSecond: { '1080p': 0.098 },
         source: falPage('fal-ai/kling-video/v2.1/pro/image-to-video'),
-        // The route's endpoint is image-to-video; it takes a last frame as tail_image_url
-        // (https://fal.ai/docs/model-api-reference/video-generation-api/kling-video-v1-standard, Kling's image-to-video schema).
+        // The route's endpoint is image-to-video (https://fal.ai/models/fal-ai/kling-video/v2.1/pro/image-to-video/llms.txt:
+        // prompt, image_url, duration 5/10, negative_prompt, cfg_scale); the last frame as tail_image_url is the field
+        // fal's Kling image-to-video pages list (v1 standard, v2.5 Turbo Pro); the stored copy of 2.1 Pro's page ends
+        // before it, so it is taken from those.
         endpoints: { image: { upstreamId: 'fal-ai/kling-video/v2.1/pro/image-to-video', last: 'tail_image_url', lacks: ['aspect_ratio'] }, imageRequired: true },
       },
     ],
@@ -176,10 +180,41 @@ export const kuaishou = [
         upstreamId: 'fal-ai/kling-video/v2.5-turbo/pro/text-to-video',
         perSecond: { '1080p': 0.07 },
         source: falPage('fal-ai/kling-video/v2.5-turbo/pro/text-to-video'),
-        // https://fal.ai/models/fal-ai/kling-video/v2.5-turbo/pro/image-to-video: image_url, duration, negative_prompt, cfg_scale.
-        endpoints: { image: { upstreamId: 'fal-ai/kling-video/v2.5-turbo/pro/image-to-video', lacks: ['aspect_ratio'] } },
+        // https://fal.ai/models/fal-ai/kling-video/v2.5-turbo/pro/image-to-video/llms.txt: image_url, duration,
+        // negative_prompt, cfg_scale, and a last frame as tail_image_url; no aspect_ratio.
+        endpoints: { image: { upstreamId: 'fal-ai/kling-video/v2.5-turbo/pro/image-to-video', last: 'tail_image_url', lacks: ['aspect_ratio'] } },
       },
       { provider: 'replicate', upstreamId: 'kwaivgi/kling-v2.5-turbo-pro', perSecond: { '1080p': 0.07 }, source: replicatePage('kwaivgi/kling-v2.5-turbo-pro') },
+    ],
+  },
+  {
+    // Lip-syncs a video to an audio track (https://fal.ai/models/fal-ai/kling-video/lipsync/audio-to-video/llms.txt):
+    // video_url (required; .mp4/.mov, 2 to 10 s, 720p or 1080p) and audio_url (required; 2 to 60 s, up to 5 MB),
+    // no prompt, no duration: the output is as long as the input video. fal bills $0.014 per second of input
+    // video, rounded up to the next 5 s, so a render costs at most 10 s x $0.014 = $0.14: the duration listed
+    // is that bound (`lengthFromInput`), held and charged, since the input's length is not known before the render.
+    // Release: the lip-sync feature of Kling 1.6's app; fal's page gives no date.
+    type: 'video',
+    id: 'kuaishou/kling-lipsync',
+    displayName: 'Kling LipSync (audio to video)',
+    maker: 'kuaishou',
+    released: '2024-12-19',
+    durations: [10],
+    defaultDuration: 10,
+    lengthFromInput: true,
+    resolutions: ['720p', '1080p'],
+    // The video carries the given audio track.
+    audio: true,
+    imageInput: false,
+    routes: [
+      {
+        provider: 'fal',
+        upstreamId: 'fal-ai/kling-video/lipsync/audio-to-video',
+        perSecond: { '720p': 0.014, '1080p': 0.014 },
+        source: falPage('fal-ai/kling-video/lipsync/audio-to-video'),
+        lacks: ['prompt', 'duration'],
+        endpoints: { media: { video: { field: 'video_url', required: true }, audio: { field: 'audio_url', required: true } } },
+      },
     ],
   },
 ] satisfies readonly CatalogModel[];

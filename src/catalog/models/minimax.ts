@@ -37,15 +37,16 @@ export const minimax = [
     defaultDuration: 6,
     resolutions: ['1080p'],
     audio: false,
-    // Images refused: its route is fal's text-to-video endpoint, and no image-to-video endpoint of it is in the
-    // catalog yet (issue #23). Sent there, an image would be ignored, so the render would not be what was asked.
-    imageInput: false,
+    imageInput: true,
     routes: [
       {
         provider: 'fal',
         upstreamId: 'fal-ai/minimax/hailuo-02/pro/text-to-video',
         perSecond: { '1080p': 0.08 },
         source: falPage('fal-ai/minimax/hailuo-02/pro/text-to-video'),
+        // https://fal.ai/models/fal-ai/minimax/hailuo-02/pro/image-to-video/llms.txt ($0.08/s, 6 s for $0.48):
+        // prompt, image_url (required), prompt_optimizer, end_image_url; no duration (always 6 s).
+        endpoints: { image: { upstreamId: 'fal-ai/minimax/hailuo-02/pro/image-to-video', last: 'end_image_url', lacks: ['duration'] } },
       },
     ],
   },

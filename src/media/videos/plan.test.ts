@@ -34,11 +34,15 @@ describe('video plans', () => {
     [{ model: 'google/veo-3-fast', video_urls: ['https://example.com/a.mp4'] }, 'video_urls'],
     [{ model: 'kuaishou/kling-2.1-pro', seed: 1 }, 'seed'],
     [{ model: 'minimax/hailuo-02-pro', aspect_ratio: '16:9' }, 'aspect_ratio'],
-    // Routed to a text-to-video endpoint only: an image would be ignored there, so it is refused.
-    [{ model: 'google/veo-3-fast', image_url: 'https://example.com/a.png' }, 'image_url'],
-    [{ model: 'kuaishou/kling-1.6-standard', image_url: 'https://example.com/a.png' }, 'image_url'],
-    [{ model: 'kuaishou/kling-2.0-master', image_url: 'https://example.com/a.png' }, 'image_url'],
-    [{ model: 'minimax/hailuo-02-pro', image_url: 'https://example.com/a.png' }, 'image_url'],
+    [{ model: 'google/veo-3-fast', image_url: 'https://example.com/a.png', seed: 1 }, 'seed'],
+    [{ model: 'kuaishou/kling-1.6-standard', image_url: 'https://example.com/a.png', end_image_url: 'https://example.com/z.png' }, 'end_image_url'],
+    [{ model: 'kuaishou/kling-2.0-master', image_url: 'https://example.com/a.png', aspect_ratio: '16:9' }, 'aspect_ratio'],
+    [{ model: 'minimax/hailuo-02-pro', end_image_url: 'https://example.com/z.png' }, 'end_image_url'],
+    [{ model: 'kuaishou/kling-lipsync', audio_url: 'https://example.com/a.mp3' }, 'video_url'],
+    [{ model: 'kuaishou/kling-lipsync', video_url: 'https://example.com/a.mp4' }, 'audio_url'],
+    [{ model: 'kuaishou/kling-lipsync', video_url: 'https://example.com/a.mp4', audio_urls: ['https://example.com/a.mp3', 'https://example.com/b.mp3'] }, 'audio_urls'],
+    [{ model: 'kuaishou/kling-lipsync', video_url: 'https://example.com/a.mp4', audio_url: 'https://example.com/a.mp3', duration: 10 }, 'duration'],
+    [{ model: 'kuaishou/kling-lipsync', video_url: 'https://example.com/a.mp4', audio_url: 'https://example.com/a.mp3', aspect_ratio: '16:9' }, 'aspect_ratio'],
   ])('refuses %o with 400 naming the input the model does not take', (body, param) => {
     expect(refusal(body)).toMatchObject({ code: 'invalid_request', param });
   });
@@ -47,6 +51,40 @@ describe('video plans', () => {
     expect(plan({ model: 'openai/sora-2', aspect_ratio: '9:16', image_urls: ['https://example.com/a.png'] })).toMatchObject({ aspectRatio: '9:16', imageUrl: 'https://example.com/a.png' });
     expect(plan({ model: 'google/veo-3-fast', seed: 7, audio: false, duration: 4 })).toMatchObject({ aspectRatio: '16:9', inputs: { seed: true, audioSwitch: true } });
     expect(plan({ model: 'minimax/hailuo-02-pro' }).aspectRatio).toBeUndefined();
+  });
+
+  it.each([
+    ['google/veo-3-fast', { upstreamId: 'fal-ai/veo3/fast/image-to-video', first: { url: 'https://example.com/a.png' } }],
+    ['kuaishou/kling-1.6-standard', { upstreamId: 'fal-ai/kling-video/v1.6/standard/image-to-video', first: { url: 'https://example.com/a.png' } }],
+    ['kuaishou/kling-2.0-master', { upstreamId: 'fal-ai/kling-video/v2/master/image-to-video', first: { url: 'https://example.com/a.png' } }],
+    ['minimax/hailuo-02-pro', { upstreamId: 'fal-ai/minimax/hailuo-02/pro/image-to-video', first: { url: 'https://example.com/a.png' }, omit: ['duration'] }],
+  ])('sends a first frame for %s to its image-to-video endpoint', (model, endpoint) => {
+    expect(plan({ model, image_url: 'https://example.com/a.png' }).endpoint).toEqual(endpoint);
+  });
+
+  it.each([
+    ['minimax/hailuo-02-pro', 'end_image_url'],
+    ['kuaishou/kling-2.5-turbo-pro', 'tail_image_url'],
+    ['bytedance/seedance-1.5-pro', 'end_image_url'],
+    ['alibaba/wan-2.2-a14b', 'end_image_url'],
+  ])('sends a last frame for %s as %s on its image-to-video endpoint', (model, field) => {
+    const { endpoint } = plan({ model, image_url: 'https://example.com/a.png', end_image_url: 'https://example.com/z.png' });
+    expect(endpoint).toMatchObject({ upstreamId: expect.stringMatching(/\/image-to-video$/), last: { url: 'https://example.com/z.png', field } });
+  });
+
+  it('maps video_url(s) and audio_url(s) to the lip-sync endpoint, without prompt or duration, and holds the 10 s bound', () => {
+    const lipsync = plan({ model: 'kuaishou/kling-lipsync', video_urls: ['https://example.com/a.mp4'], audio_url: 'https://example.com/a.mp3' });
+    expect(lipsync.endpoint).toEqual({
+      upstreamId: 'fal-ai/kling-video/lipsync/audio-to-video',
+      video: { url: 'https://example.com/a.mp4', field: 'video_url' },
+      audio: { url: 'https://example.com/a.mp3', field: 'audio_url' },
+      omit: ['prompt', 'duration'],
+    });
+    expect(lipsync).toMatchObject({ duration: 10, predictedMicros: 140_000, aspectRatio: undefined });
+    expect(lipsync.links).toEqual([
+      { param: 'video_urls', urls: ['https://example.com/a.mp4'], kind: 'video' },
+      { param: 'audio_url', urls: ['https://example.com/a.mp3'], kind: 'audio' },
+    ]);
   });
 
   it('takes the first configured route, and answers 404 when none is configured and 400 for a non-video model', () => {

@@ -4,6 +4,7 @@ import { videoInputs, type AspectRatio, type VideoInputs } from '../../catalog/v
 import { GatewayError } from '../../errors';
 import { MICROS_PER_USD } from '../../money';
 import type { VideoOrder, VideoSend } from '../../providers/renders';
+import { pickMedia, type VideoLink } from './media-inputs';
 import type { VideoRequest } from './request';
 
 /** D7: the duration when the model declares no default. */
@@ -15,8 +16,8 @@ export interface VideoPlan extends VideoOrder {
   request: VideoRequest;
   /** First-frame image, when given. */
   imageUrl: string | undefined;
-  /** Every image link the request carries, by the request field that named it (uploads are checked). */
-  links: { param: string; urls: string[] }[];
+  /** Every link the request carries, by the request field that named it and the kind it takes (uploads are checked). */
+  links: VideoLink[];
   /** Price per second at `resolution` times `duration`, micro-dollars. */
   predictedMicros: number;
 }
@@ -29,6 +30,9 @@ export interface VideoPlan extends VideoOrder {
 export function planVideo(request: VideoRequest, env: Env): VideoPlan {
   const model = resolveModel(request.model, 'video');
 
+  if (model.lengthFromInput && request.duration !== undefined) {
+    throw new GatewayError('invalid_request', `${model.id} makes a video as long as its input video (up to ${model.defaultDuration} seconds); it takes no duration.`, { param: 'duration' });
+  }
   const duration = request.duration ?? model.defaultDuration ?? FALLBACK_DURATION;
   if (!model.durations.includes(duration)) {
     throw new GatewayError('invalid_request', `${model.id} renders ${model.durations.join(', ')} seconds; duration ${duration} is not one of them.`, { param: 'duration' });
@@ -39,11 +43,12 @@ export function planVideo(request: VideoRequest, env: Env): VideoPlan {
   }
   const inputs = videoInputs(model);
   const route = servingRoutes(model, env)[0]!;
-  const { endpoint, lacks, links } = pickEndpoint(model, inputs, route, request);
-  refuseUnless(inputs.videos > 0, request.video_url, 'video_url', `${model.id} takes no video input.`);
-  refuseUnless(inputs.videos > 0, request.video_urls, 'video_urls', `${model.id} takes no video input.`);
-  refuseUnless(inputs.audios > 0, request.audio_url, 'audio_url', `${model.id} takes no audio input.`);
-  refuseUnless(inputs.audios > 0, request.audio_urls, 'audio_urls', `${model.id} takes no audio input.`);
+  const picked = pickEndpoint(model, inputs, route, request);
+  const { lacks } = picked;
+  const media = pickMedia(model, inputs, route, request);
+  const omit = lacks.filter((field): field is 'prompt' | 'duration' => field === 'prompt' || field === 'duration');
+  const endpoint: VideoSend = { ...picked.endpoint, ...media.send, ...(omit.length > 0 ? { omit } : {}) };
+  const links = [...picked.links, ...media.links];
   refuseUnless(inputs.seed, request.seed, 'seed', `${model.id} takes no seed.`);
   refuseUnless(!lacks.includes('seed'), request.seed, 'seed', `${model.id} takes no seed with these images (its ${endpoint.upstreamId} endpoint has none).`);
   if (request.audio === true && !model.audio) throw new GatewayError('invalid_request', `${model.id} renders no audio.`, { param: 'audio' });
@@ -92,12 +97,12 @@ function pickAspectRatio(model: VideoModel, inputs: VideoInputs, asked: AspectRa
  * image endpoint's last-frame field); a first frame to the image endpoint; a prompt alone to the
  * route's own. An image input no endpoint of the route takes is a 400 naming it.
  */
-function pickEndpoint(model: VideoModel, inputs: VideoInputs, route: VideoRoute, request: VideoRequest): { endpoint: VideoSend; lacks: VideoEndpointLack[]; links: VideoPlan['links'] } {
+function pickEndpoint(model: VideoModel, inputs: VideoInputs, route: VideoRoute, request: VideoRequest): { endpoint: VideoSend; lacks: VideoEndpointLack[]; links: VideoLink[] } {
   const endpoints = route.endpoints ?? {};
-  const links = [
-    ...(request.image_url ? [{ param: 'image_url', urls: [request.image_url] }] : []),
-    ...(request.image_urls ? [{ param: 'image_urls', urls: request.image_urls }] : []),
-    ...(request.end_image_url ? [{ param: 'end_image_url', urls: [request.end_image_url] }] : []),
+  const links: VideoLink[] = [
+    ...(request.image_url ? [{ param: 'image_url', urls: [request.image_url], kind: 'image' as const }] : []),
+    ...(request.image_urls ? [{ param: 'image_urls', urls: request.image_urls, kind: 'image' as const }] : []),
+    ...(request.end_image_url ? [{ param: 'end_image_url', urls: [request.end_image_url], kind: 'image' as const }] : []),
   ];
   const references = endpoints.references;
   if (request.image_urls && references && inputs.images > 0) {
@@ -121,7 +126,7 @@ function pickEndpoint(model: VideoModel, inputs: VideoInputs, route: VideoRoute,
     const endpoint = { upstreamId: lastFrame.upstreamId, first: { url: first, field: lastFrame.first }, last: { url: request.end_image_url, field: lastFrame.last } };
     return { endpoint, lacks: lastFrame.lacks ?? [], links };
   }
-  if (!first) return { endpoint: { upstreamId: route.upstreamId }, lacks: [], links };
+  if (!first) return { endpoint: { upstreamId: route.upstreamId }, lacks: route.lacks ?? [], links };
   const image = endpoints.image;
   return { endpoint: { upstreamId: image?.upstreamId ?? route.upstreamId, first: { url: first, field: image?.first } }, lacks: image?.lacks ?? [], links };
 }

@@ -11,9 +11,10 @@ import { isTransient } from '../upstream-errors';
  * result calls as images; the result names `video.url`. Veo models take `duration` as `"8s"`,
  * the others as `"5"`. The request goes to the endpoint planVideo picked from the catalog (the
  * image-to-video, first-last-frame or reference-to-video endpoint when it carries images), with
- * the images under that endpoint's names (`image_url` by default), which fal fetches itself. Only
- * the fields the model's schema has are sent (`videoInputs`: `resolution`, `aspect_ratio`,
- * `generate_audio`, `seed`).
+ * the images, video and audio inputs under that endpoint's names (`image_url` by default), which
+ * fal fetches itself. Only the fields the model's schema has are sent (`videoInputs`:
+ * `resolution`, `aspect_ratio`, `generate_audio`, `seed`; no `prompt` or `duration` where the
+ * endpoint has none, `VideoSend.omit`).
  */
 
 interface Submitted {
@@ -32,15 +33,18 @@ export const falVideos = defineVideoAdapter({ readsFrameBytes: false, handle: Fa
 async function submit(plan: VideoOrder, _firstFrame: ReferenceImage | undefined, { base, apiKey }: ProviderTarget): Promise<FalHandle> {
   const { inputs, endpoint } = plan;
   const modelId = endpoint.upstreamId;
+  const omit = new Set(endpoint.omit ?? []);
   const input = {
-    prompt: plan.request.prompt,
-    duration: modelId.includes('veo') ? `${plan.duration}s` : String(plan.duration),
+    ...(omit.has('prompt') ? {} : { prompt: plan.request.prompt }),
+    ...(omit.has('duration') ? {} : { duration: modelId.includes('veo') ? `${plan.duration}s` : String(plan.duration) }),
     ...(inputs.resolution ? { resolution: plan.resolution } : {}),
     ...(plan.aspectRatio ? { aspect_ratio: plan.aspectRatio } : {}),
     ...(inputs.audioSwitch && plan.request.audio !== undefined ? { generate_audio: plan.request.audio } : {}),
     ...(endpoint.first ? { [endpoint.first.field ?? 'image_url']: endpoint.first.url } : {}),
     ...(endpoint.last ? { [endpoint.last.field]: endpoint.last.url } : {}),
     ...(endpoint.references ? { [endpoint.references.field]: endpoint.references.urls } : {}),
+    ...(endpoint.video ? { [endpoint.video.field]: endpoint.video.url } : {}),
+    ...(endpoint.audio ? { [endpoint.audio.field]: endpoint.audio.url } : {}),
     ...(inputs.seed && plan.request.seed !== undefined ? { seed: plan.request.seed } : {}),
   };
   const submitted = await call<Submitted>(`${base}/${modelId}`, { method: 'POST', headers: { Authorization: `Key ${apiKey}`, 'Content-Type': 'application/json' }, body: JSON.stringify(input) });

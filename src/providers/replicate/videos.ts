@@ -27,12 +27,15 @@ type ReplicateHandle = z.output<typeof ReplicateHandle>;
 export const replicateVideos = defineVideoAdapter({ readsFrameBytes: false, handle: ReplicateHandle, submit, poll });
 
 async function submit(plan: VideoOrder, _firstFrame: ReferenceImage | undefined, { base, apiKey }: ProviderTarget): Promise<ReplicateHandle> {
+  const omit = new Set(plan.endpoint.omit ?? []);
   const input = {
-    prompt: plan.request.prompt,
-    duration: plan.duration,
+    ...(omit.has('prompt') ? {} : { prompt: plan.request.prompt }),
+    ...(omit.has('duration') ? {} : { duration: plan.duration }),
     ...(plan.aspectRatio ? { aspect_ratio: plan.aspectRatio } : {}),
     ...(plan.endpoint.first ? { [plan.endpoint.first.field ?? 'start_image']: plan.endpoint.first.url } : {}),
     ...(plan.endpoint.last ? { [plan.endpoint.last.field]: plan.endpoint.last.url } : {}),
+    ...(plan.endpoint.video ? { [plan.endpoint.video.field]: plan.endpoint.video.url } : {}),
+    ...(plan.endpoint.audio ? { [plan.endpoint.audio.field]: plan.endpoint.audio.url } : {}),
     ...(plan.inputs.seed && plan.request.seed !== undefined ? { seed: plan.request.seed } : {}),
   };
   const prediction = await call(`${base}/models/${plan.endpoint.upstreamId}/predictions`, {

@@ -21,7 +21,7 @@ export const submitVideoHandler: RouteHandler<typeof submitVideoRoute, AppEnv> =
   const request = c.req.valid('json');
   const plan = planVideo(request, c.env);
   Object.assign(c.var.log, { model: plan.model.id, provider: plan.route.provider });
-  await Promise.all(plan.links.map((link) => requireStoredUploads(c.env, publicBaseUrl(c), link.urls, link.param)));
+  await Promise.all(plan.links.map((link) => requireStoredUploads(c.env, publicBaseUrl(c), link.urls, link.param, link.kind)));
   const { id } = await submitVideoJob(c, request, plan);
   return c.json({ id, status: 'queued' as const, predicted_usd: toUsdNumber(plan.predictedMicros) }, 202);
 };

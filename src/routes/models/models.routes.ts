@@ -37,6 +37,17 @@ export const ModelEntry = z
         resolutions: z.array(z.string()),
         audio: z.boolean(),
         image_input: z.boolean(),
+        inputs: z
+          .object({
+            image_url: z.boolean(),
+            end_image_url: z.boolean(),
+            max_reference_images: z.int(),
+            video_url: z.enum(['no', 'optional', 'required']),
+            audio_url: z.enum(['no', 'optional', 'required']),
+            seed: z.boolean(),
+            aspect_ratios: z.array(z.string()),
+          })
+          .openapi({ description: 'The request fields the model takes at the route serving it; any other is refused with 400 naming it' }),
       })
       .optional(),
     default_voice: z.string().optional(),
