@@ -18,6 +18,12 @@ export interface MemberHoldRequest {
   request: Omit<HoldRequest, 'keyHash'>;
 }
 
+/** A member's keys' spend in an organization, per period, and its holds still open there. */
+export interface MemberKeySpend {
+  spend: { keyId: string; period: string; spentMicros: number }[];
+  openHolds: number;
+}
+
 /** The organization does not count the caller a member (never joined, left, refused, removed). */
 export type NotMember = { reason: 'not_member' };
 
@@ -142,12 +148,17 @@ export class Organization {
     this.#storage.sql.exec("UPDATE org_members SET status = 'left', left_at = ? WHERE account_id = ? AND status IN ('pending', 'active')", now, memberAccountId);
   }
 
-  /** What each of a member's keys was charged here, per period (`total`, `d:...`, `m:...`): its limits keep counting it after it leaves. */
-  memberKeySpend(memberAccountId: string): { keyId: string; period: string; spentMicros: number }[] {
-    return this.#storage.sql
+  /**
+   * What each of a member's keys was charged here, per period (`total`, `d:...`, `m:...`), and how
+   * many of its holds are still open here: its limits keep counting this spend after it leaves,
+   * and it asks again until no hold of it is left open.
+   */
+  memberKeySpend(memberAccountId: string): MemberKeySpend {
+    const spend = this.#storage.sql
       .exec<{ key_id: string; period: string; spent_micros: number }>('SELECT key_id, period, spent_micros FROM member_spend WHERE account_id = ?', memberAccountId)
       .toArray()
       .map((row) => ({ keyId: row.key_id, period: row.period, spentMicros: row.spent_micros }));
+    return { spend, openHolds: this.#memory.holds.openByMember(memberAccountId) };
   }
 
   /** One member with its spend this UTC month; null for an account that never joined. */
@@ -195,7 +206,7 @@ export class Organization {
     if (member.status === 'pending') return { ok: false, reason: 'membership_pending', organizationId: org.id };
     if (org.suspended_at !== null) return { ok: false, reason: 'account_suspended', organizationId: org.id };
     const holds = this.#memory.holds;
-    const full = holds.fullFor(request.purpose);
+    const full = holds.fullForMember(request.purpose, memberAccountId);
     if (full !== null) return { ok: false, reason: 'too_many_holds', openHolds: full };
 
     const key = this.#keyRoom(input);
