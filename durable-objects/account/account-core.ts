@@ -147,7 +147,7 @@ export class AccountCore extends DurableObject<Env> {
     this.#suspension = new Suspension(ctx.storage, this.#memory, this.#ledger);
     this.#subKeys = new SubKeys(ctx.storage, this.#keys, spend);
     this.#requests = new RequestRecords(ctx.storage);
-    this.#organization = new Organization(ctx.storage, this.#memory, this.#ledger);
+    this.#organization = new Organization(ctx.storage, this.#memory, this.#ledger, spend);
     this.#membership = new Membership(ctx.storage, this.#memory, spend, organizationPeers(env));
     this.#ownership = new OrgOwnership(ctx.storage, this.#memory, this.#organization);
     this.#orgUsage = new OrgUsage(ctx.storage);

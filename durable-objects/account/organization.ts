@@ -5,7 +5,7 @@ import type { Ledger } from './ledger';
 import type { AccountMemory } from './memory';
 import { spendPeriods } from './periods';
 import type { MemberStatus } from './schema';
-import { tightest } from './spend';
+import { tightest, type SpendCounters } from './spend';
 import { run, SQL } from './statements';
 import type { Hold, HoldFailure, HoldRequest, KeyLimit, MemberView, Result, Spendable } from './types';
 
@@ -66,11 +66,15 @@ export class Organization {
   readonly #storage: DurableObjectStorage;
   readonly #memory: AccountMemory;
   readonly #ledger: Ledger;
+  readonly #spend: SpendCounters;
+  /** Member rows as last read (null: none), so a hold reads no SQL for it; every write to `org_members` drops its entry. */
+  readonly #members = new Map<string, Row | null>();
 
-  constructor(storage: DurableObjectStorage, memory: AccountMemory, ledger: Ledger) {
+  constructor(storage: DurableObjectStorage, memory: AccountMemory, ledger: Ledger, spend: SpendCounters) {
     this.#storage = storage;
     this.#memory = memory;
     this.#ledger = ledger;
+    this.#spend = spend;
   }
 
   get isOrganization(): boolean {
@@ -123,6 +127,7 @@ export class Organization {
       now,
       status === 'active' ? now : null,
     );
+    this.#members.delete(memberAccountId);
     return { ok: true, status };
   }
 
@@ -131,6 +136,7 @@ export class Organization {
     const member = this.#row(memberAccountId);
     if (!member || !CURRENT.has(member.status)) return null;
     if (member.status === 'pending') this.#storage.sql.exec("UPDATE org_members SET status = 'active', approved_at = ? WHERE account_id = ?", now, memberAccountId);
+    this.#members.delete(memberAccountId);
     return this.member(memberAccountId, now);
   }
 
@@ -140,12 +146,14 @@ export class Organization {
     if (!member || !CURRENT.has(member.status)) return null;
     const status: MemberStatus = member.status === 'pending' ? 'refused' : 'removed';
     this.#storage.sql.exec('UPDATE org_members SET status = ?, left_at = ? WHERE account_id = ?', status, now, memberAccountId);
+    this.#members.delete(memberAccountId);
     return this.member(memberAccountId, now);
   }
 
   /** The member has left (its own account has already forgotten the organization). Idempotent. */
   left(memberAccountId: string, now: number): void {
     this.#storage.sql.exec("UPDATE org_members SET status = 'left', left_at = ? WHERE account_id = ? AND status IN ('pending', 'active')", now, memberAccountId);
+    this.#members.delete(memberAccountId);
   }
 
   /**
@@ -274,11 +282,16 @@ export class Organization {
   }
 
   #spentThisMonth(memberAccountId: string, now: number): number {
-    return run<{ spent: number }>(this.#storage, SQL.memberSpent, memberAccountId, spendPeriods(now).month)[0]?.spent ?? 0;
+    return this.#spend.memberSpentThisMonth(memberAccountId, now);
   }
 
   #row(memberAccountId: string): Row | undefined {
-    return run<Row>(this.#storage, SQL.member, memberAccountId)[0];
+    let row = this.#members.get(memberAccountId);
+    if (row === undefined) {
+      row = run<Row>(this.#storage, SQL.member, memberAccountId)[0] ?? null;
+      this.#members.set(memberAccountId, row);
+    }
+    return row ?? undefined;
   }
 
   #view(row: Row, now: number): MemberRow {

@@ -25,6 +25,8 @@ export class SpendCounters {
   readonly #holds: OpenHolds;
   /** Whether a key (by id) has any spend limit, so a settlement knows whether to count its spend. */
   #limited = new Map<string, boolean>();
+  /** D29, in an organization: each member's charges in one UTC month (its cap), as committed; read on first use. */
+  #memberMonth = new Map<string, { month: string; spent: number }>();
 
   constructor(storage: DurableObjectStorage, holds: OpenHolds) {
     this.#storage = storage;
@@ -45,6 +47,24 @@ export class SpendCounters {
     if (keyId === null || !this.#keyLimited(keyId)) return;
     const periods = spendPeriods(now);
     run(this.#storage, SQL.addSpend, keyId, periods.day, charge, keyId, periods.month, charge, keyId, TOTAL_PERIOD, charge);
+  }
+
+  /** D29, in an organization: a member's charges in the UTC month of `now`, every key of it (its monthly cap). */
+  memberSpentThisMonth(memberAccountId: string, now: number): number {
+    const month = spendPeriods(now).month;
+    const known = this.#memberMonth.get(memberAccountId);
+    if (known?.month === month) return known.spent;
+    const spent = run<{ spent: number }>(this.#storage, SQL.memberSpent, memberAccountId, month)[0]?.spent ?? 0;
+    this.#memberMonth.set(memberAccountId, { month, spent });
+    return spent;
+  }
+
+  /** A member's charge `count` wrote, once its transaction has committed: the month's figure in memory follows it. */
+  memberCharged(memberAccountId: string | null, charge: number, now: number): void {
+    if (memberAccountId === null) return;
+    const known = this.#memberMonth.get(memberAccountId);
+    if (known?.month === spendPeriods(now).month) known.spent += charge;
+    else this.#memberMonth.delete(memberAccountId);
   }
 
   /**
