@@ -20,6 +20,8 @@ import migrations from './migrations/migrations.js';
 import * as schema from './schema';
 import { account, apiKeys } from './schema';
 import { SpendCounters } from './spend';
+import { TOTAL_PERIOD } from './periods';
+import type { KeyRow } from './statements';
 import { SubKeys, type KeyWithSpend, type SubKeyRefusal, type SubKeyRequest } from './sub-keys';
 import { Suspension } from './suspension';
 import { AutoTopUp, dailyCapOf } from './top-up';
@@ -48,6 +50,9 @@ import type {
 } from './types';
 
 export { MAX_OPEN_HOLDS } from './ledger';
+
+/** Whether a key has a spend limit (a sub-key's total limit included). */
+const hasLimits = (key: KeyRow) => key.daily_limit_micros !== null || key.monthly_limit_micros !== null || key.total_limit_micros !== null;
 
 /** Card funding allowed before a human claims the account (spec "Limits"). */
 const UNCLAIMED_CARD_CAP_MICROS = 500_000_000;
@@ -140,9 +145,9 @@ export class AccountCore extends DurableObject<Env> {
     this.#topUp = new AutoTopUp(this.#db, this.#memory, this.#alarm, this.#ledger, (charge) => chargeSavedCard(stripeRail(this.env), charge), dailyCapOf(env));
     this.#usage = new Usage(ctx.storage);
     this.#suspension = new Suspension(ctx.storage, this.#memory, this.#ledger);
-    this.#subKeys = new SubKeys(ctx.storage, this.#keys);
+    this.#subKeys = new SubKeys(ctx.storage, this.#keys, spend);
     this.#requests = new RequestRecords(ctx.storage);
-    this.#organization = new Organization(ctx.storage, this.#memory, this.#ledger);
+    this.#organization = new Organization(ctx.storage, this.#memory, this.#ledger, spend);
     this.#membership = new Membership(ctx.storage, this.#memory, spend, organizationPeers(env));
     this.#ownership = new OrgOwnership(ctx.storage, this.#memory, this.#organization);
     this.#orgUsage = new OrgUsage(ctx.storage);
@@ -391,7 +396,15 @@ export class AccountCore extends DurableObject<Env> {
 
   /** D27 `GET /agent/keys`: the account's keys with their spend; a sub-key sees only itself. */
   async keysForKey(callerHash: string): Promise<Result<{ keys: KeyWithSpend[] }, AuthFailure>> {
-    return this.#subKeys.list(callerHash, Date.now());
+    const listed = this.#subKeys.list(callerHash, Date.now());
+    const organizationId = this.#membership.organizationId;
+    if (!listed.ok || organizationId === null) return listed;
+    // D29: a member's keys also spent in its organization: one call there for all of them.
+    const { spend } = await this.#membership.peer(organizationId).memberKeySpend(this.#memory.account!.id);
+    // Left meanwhile: that spend is now counted here.
+    if (this.#membership.organizationId !== organizationId) return this.#subKeys.list(callerHash, Date.now());
+    const there = new Map(spend.filter((row) => row.period === TOTAL_PERIOD).map((row) => [row.keyId, row.spentMicros]));
+    return { ok: true, keys: listed.keys.map((key) => ({ ...key, spentMicros: key.spentMicros + (there.get(key.id) ?? 0) })) };
   }
 
   /** D27 `DELETE /agent/keys/{key_id}`: revoked from the next request on, with the sub-keys it minted. */
@@ -517,11 +530,18 @@ export class AccountCore extends DurableObject<Env> {
    * organization that no longer counts this account a member (it removed or refused it) is
    * forgotten, and the hold is made here after all.
    */
-  #hold(request: HoldRequest, now: number, retried = false): Result<Hold, HoldFailure> | Promise<Result<Hold, HoldFailure>> {
+  #hold(request: HoldRequest, now: number, retried = false, refreshed = false): Result<Hold, HoldFailure> | Promise<Result<Hold, HoldFailure>> {
     const checked = this.#keys.check(request.keyHash, request.model, now, request.route ?? 'unclassified');
     if (!checked.ok) return checked;
     const organizationId = this.#membership.organizationId;
-    if (organizationId === null) return this.#ledger.hold(checked.key, request, now);
+    if (organizationId === null) {
+      // A limited key of an account that left an organization with a hold still open there first
+      // counts what that organization charged it since (D29): each charge once, settled before or after the leave.
+      if (!refreshed && hasLimits(checked.key) && this.#membership.unconfirmed().size > 0) {
+        return this.#membership.refreshLeft().then(() => this.#hold(request, Date.now(), retried, true));
+      }
+      return this.#ledger.hold(checked.key, request, now);
+    }
     const { keyHash: _keyHash, ...rest } = request;
     const input: MemberHoldRequest = { memberAccountId: this.#memory.account!.id, keyId: checked.key.id, keyLimits: this.#spend.limits(checked.key, now), request: rest };
     return this.#membership
@@ -533,7 +553,7 @@ export class AccountCore extends DurableObject<Env> {
         if (retried) throw new Error('organization membership changed during the hold');
         // Its keys' spend there keeps counting against their limits here (a failure is retried by the next leave).
         await this.#membership.confirmLeft(organizationId).catch((err: unknown) => console.error('organization spend not absorbed', err));
-        return this.#hold(request, Date.now(), true);
+        return this.#hold(request, Date.now(), true, true);
       });
   }
 

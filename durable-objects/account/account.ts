@@ -1,7 +1,7 @@
 import type { HumanHolder, OpenClaimResult } from './claim';
 import { AccountCore } from './account-core';
 import type { JoinRefusal } from './membership';
-import type { InviteTerms, MemberHoldRequest, MemberRow, NotMember } from './organization';
+import type { InviteTerms, MemberHoldRequest, MemberKeySpend, MemberRow, NotMember } from './organization';
 import type { MemberHoldReply } from './org-hold-channel';
 import type { OwnerAction, OwnerActionResult, ReserveResult } from './org-owner';
 import type { InviteRow, MemberDailySpendRow } from './org-usage';
@@ -142,9 +142,9 @@ export class AccountDurableObject extends AccountCore {
     return this.parts.organization.spendable(input, Date.now());
   }
 
-  /** From a member's object that left or was removed: its keys' spend here. */
-  async memberKeySpend(memberAccountId: string): Promise<{ keyId: string; period: string; spentMicros: number }[]> {
-    return this.parts.organization.isOrganization ? this.parts.organization.memberKeySpend(memberAccountId) : [];
+  /** From a member's object: its keys' spend here (for `GET /agent/keys`, and after it left or was removed, for their limits). */
+  async memberKeySpend(memberAccountId: string): Promise<MemberKeySpend> {
+    return this.parts.organization.isOrganization ? this.parts.organization.memberKeySpend(memberAccountId) : { spend: [], openHolds: 0 };
   }
 
   /** From a member's object: what it sees of this organization. */

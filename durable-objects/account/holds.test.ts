@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLongLived, MAX_OPEN_HOLDS, MAX_OPEN_JOB_HOLDS, OpenHolds } from './holds';
+import { isLongLived, MAX_OPEN_HOLDS, MAX_OPEN_JOB_HOLDS, MAX_ORG_OPEN_HOLDS, MEMBER_OPEN_HOLDS_SHARE, OpenHolds } from './holds';
 import type { OpenHold } from './statements';
 
 const hold = (id: string, key_id: string | null, amount_micros: number, expires_at: number): OpenHold => ({
@@ -66,5 +66,25 @@ describe('hold ceilings by purpose', () => {
     expect([holds.fullFor('crawl'), holds.fullFor('chat:m')]).toEqual([null, MAX_OPEN_HOLDS]);
     holds.clear();
     expect(holds.fullFor('crawl')).toBeNull();
+  });
+
+  it('lets an organization\'s member open its share of in-flight holds when others took the shared ones, up to the organization\'s ceiling', () => {
+    const holds = new OpenHolds();
+    const of = (member: string, n: number, from = 0) =>
+      Array.from({ length: n }, (_, i) => ({ ...hold(`${member}${from + i}`, null, 1, 10), purpose: 'chat:m', member_account_id: member }));
+    holds.replace(of('a', MAX_OPEN_HOLDS - 1));
+    expect(holds.fullForMember('chat:m', 'a')).toBeNull(); // the shared ceiling not reached yet
+    for (const h of of('a', 1, MAX_OPEN_HOLDS)) holds.add(h);
+    expect(holds.fullForMember('chat:m', 'a')).toBe(MAX_OPEN_HOLDS);
+    expect(holds.fullForMember('image:m', 'a')).toBeNull(); // long-lived holds keep their own ceiling
+    expect(holds.fullForMember('chat:m', 'b')).toBeNull();
+    for (const h of of('b', MEMBER_OPEN_HOLDS_SHARE)) holds.add(h);
+    expect(holds.fullForMember('chat:m', 'b')).toBe(MEMBER_OPEN_HOLDS_SHARE);
+    expect(holds.openByMember('b')).toBe(MEMBER_OPEN_HOLDS_SHARE);
+    holds.remove(holds.get('b0')!);
+    expect(holds.fullForMember('chat:m', 'b')).toBeNull();
+    // However many members: never more than the organization's own ceiling.
+    for (let m = 0; holds.size < MAX_ORG_OPEN_HOLDS; m++) for (const h of of(`m${m}-`, Math.min(MEMBER_OPEN_HOLDS_SHARE, MAX_ORG_OPEN_HOLDS - holds.size))) holds.add(h);
+    expect(holds.fullForMember('chat:m', 'c')).toBe(0);
   });
 });

@@ -6,6 +6,14 @@ import type { OpenHold } from './statements';
  */
 export const MAX_OPEN_HOLDS = 128;
 /**
+ * D29, in an organization: the in-flight holds (the ceiling above) each member may always have
+ * open, even when the organization's MAX_OPEN_HOLDS are taken: a member beyond its share draws on
+ * what is left of the shared MAX_OPEN_HOLDS, so one runaway member cannot lock the others out.
+ */
+export const MEMBER_OPEN_HOLDS_SHARE = 16;
+/** D29: the in-flight holds an organization keeps open at most, its members' shares included. */
+export const MAX_ORG_OPEN_HOLDS = 4 * MAX_OPEN_HOLDS;
+/**
  * The ceiling of long-lived holds: queued work that waits minutes to an hour for a render or a
  * crawl (image and video jobs, crawl, extract, and sync image and speech renders, which are
  * recorded as jobs). They cost this Durable Object nothing while they wait, so they have their own,
@@ -28,6 +36,8 @@ export class OpenHolds {
   #byId = new Map<string, OpenHold>();
   #heldMicros = 0;
   #longLived = 0;
+  /** D29, in an organization: each member's open in-flight (not long-lived) holds. */
+  #inFlightByMember = new Map<string, number>();
 
   get size(): number {
     return this.#byId.size;
@@ -40,6 +50,26 @@ export class OpenHolds {
   fullFor(purpose: string): number | null {
     const open = isLongLived(purpose) ? this.#longLived : this.#byId.size - this.#longLived;
     return open >= (isLongLived(purpose) ? MAX_OPEN_JOB_HOLDS : MAX_OPEN_HOLDS) ? open : null;
+  }
+
+  /**
+   * D29, in an organization: like `fullFor`, for a member's hold. An in-flight hold is refused only
+   * when the member has its MEMBER_OPEN_HOLDS_SHARE open and the organization its MAX_OPEN_HOLDS,
+   * or the organization has MAX_ORG_OPEN_HOLDS; the count answered is the member's own.
+   */
+  fullForMember(purpose: string, memberAccountId: string): number | null {
+    if (isLongLived(purpose)) return this.fullFor(purpose);
+    const open = this.#byId.size - this.#longLived;
+    const mine = this.#inFlightByMember.get(memberAccountId) ?? 0;
+    const full = open >= MAX_ORG_OPEN_HOLDS || (open >= MAX_OPEN_HOLDS && mine >= MEMBER_OPEN_HOLDS_SHARE);
+    return full ? mine : null;
+  }
+
+  /** D29, in an organization: how many holds of one member are open (every purpose). */
+  openByMember(memberAccountId: string): number {
+    let open = 0;
+    for (const hold of this.#byId.values()) if (hold.member_account_id === memberAccountId) open++;
+    return open;
   }
 
   /** What all open holds keep aside from the balance. */
@@ -55,12 +85,20 @@ export class OpenHolds {
     this.#byId.set(hold.id, hold);
     this.#heldMicros += hold.amount_micros;
     if (isLongLived(hold.purpose)) this.#longLived++;
+    else if (hold.member_account_id !== null) this.#countMember(hold.member_account_id, 1);
   }
 
   remove(hold: OpenHold): void {
     this.#byId.delete(hold.id);
     this.#heldMicros -= hold.amount_micros;
     if (isLongLived(hold.purpose)) this.#longLived--;
+    else if (hold.member_account_id !== null) this.#countMember(hold.member_account_id, -1);
+  }
+
+  #countMember(memberAccountId: string, by: 1 | -1): void {
+    const open = (this.#inFlightByMember.get(memberAccountId) ?? 0) + by;
+    if (open > 0) this.#inFlightByMember.set(memberAccountId, open);
+    else this.#inFlightByMember.delete(memberAccountId);
   }
 
   /** What one key's open holds keep aside, counted against its spend limits. */
@@ -102,5 +140,6 @@ export class OpenHolds {
     this.#byId.clear();
     this.#heldMicros = 0;
     this.#longLived = 0;
+    this.#inFlightByMember.clear();
   }
 }

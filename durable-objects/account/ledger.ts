@@ -148,6 +148,7 @@ export class Ledger {
     });
     account.balance_micros = balance;
     this.#memory.holds.remove(open);
+    this.#spend.memberCharged(open.member_account_id, charge, now);
     return { ok: true, holdId, chargedMicros: charge, balanceMicros: balance, applied: true };
   }
 
@@ -296,6 +297,7 @@ export class Ledger {
       this.#spend.count(held.key_id, charge, now, held.member_account_id);
     });
     account.balance_micros = balance;
+    this.#spend.memberCharged(held.member_account_id, charge, now);
     return { ok: true, holdId, chargedMicros: charge, balanceMicros: balance, applied: true };
   }
 

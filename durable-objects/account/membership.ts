@@ -1,6 +1,6 @@
 import type { AccountMemory } from './memory';
 import type { SpendCounters } from './spend';
-import type { MemberHoldRequest, NotMember } from './organization';
+import type { MemberHoldRequest, MemberKeySpend, NotMember } from './organization';
 import type { StoredRequest } from './requests';
 import { run, SQL } from './statements';
 import type { Hold, HoldFailure, MemberView, Result, Spendable } from './types';
@@ -9,7 +9,7 @@ import type { Hold, HoldFailure, MemberView, Result, Spendable } from './types';
 export interface OrgPeer {
   joinAsMember(memberAccountId: string, inviteHash: string): Promise<Result<{ status: 'pending' | 'active' }, { reason: 'invalid_invite' }>>;
   leftAsMember(memberAccountId: string): Promise<void>;
-  memberKeySpend(memberAccountId: string): Promise<{ keyId: string; period: string; spentMicros: number }[]>;
+  memberKeySpend(memberAccountId: string): Promise<MemberKeySpend>;
   holdForMember(input: MemberHoldRequest): Promise<Result<Hold, HoldFailure | NotMember>>;
   spendableForMember(input: Omit<MemberHoldRequest, 'request'>): Promise<Result<Spendable, HoldFailure | NotMember>>;
   memberView(memberAccountId: string): Promise<MemberView | null>;
@@ -33,6 +33,8 @@ export class Membership {
   readonly #memory: AccountMemory;
   readonly #org: (organizationId: string) => OrgPeer;
   readonly #spend: SpendCounters;
+  /** Organizations left whose spend for this account's keys may still grow (a hold of it was open there at the last report); read on first use. */
+  #unconfirmed: Set<string> | null = null;
 
   constructor(storage: DurableObjectStorage, memory: AccountMemory, spend: SpendCounters, org: (organizationId: string) => OrgPeer) {
     this.#storage = storage;
@@ -72,6 +74,8 @@ export class Membership {
     if (after === null) {
       this.#storage.transactionSync(() => {
         run(this.#storage, SQL.setOrganization, organizationId);
+        // Its keys' spend there counts in the organization again (its key room subtracts it): it leaves the counters here.
+        this.#spend.returnAbsorbed(organizationId);
         this.#storage.sql.exec(
           'INSERT INTO memberships (organization_id, joined_at) VALUES (?, ?) ON CONFLICT (organization_id) DO UPDATE SET joined_at = excluded.joined_at, left_at = NULL, left_confirmed_at = NULL',
           organizationId,
@@ -79,6 +83,7 @@ export class Membership {
         );
       });
       this.#memory.account = { ...this.#memory.account!, organization_id: organizationId };
+      this.#unconfirmed?.delete(organizationId);
     }
     return { ok: true, organizationId, status: joined.status };
   }
@@ -102,17 +107,38 @@ export class Membership {
   }
 
   /**
-   * Once the organization knows the account left (or removed it): its keys' spend there is added
-   * to their counters here, once (the membership is then confirmed), so their limits go on counting it.
+   * Once the organization knows the account left (or removed it): what its keys were charged there
+   * is added to their counters here, each charge once (`SpendCounters.absorb` adds only the growth
+   * since the last report), so their limits go on counting it. While a hold of the account is
+   * still open there, its charge may come later: the membership stays unconfirmed and a hold of a
+   * limited key here asks again first (`refreshLeft`); the first report with no hold open confirms it.
    */
   async confirmLeft(organizationId: string): Promise<void> {
-    const spend = await this.#org(organizationId).memberKeySpend(this.#memory.account!.id);
+    const { spend, openHolds } = await this.#org(organizationId).memberKeySpend(this.#memory.account!.id);
     this.#storage.transactionSync(() => {
       const open = this.#storage.sql.exec('SELECT 1 FROM memberships WHERE organization_id = ? AND left_at IS NOT NULL AND left_confirmed_at IS NULL', organizationId).toArray();
       if (open.length === 0) return;
-      this.#spend.absorb(spend);
-      this.#storage.sql.exec('UPDATE memberships SET left_confirmed_at = ? WHERE organization_id = ?', Date.now(), organizationId);
+      this.#spend.absorb(organizationId, spend);
+      if (openHolds === 0) this.#storage.sql.exec('UPDATE memberships SET left_confirmed_at = ? WHERE organization_id = ?', Date.now(), organizationId);
     });
+    if (openHolds === 0) this.#unconfirmed?.delete(organizationId);
+    else this.unconfirmed().add(organizationId);
+  }
+
+  /** Organizations this account left whose spend for its keys is not final yet (see `confirmLeft`). */
+  unconfirmed(): Set<string> {
+    this.#unconfirmed ??= new Set(
+      this.#storage.sql
+        .exec<{ organization_id: string }>('SELECT organization_id FROM memberships WHERE left_at IS NOT NULL AND left_confirmed_at IS NULL')
+        .toArray()
+        .map((row) => row.organization_id),
+    );
+    return this.#unconfirmed;
+  }
+
+  /** Asks every organization in `unconfirmed()` for its keys' spend (a failed ask is retried by the next call). */
+  async refreshLeft(): Promise<void> {
+    await Promise.all([...this.unconfirmed()].map((organizationId) => this.confirmLeft(organizationId).catch((err: unknown) => console.error('organization spend not absorbed', err))));
   }
 
   /** Forgets the organization here (a leave, or the organization no longer counts this account). */
@@ -123,6 +149,7 @@ export class Membership {
       this.#storage.sql.exec('UPDATE memberships SET left_at = ? WHERE organization_id = ?', now, organizationId);
     });
     this.#memory.account = { ...this.#memory.account!, organization_id: null };
+    this.unconfirmed().add(organizationId);
   }
 
   /** D29: a request this member made while in one of `organizations` is recorded there. */

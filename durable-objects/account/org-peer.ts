@@ -1,30 +1,43 @@
 import type { AccountDurableObject } from './account';
 import type { OrgPeer } from './membership';
-import { OrgHoldChannel } from './org-hold-channel';
+import { OrgHoldChannel, type MemberHoldReply } from './org-hold-channel';
+
+/** What a peer's call answers. */
+type Answer<K extends keyof OrgPeer> = Awaited<ReturnType<OrgPeer[K]>>;
 
 /**
- * A member account's way to its organizations' Durable Objects (D29): one `OrgPeer` per call, and
- * one hold channel per organization for the life of this object, so the holds of one batch (and
- * those that arrive while a call is in flight) reach the organization together.
+ * A member account's way to its organizations' Durable Objects (D29): one `OrgPeer` per
+ * organization for the life of this object (its stub and its hold channel made once, not per
+ * request), so the holds of one batch (and those that arrive while a call is in flight) reach the
+ * organization together.
  */
 export function organizationPeers(env: Env): (organizationId: string) => OrgPeer {
-  const holdChannels = new Map<string, OrgHoldChannel>();
+  const peers = new Map<string, OrgPeer>();
   return (organizationId) => {
-    const stub: DurableObjectStub<AccountDurableObject> = env.ACCOUNT.get(env.ACCOUNT.idFromName(organizationId));
-    let holds = holdChannels.get(organizationId);
-    if (!holds) {
-      holds = new OrgHoldChannel((inputs) => stub.holdsForMember(inputs));
-      holdChannels.set(organizationId, holds);
+    let peer = peers.get(organizationId);
+    if (!peer) {
+      const stub: DurableObjectStub<AccountDurableObject> = env.ACCOUNT.get(env.ACCOUNT.idFromName(organizationId));
+      // A stub may be broken after a failed call: the next call makes a new peer.
+      const call = async <T>(made: PromiseLike<T>): Promise<T> => {
+        try {
+          return await made;
+        } catch (err) {
+          if (peers.get(organizationId) === peer) peers.delete(organizationId);
+          throw err;
+        }
+      };
+      const channel = new OrgHoldChannel((inputs) => call<MemberHoldReply[]>(stub.holdsForMember(inputs)));
+      peer = {
+        joinAsMember: (memberId, inviteHash) => call<Answer<'joinAsMember'>>(stub.joinAsMember(memberId, inviteHash)),
+        leftAsMember: (memberId) => call<Answer<'leftAsMember'>>(stub.leftAsMember(memberId)),
+        memberKeySpend: (memberId) => call<Answer<'memberKeySpend'>>(stub.memberKeySpend(memberId)),
+        holdForMember: (input) => channel.hold(input),
+        spendableForMember: (input) => call<Answer<'spendableForMember'>>(stub.spendableForMember(input)),
+        memberView: (memberId) => call<Answer<'memberView'>>(stub.memberView(memberId)),
+        memberRequest: (memberId, requestId) => call<Answer<'memberRequest'>>(stub.memberRequest(memberId, requestId)),
+      };
+      peers.set(organizationId, peer);
     }
-    const channel = holds;
-    return {
-      joinAsMember: (memberId, inviteHash) => stub.joinAsMember(memberId, inviteHash),
-      leftAsMember: (memberId) => stub.leftAsMember(memberId),
-      memberKeySpend: (memberId) => stub.memberKeySpend(memberId),
-      holdForMember: (input) => channel.hold(input),
-      spendableForMember: (input) => stub.spendableForMember(input),
-      memberView: (memberId) => stub.memberView(memberId),
-      memberRequest: (memberId, requestId) => stub.memberRequest(memberId, requestId),
-    };
+    return peer;
   };
 }

@@ -5,7 +5,7 @@ import type { Ledger } from './ledger';
 import type { AccountMemory } from './memory';
 import { spendPeriods } from './periods';
 import type { MemberStatus } from './schema';
-import { tightest } from './spend';
+import { tightest, type SpendCounters } from './spend';
 import { run, SQL } from './statements';
 import type { Hold, HoldFailure, HoldRequest, KeyLimit, MemberView, Result, Spendable } from './types';
 
@@ -16,6 +16,12 @@ export interface MemberHoldRequest {
   /** The key's spend limits as the member's own account counts them; the organization subtracts the key's spend and holds here. */
   keyLimits: KeyLimit[];
   request: Omit<HoldRequest, 'keyHash'>;
+}
+
+/** A member's keys' spend in an organization, per period, and its holds still open there. */
+export interface MemberKeySpend {
+  spend: { keyId: string; period: string; spentMicros: number }[];
+  openHolds: number;
 }
 
 /** The organization does not count the caller a member (never joined, left, refused, removed). */
@@ -60,11 +66,15 @@ export class Organization {
   readonly #storage: DurableObjectStorage;
   readonly #memory: AccountMemory;
   readonly #ledger: Ledger;
+  readonly #spend: SpendCounters;
+  /** Member rows as last read (null: none), so a hold reads no SQL for it; every write to `org_members` drops its entry. */
+  readonly #members = new Map<string, Row | null>();
 
-  constructor(storage: DurableObjectStorage, memory: AccountMemory, ledger: Ledger) {
+  constructor(storage: DurableObjectStorage, memory: AccountMemory, ledger: Ledger, spend: SpendCounters) {
     this.#storage = storage;
     this.#memory = memory;
     this.#ledger = ledger;
+    this.#spend = spend;
   }
 
   get isOrganization(): boolean {
@@ -117,6 +127,7 @@ export class Organization {
       now,
       status === 'active' ? now : null,
     );
+    this.#members.delete(memberAccountId);
     return { ok: true, status };
   }
 
@@ -125,6 +136,7 @@ export class Organization {
     const member = this.#row(memberAccountId);
     if (!member || !CURRENT.has(member.status)) return null;
     if (member.status === 'pending') this.#storage.sql.exec("UPDATE org_members SET status = 'active', approved_at = ? WHERE account_id = ?", now, memberAccountId);
+    this.#members.delete(memberAccountId);
     return this.member(memberAccountId, now);
   }
 
@@ -134,20 +146,27 @@ export class Organization {
     if (!member || !CURRENT.has(member.status)) return null;
     const status: MemberStatus = member.status === 'pending' ? 'refused' : 'removed';
     this.#storage.sql.exec('UPDATE org_members SET status = ?, left_at = ? WHERE account_id = ?', status, now, memberAccountId);
+    this.#members.delete(memberAccountId);
     return this.member(memberAccountId, now);
   }
 
   /** The member has left (its own account has already forgotten the organization). Idempotent. */
   left(memberAccountId: string, now: number): void {
     this.#storage.sql.exec("UPDATE org_members SET status = 'left', left_at = ? WHERE account_id = ? AND status IN ('pending', 'active')", now, memberAccountId);
+    this.#members.delete(memberAccountId);
   }
 
-  /** What each of a member's keys was charged here, per period (`total`, `d:...`, `m:...`): its limits keep counting it after it leaves. */
-  memberKeySpend(memberAccountId: string): { keyId: string; period: string; spentMicros: number }[] {
-    return this.#storage.sql
+  /**
+   * What each of a member's keys was charged here, per period (`total`, `d:...`, `m:...`), and how
+   * many of its holds are still open here: its limits keep counting this spend after it leaves,
+   * and it asks again until no hold of it is left open.
+   */
+  memberKeySpend(memberAccountId: string): MemberKeySpend {
+    const spend = this.#storage.sql
       .exec<{ key_id: string; period: string; spent_micros: number }>('SELECT key_id, period, spent_micros FROM member_spend WHERE account_id = ?', memberAccountId)
       .toArray()
       .map((row) => ({ keyId: row.key_id, period: row.period, spentMicros: row.spent_micros }));
+    return { spend, openHolds: this.#memory.holds.openByMember(memberAccountId) };
   }
 
   /** One member with its spend this UTC month; null for an account that never joined. */
@@ -195,7 +214,7 @@ export class Organization {
     if (member.status === 'pending') return { ok: false, reason: 'membership_pending', organizationId: org.id };
     if (org.suspended_at !== null) return { ok: false, reason: 'account_suspended', organizationId: org.id };
     const holds = this.#memory.holds;
-    const full = holds.fullFor(request.purpose);
+    const full = holds.fullForMember(request.purpose, memberAccountId);
     if (full !== null) return { ok: false, reason: 'too_many_holds', openHolds: full };
 
     const key = this.#keyRoom(input);
@@ -263,11 +282,16 @@ export class Organization {
   }
 
   #spentThisMonth(memberAccountId: string, now: number): number {
-    return run<{ spent: number }>(this.#storage, SQL.memberSpent, memberAccountId, spendPeriods(now).month)[0]?.spent ?? 0;
+    return this.#spend.memberSpentThisMonth(memberAccountId, now);
   }
 
   #row(memberAccountId: string): Row | undefined {
-    return run<Row>(this.#storage, SQL.member, memberAccountId)[0];
+    let row = this.#members.get(memberAccountId);
+    if (row === undefined) {
+      row = run<Row>(this.#storage, SQL.member, memberAccountId)[0] ?? null;
+      this.#members.set(memberAccountId, row);
+    }
+    return row ?? undefined;
   }
 
   #view(row: Row, now: number): MemberRow {

@@ -251,3 +251,19 @@ export const ownedOrganizations = sqliteTable('owned_organizations', {
   organizationId: text('organization_id').primaryKey(),
   createdAt: integer('created_at').notNull(),
 });
+
+/**
+ * D29, in a member account: what each of its keys was charged in an organization it has left, per
+ * period (`total`, `d:...`, `m:...`), as the organization last reported it. The key's counters
+ * (`key_spend`) absorbed exactly these figures; a rejoin subtracts and deletes them.
+ */
+export const orgKeySpend = sqliteTable(
+  'org_key_spend',
+  {
+    organizationId: text('organization_id').notNull(),
+    keyId: text('key_id').notNull(),
+    period: text('period').notNull(),
+    spentMicros: integer('spent_micros').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.keyId, t.period] })],
+);

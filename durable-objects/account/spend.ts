@@ -25,6 +25,8 @@ export class SpendCounters {
   readonly #holds: OpenHolds;
   /** Whether a key (by id) has any spend limit, so a settlement knows whether to count its spend. */
   #limited = new Map<string, boolean>();
+  /** D29, in an organization: each member's charges in one UTC month (its cap), as committed; read on first use. */
+  #memberMonth = new Map<string, { month: string; spent: number }>();
 
   constructor(storage: DurableObjectStorage, holds: OpenHolds) {
     this.#storage = storage;
@@ -47,29 +49,72 @@ export class SpendCounters {
     run(this.#storage, SQL.addSpend, keyId, periods.day, charge, keyId, periods.month, charge, keyId, TOTAL_PERIOD, charge);
   }
 
+  /** D29, in an organization: a member's charges in the UTC month of `now`, every key of it (its monthly cap). */
+  memberSpentThisMonth(memberAccountId: string, now: number): number {
+    const month = spendPeriods(now).month;
+    const known = this.#memberMonth.get(memberAccountId);
+    if (known?.month === month) return known.spent;
+    const spent = run<{ spent: number }>(this.#storage, SQL.memberSpent, memberAccountId, month)[0]?.spent ?? 0;
+    this.#memberMonth.set(memberAccountId, { month, spent });
+    return spent;
+  }
+
+  /** A member's charge `count` wrote, once its transaction has committed: the month's figure in memory follows it. */
+  memberCharged(memberAccountId: string | null, charge: number, now: number): void {
+    if (memberAccountId === null) return;
+    const known = this.#memberMonth.get(memberAccountId);
+    if (known?.month === spendPeriods(now).month) known.spent += charge;
+    else this.#memberMonth.delete(memberAccountId);
+  }
+
   /**
-   * D29: adds what the account's keys were charged in an organization it has left to their
-   * counters, so their limits keep counting it; runs inside the caller's transaction.
+   * D29: what the account's keys were charged in an organization it has left, as the organization
+   * reports it now. Each figure only grows there, so the growth since the last report is added to
+   * the key's counters (for a counted key) and the figure is kept (`org_key_spend`): a charge that
+   * settles there after the leave is counted at the next report, every charge once, and an older
+   * report arriving late adds nothing. Runs inside the caller's transaction.
    */
-  absorb(rows: { keyId: string; period: string; spentMicros: number }[]): void {
+  absorb(organizationId: string, rows: { keyId: string; period: string; spentMicros: number }[]): void {
     for (const row of rows) {
-      if (!this.#keyLimited(row.keyId) || row.spentMicros <= 0) continue;
-      run(this.#storage, SQL.addSpendOne, row.keyId, row.period, row.spentMicros);
+      const known = run<{ spent_micros: number }>(this.#storage, SQL.orgKeySpent, organizationId, row.keyId, row.period)[0]?.spent_micros ?? 0;
+      const growth = row.spentMicros - known;
+      if (growth <= 0) continue;
+      run(this.#storage, SQL.setOrgKeySpent, organizationId, row.keyId, row.period, row.spentMicros);
+      if (this.#keyLimited(row.keyId)) run(this.#storage, SQL.addSpendOne, row.keyId, row.period, growth);
     }
+  }
+
+  /**
+   * D29: the account rejoins an organization that counts its keys' earlier spend there again (its
+   * key room subtracts it): what was absorbed from it leaves the counters here. Runs inside the
+   * caller's transaction.
+   */
+  returnAbsorbed(organizationId: string): void {
+    for (const row of run<{ key_id: string; period: string; spent_micros: number }>(this.#storage, SQL.orgKeySpendOf, organizationId)) {
+      run(this.#storage, SQL.subtractSpend, row.spent_micros, row.key_id, row.period);
+    }
+    run(this.#storage, SQL.deleteOrgKeySpend, organizationId);
+  }
+
+  /** D29: each key's charges in organizations the account has left (their `total`), for `spent_usd`. */
+  absorbedTotals(): Map<string, number> {
+    return new Map(run<{ key_id: string; spent: number }>(this.#storage, SQL.orgKeySpendTotals).map((row) => [row.key_id, row.spent]));
   }
 
   /** Rebuilds a key's spend counters from its ledger charges, for a key that has just been given limits. */
   recount(keyId: string, now: number): void {
     const periods = spendPeriods(now);
-    const spentSince = (from: number) => run<{ spent: number }>(this.#storage, SQL.chargedSince, keyId, from)[0]!.spent;
+    // Its ledger's charges, plus what organizations it has left reported of it (D29).
+    const absorbed = (period: string) => run<{ spent: number }>(this.#storage, SQL.orgKeySpentIn, keyId, period)[0]!.spent;
+    const spentSince = (from: number, period: string) => run<{ spent: number }>(this.#storage, SQL.chargedSince, keyId, from)[0]!.spent + absorbed(period);
     this.#storage.transactionSync(() => {
       run(this.#storage, SQL.clearSpend, keyId);
       run(
         this.#storage,
         SQL.addSpend,
-        ...[keyId, periods.day, spentSince(periods.dayStart)],
-        ...[keyId, periods.month, spentSince(periods.monthStart)],
-        ...[keyId, TOTAL_PERIOD, spentSince(0)],
+        ...[keyId, periods.day, spentSince(periods.dayStart, periods.day)],
+        ...[keyId, periods.month, spentSince(periods.monthStart, periods.month)],
+        ...[keyId, TOTAL_PERIOD, spentSince(0, TOTAL_PERIOD)],
       );
     });
   }

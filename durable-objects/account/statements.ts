@@ -49,6 +49,16 @@ export const SQL = {
   spentTotals: "SELECT key_id, spent_micros FROM key_spend WHERE period = 'total'",
   /** Every key's charges from the ledger, for keys without counters: a scan, on a rare read only. */
   chargedByKey: "SELECT key_id, -SUM(amount_micros) AS spent FROM ledger WHERE kind = 'charge' AND key_id IS NOT NULL GROUP BY key_id",
+  /** D29, in a member account: what an organization it left last reported of a key's spend in a period. */
+  orgKeySpent: 'SELECT spent_micros FROM org_key_spend WHERE organization_id = ? AND key_id = ? AND period = ?',
+  setOrgKeySpent:
+    'INSERT INTO org_key_spend (organization_id, key_id, period, spent_micros) VALUES (?, ?, ?, ?) ' +
+    'ON CONFLICT (organization_id, key_id, period) DO UPDATE SET spent_micros = excluded.spent_micros',
+  orgKeySpendOf: 'SELECT key_id, period, spent_micros FROM org_key_spend WHERE organization_id = ?',
+  deleteOrgKeySpend: 'DELETE FROM org_key_spend WHERE organization_id = ?',
+  orgKeySpentIn: 'SELECT COALESCE(SUM(spent_micros), 0) AS spent FROM org_key_spend WHERE key_id = ? AND period = ?',
+  orgKeySpendTotals: "SELECT key_id, SUM(spent_micros) AS spent FROM org_key_spend WHERE period = 'total' GROUP BY key_id",
+  subtractSpend: 'UPDATE key_spend SET spent_micros = MAX(0, spent_micros - ?) WHERE key_id = ? AND period = ?',
   claimTokenHash: 'SELECT claim_token_hash FROM account',
   /** A claimed account never expires. */
   setClaimed: 'UPDATE account SET claimed_at = ?, expires_at = NULL',

@@ -1,4 +1,5 @@
 import type { Keys } from './keys';
+import type { SpendCounters } from './spend';
 import { run, SQL, type KeyRow } from './statements';
 import type { AuthFailure, KeyRecord, Result, RouteClass } from './types';
 
@@ -49,10 +50,12 @@ export interface KeyWithSpend extends KeyRecord {
 export class SubKeys {
   readonly #storage: DurableObjectStorage;
   readonly #keys: Keys;
+  readonly #spend: SpendCounters;
 
-  constructor(storage: DurableObjectStorage, keys: Keys) {
+  constructor(storage: DurableObjectStorage, keys: Keys, spend: SpendCounters) {
     this.#storage = storage;
     this.#keys = keys;
+    this.#spend = spend;
   }
 
   mint(callerHash: string, request: SubKeyRequest, now: number): Result<{ key: KeyRecord }, SubKeyRefusal> {
@@ -120,8 +123,10 @@ export class SubKeys {
   }
 
   /**
-   * Counted keys (with a limit, or sub-keys) from their `total` counter; the others from one scan
-   * of the ledger's charges, done only when such a key is listed.
+   * Counted keys (with a limit, or sub-keys) from their `total` counter, which has absorbed their
+   * spend in organizations the account left (D29); the others from one scan of the ledger's
+   * charges plus that spend, done only when such a key is listed. The spend in the organization
+   * the account is a member of now is added by the caller (`AccountCore.keysForKey`).
    */
   #withSpend(keys: KeyRecord[]): KeyWithSpend[] {
     const counted = (key: KeyRecord) => key.parentKeyId !== null || key.dailyLimitMicros !== null || key.monthlyLimitMicros !== null || key.totalLimitMicros !== null;
@@ -129,7 +134,8 @@ export class SubKeys {
     const charged = keys.every(counted)
       ? new Map<string, number>()
       : new Map(run<{ key_id: string; spent: number }>(this.#storage, SQL.chargedByKey).map((row) => [row.key_id, row.spent]));
-    return keys.map((key) => ({ ...key, spentMicros: (counted(key) ? totals.get(key.id) : charged.get(key.id)) ?? 0 }));
+    const absorbed = keys.every(counted) ? new Map<string, number>() : this.#spend.absorbedTotals();
+    return keys.map((key) => ({ ...key, spentMicros: counted(key) ? (totals.get(key.id) ?? 0) : (charged.get(key.id) ?? 0) + (absorbed.get(key.id) ?? 0) }));
   }
 }
 

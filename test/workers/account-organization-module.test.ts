@@ -14,7 +14,7 @@ function withOrganization<T>(balanceMicros: number, capMicros: number | null, bo
   return withAccountModules({ balanceMicros }, (modules) => {
     modules.storage.sql.exec("UPDATE account SET kind = 'organization', name = 'test', id = ?", crypto.randomUUID());
     modules.memory.load(modules.storage);
-    const org = new Organization(modules.storage, modules.memory, modules.ledger);
+    const org = new Organization(modules.storage, modules.memory, modules.ledger, modules.spend);
     const inviteId = org.createInvite('b'.repeat(64), { capMicros, autoApprove: true }, NOW);
     expect(inviteId).toMatch(/^inv_/);
     expect(org.join(MEMBER, 'b'.repeat(64), NOW)).toEqual({ ok: true, status: 'active' });
@@ -56,6 +56,17 @@ describe('an organization\'s member holds', () => {
       expect(org.hold(ask(2_001, 2_001), NOW)).toMatchObject({ ok: false, reason: 'member_cap_exceeded', remainingMicros: 2_000 });
       // 2026-12-01: a new month, the whole cap again.
       expect(org.hold(ask(5_000, 5_000), NOW + DAY_MS)).toMatchObject({ ok: true, amountMicros: 5_000 });
+    }));
+
+  it('counts a charge that settles after its hold expired against the member\'s cap at the next hold', () =>
+    withOrganization(100_000, 5_000, (org, modules) => {
+      const later = NOW + 2 * 60 * 60 * 1000; // both holds' hour is up; the same UTC month
+      const held = org.hold(ask(4_000, 4_000), NOW);
+      if (!held.ok) throw new Error(held.reason);
+      expect(org.hold(ask(1_000, 1_000), NOW)).toMatchObject({ ok: true });
+      modules.ledger.expire(later);
+      expect(modules.ledger.settle(held.holdId, 3_500, later)).toMatchObject({ ok: true, applied: true });
+      expect(org.hold(ask(1_501, 1_501), later)).toMatchObject({ ok: false, reason: 'member_cap_exceeded', remainingMicros: 1_500 });
     }));
 
   it('answers a pending, left or unknown member as the caller\'s to handle', () =>

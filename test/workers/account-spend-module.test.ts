@@ -60,4 +60,17 @@ describe('per-key spend counters', () => {
       modules.ledger.settle(granted.holdId, 250_000, NOW); // the work cost more than the hold
       expect(modules.spend.headroom(checkedKey(modules), NOW)).toMatchObject({ reason: 'monthly_limit', remainingMicros: 0 });
     }));
+
+  it('adds only the growth of what an organization the account left reports of a key, and gives it back on a rejoin', () =>
+    withAccountModules({ balanceMicros: 1_000_000, guardrails: { totalLimitMicros: 900_000 } }, (modules) => {
+      const report = (spentMicros: number) => [{ keyId: modules.keyId, period: 'total', spentMicros }];
+      modules.storage.transactionSync(() => modules.spend.absorb('org_1', report(3_000)));
+      modules.storage.transactionSync(() => modules.spend.absorb('org_1', report(5_000))); // a charge settled after the leave
+      modules.storage.transactionSync(() => modules.spend.absorb('org_1', report(3_000))); // an older report, late
+      expect(counters(modules)).toEqual([{ period: 'total', spent_micros: 5_000 }]);
+      expect(modules.spend.absorbedTotals()).toEqual(new Map([[modules.keyId, 5_000]]));
+      modules.storage.transactionSync(() => modules.spend.returnAbsorbed('org_1'));
+      expect(counters(modules)).toEqual([{ period: 'total', spent_micros: 0 }]);
+      expect(modules.spend.absorbedTotals()).toEqual(new Map());
+    }));
 });

@@ -6,6 +6,7 @@ import { sha256Hex } from '../../src/accounts/credentials';
 import { createApp } from '../../src/app';
 import { SCRAPE_PRICE_MICROS } from '../../src/web/pricing';
 import { formatUsd, parseUsd } from '../../src/money';
+import { MAX_OPEN_HOLDS } from '../../durable-objects/account/holds';
 import { IMAGES_UPSTREAM_KEY } from './global-setup';
 import { accountStub, ADMIN_TOKEN, adminCredit, call, expectError, json, register, type Registered } from './helpers';
 
@@ -372,6 +373,25 @@ describe('money under concurrency', () => {
     expect((after.by_method.holdsForMember ?? 0) - (before.by_method.holdsForMember ?? 0)).toBeLessThanOrEqual(4);
   });
 
+  it('keeps a share of the in-flight holds for every member when one member takes all the organization\'s', async () => {
+    const org = await createOrganization('fair', '5');
+    const code = await invite(org.organization_id, { auto_approve: true });
+    const [runaway, other] = [await register(), await register()];
+    await join(runaway, code);
+    await join(other, code);
+    const keyHash = await sha256Hex(runaway.api_key);
+    const hold = { op: 'hold' as const, request: { keyHash, route: 'web' as const, minMicros: 1, maxMicros: 1, purpose: 'scrape' } };
+    const { results } = await accountStub(runaway.account_id).apply(Array.from({ length: MAX_OPEN_HOLDS + 3 }, () => hold));
+    expect(results.filter((r) => (r as { ok?: boolean }).ok === true)).toHaveLength(MAX_OPEN_HOLDS);
+    expect(results.at(-1)).toMatchObject({ ok: false, reason: 'too_many_holds', openHolds: MAX_OPEN_HOLDS });
+    // The organization's 128 are taken, by one member: another member is still served.
+    expect((await scrape(other.api_key)).status).toBe(200);
+    await expectError(await scrape(runaway.api_key), 429, 'too_many_concurrent_requests', 'rate_limit_error');
+    const client = new AccountClient(env, runaway.account_id);
+    await Promise.all(results.filter((r) => (r as { ok?: boolean }).ok === true).map((r) => client.release((r as { holdId: string }).holdId)));
+    expect((await organization(org.organization_id)).held_usd).toBe('0.000000');
+  });
+
   it('settles a hold made in the organization there, even when the member left while it was open', async () => {
     const org = await createOrganization('leaving', '1');
     const code = await invite(org.organization_id, { auto_approve: true, member_cap_usd: '0.010000' });
@@ -396,6 +416,83 @@ describe('money under concurrency', () => {
     expect((await agentAccount(member)).balance_usd).toBe('1.000000');
     // A repeat charges nothing more.
     expect(await new AccountClient(env, member.account_id).settle(hold.holdId, 2_500)).toMatchObject({ ok: true, applied: false });
+  });
+});
+
+describe('what a key spent through an organization', () => {
+  async function keySpend(agent: Registered): Promise<Record<string, string>> {
+    const res = await send('/agent/keys', agent.api_key);
+    expect(res.status).toBe(200);
+    return Object.fromEntries(((await res.json()) as { data: { name: string; spent_usd: string }[] }).data.map((key) => [key.name, key.spent_usd]));
+  }
+
+  async function mint(agent: Registered, name: string, limitUsd: string): Promise<string> {
+    const minted = await send('/agent/keys', agent.api_key, { name, limit_usd: limitUsd });
+    expect(minted.status).toBe(201);
+    return ((await minted.json()) as { api_key: string }).api_key;
+  }
+
+  it('shows in GET /agent/keys what each key spent in the organization, while a member, after leaving and after rejoining, once', async () => {
+    const price = SCRAPE_PRICE_MICROS.standard;
+    const org = await createOrganization('key-spend', '5');
+    const code = await invite(org.organization_id, { auto_approve: true });
+    const member = await funded('1');
+    const mainName = Object.keys(await keySpend(member))[0]!;
+    const sub = await mint(member, 'sub', '1.00');
+    expect((await scrape(member.api_key)).status).toBe(200); // its own balance
+    await join(member, code);
+    expect((await scrape(member.api_key)).status).toBe(200);
+    expect((await scrape(sub)).status).toBe(200);
+    expect((await scrape(sub)).status).toBe(200);
+    const expected = { [mainName]: formatUsd(2 * price), sub: formatUsd(2 * price) };
+    await eventually(() => keySpend(member), expected);
+    expect((await send('/agent/org/leave', member.api_key)).status).toBe(200);
+    expect(await keySpend(member)).toEqual(expected);
+    // Back in: the organization counts that spend again, and the account no longer does.
+    await join(member, code);
+    expect(await keySpend(member)).toEqual(expected);
+    expect((await scrape(sub)).status).toBe(200);
+    await eventually(() => keySpend(member), { ...expected, sub: formatUsd(3 * price) });
+  });
+
+  it('counts a streamed chat that ends after its member left against its key\'s limit, once', async () => {
+    const org = await createOrganization('late-stream', '5');
+    const member = await funded('1');
+    await join(member, await invite(org.organization_id, { auto_approve: true }));
+    const body = { model: 'openai/gpt-4o-mini', max_tokens: 5, stream: true, messages: [{ role: 'user', content: 'Hi' }] };
+    // What such a chat costs, streamed by the unlimited key.
+    const first = await send('/v1/chat/completions', member.api_key, body);
+    const cost = parseUsd(/"cost_usd":"([0-9.]+)"/.exec(await first.text())![1]!)!;
+    expect(cost).toBeGreaterThan(0);
+    // A sub-key whose limit covers one such chat and a micro-dollar.
+    const tight = await mint(member, 'tight', formatUsd(cost + 1));
+
+    const ctx = createExecutionContext();
+    const res = await app.fetch(
+      new Request('https://gateway.test/v1/chat/completions', { method: 'POST', headers: { Authorization: `Bearer ${tight}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
+      gateway,
+      ctx,
+    );
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+    // Mid-stream: its hold is open in the organization when the member leaves.
+    expect(parseUsd((await organization(org.organization_id)).held_usd)).toBeGreaterThan(0);
+    expect((await send('/agent/org/leave', member.api_key)).status).toBe(200);
+    let text = '';
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value);
+    await waitOnExecutionContext(ctx);
+    expect(text).toContain(`"cost_usd":"${formatUsd(cost)}"`);
+    await eventually(async () => (await organization(org.organization_id)).held_usd, '0.000000');
+
+    // The key's limit counts it: one micro-dollar is left, too little for another chat.
+    await expectError(await chat(tight), 429, 'credit_limit_exceeded', 'rate_limit_error');
+    expect((await keySpend(member)).tight).toBe(formatUsd(cost));
+    // A replayed settlement of that hold charges and counts nothing more.
+    const charge = (await ledger(org.organization_id)).filter((row) => row.kind === 'charge' && row.key_id !== null).at(0)!;
+    expect(await new AccountClient(env, member.account_id).settle(charge.hold_id!, cost)).toMatchObject({ ok: true, applied: false });
+    await expectError(await chat(tight), 429, 'credit_limit_exceeded', 'rate_limit_error');
+    expect((await keySpend(member)).tight).toBe(formatUsd(cost));
   });
 });
 
