@@ -58,6 +58,9 @@ export default defineConfig(async () => {
             include: ['test/node/**/*.test.ts'],
             environment: 'node',
             globalSetup: ['./test/node/global-setup.ts'],
+            // Most of an end-to-end file's time is its gateway starting and its clients waiting, so
+            // two run at once even on 2 cores (Vitest's default there is one worker).
+            maxWorkers: 2,
             testTimeout: 60_000,
             hookTimeout: 120_000,
           },

@@ -4,6 +4,7 @@
  * with the arguments given (`npm start -- --port 8788`).
  */
 import { ensureDevVars } from './dev-vars.ts';
+import { applyLocalMigrations } from './local-migrations.ts';
 import { ROOT, runWranglerAttached } from './wrangler.ts';
 
 const args = process.argv.slice(2);
@@ -35,6 +36,6 @@ if (token) {
   );
 }
 
-const migrated = await runWranglerAttached(['d1', 'migrations', 'apply', 'DB', '--local']);
+const migrated = await applyLocalMigrations();
 if (migrated !== 0) process.exit(migrated);
 process.exit(await runWranglerAttached(['dev', ...args]));

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
 import { HELLO_WORDS } from '../upstreams/scenarios';
 import { exampleNames, startGateway } from './gateway-process';
@@ -8,6 +8,7 @@ const base = inject('gatewayUrl');
 const dir = inject('gatewayDir');
 const README = new URL('../../README.md', import.meta.url);
 const EXAMPLE = new URL('../../.dev.vars.example', import.meta.url);
+const MIGRATIONS = new URL('../../migrations', import.meta.url).pathname;
 
 /** The shell block of the README's quick start that runs "in another terminal", one command per entry. */
 function quickStartCommands(): string[] {
@@ -100,6 +101,8 @@ describe('npm start on a fresh clone, with no .dev.vars', () => {
       expect(written.replace(/^ADMIN_TOKEN=.*$/m, 'ADMIN_TOKEN=')).toBe(readFileSync(EXAMPLE, 'utf8'));
       expect(gateway.output()).toContain(`ADMIN_TOKEN=${token}`);
       expect(gateway.output()).toContain('curl -s localhost:');
+      // A new local database gets every migration in one step, booked as wrangler books them.
+      expect(gateway.output()).toMatch(new RegExp(`applied its ${readdirSync(MIGRATIONS).filter((name) => name.endsWith('.sql')).length} migrations`));
 
       const registered = await fetch(`${gateway.url}/agent/register`, { method: 'POST', body: JSON.stringify({ type: 'anonymous' }) });
       const { account_id } = (await registered.json()) as { account_id: string };
@@ -116,6 +119,8 @@ describe('npm start on a fresh clone, with no .dev.vars', () => {
       await gateway.restart();
       expect(readFileSync(`${gateway.dir}/.dev.vars`, 'utf8')).toBe(written);
       expect(gateway.output().split(token).length - 1).toBe(1);
+      // The second start asks wrangler, which finds every migration of the first start booked.
+      expect(gateway.output()).toContain('No migrations to apply');
     } finally {
       await gateway.stop();
     }
