@@ -214,7 +214,8 @@ describe('a crash in the middle of chat traffic', () => {
     checkLedger(await fullLedger(accountId), micros(before.balance_usd), told);
     // Holds of requests that died with the gateway lock money only until their lease runs out.
     const orphaned = (account: { holds: AdminHold[] }) => account.holds.filter((hold) => Date.parse(hold.created_at) < killed);
-    expect(orphaned(before).length).toBeGreaterThan(0);
+    // Some may be gone already: a restart slower than their 30-second lease (a loaded machine)
+    // finds them expired, and the ledger's `expired` rows below still count them.
 
     // Meanwhile new requests run, two chains of slow streams: their holds must stay.
     let serving = true;
@@ -230,7 +231,8 @@ describe('a crash in the middle of chat traffic', () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       account = await adminAccount(accountId);
     }
-    console.log(`crash: ${orphaned(before).length} orphaned holds freed ${Date.now() - killed} ms after the kill`);
+    expect(Date.now() - killed).toBeLessThan(CHAT_HOLD_BOUND_MS);
+    console.log(`crash: ${orphaned(before).length} orphaned holds at the restart, all freed ${Date.now() - killed} ms after the kill`);
     // What stays held is exactly the holds of the requests still running: balance − held is free.
     expect(account.holds.length).toBeGreaterThan(0);
     expect(micros(account.held_usd)).toBe(account.holds.reduce((sum, hold) => sum + micros(hold.amount_usd), 0));
