@@ -14,7 +14,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import {
-  ADMIN_TOKEN, BENCH_DIR, CHAT_BODY, ROUNDS, applyMigrations, gatewayWorkerOptions, interleaved, log, mainModule, num, passthroughWorkerOptions,
+  ADMIN_TOKEN, BENCH_DIR, CHAT_BODY, ROUNDS, applyMigrations, gatewayWorkerOptions, interleaved, jsModules, log, num, passthroughWorkerOptions,
   patchBundle, percentile, setupGateway, sorted, startMiniflare, startUpstream,
 } from './lib.mjs';
 import { measureStartup, STARTUP_LIMIT_MS } from './startup.mjs';
@@ -48,7 +48,8 @@ export function buildDistant(bundleDir, ms = DISTANT_MS) {
     `    return (...args) => new Promise((resolve) => setTimeout(resolve, ${ms})).then(() => stub[prop](...args));\n  } });\n}\n`;
   // `env.ACCOUNT.get(` or `c.env.ACCOUNT.get(`, minified or not (`this.env` of other Durable Objects excluded).
   const site = /(?<![\w.$])((?!this\b)[\w$]+(?:\.env)?)\.ACCOUNT\.get\(/g;
-  const js = readFileSync(path.join(bundleDir, mainModule(bundleDir)), 'utf8');
+  // Every module: the account client may sit in a lazily imported one (scripts/build.ts).
+  const js = jsModules(bundleDir).map((f) => readFileSync(path.join(bundleDir, f), 'utf8')).join('\n');
   const sites = js.match(site)?.length ?? 0;
   const all = js.match(/\.ACCOUNT\.get\(/g)?.length ?? 0;
   const dir = patchBundle(bundleDir, path.join(BENCH_DIR, '.out', 'gateway-distant'), [
@@ -191,7 +192,7 @@ async function revokedKey(client, distant, upstream, stream) {
 function bundleSize(bundleDir) {
   const line = readFileSync(path.join(bundleDir, 'wrangler-size.txt'), 'utf8');
   const [, total, gzip] = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(line) ?? [];
-  const modules = readdirSync(bundleDir).filter((f) => /\.(m?js|sql)$/.test(f));
+  const modules = readdirSync(bundleDir, { recursive: true }).filter((f) => /\.(m?js|sql)$/.test(f));
   const zlibBytes = modules.reduce((sum, f) => sum + gzipSync(readFileSync(path.join(bundleDir, f))).length, 0);
   return { totalKiB: Number(total), gzipKiB: Number(gzip), zlibBytes };
 }
