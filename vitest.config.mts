@@ -30,6 +30,8 @@ export default defineConfig(async () => {
   const workers = (name: string, isolate: boolean, include: string[], exclude: string[]) => ({
     plugins: [
       cloudflareTest({
+        // The sources themselves, not wrangler.toml's `main` (scripts/build.ts's output, README "Startup").
+        main: './src/index.ts',
         wrangler: { configPath: './wrangler.toml' },
         miniflare: { bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN } },
       }),

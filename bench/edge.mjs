@@ -14,7 +14,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import {
-  ADMIN_TOKEN, BENCH_DIR, CHAT_BODY, ROUNDS, applyMigrations, gatewayWorkerOptions, interleaved, log, mainModule, num, passthroughWorkerOptions,
+  ADMIN_TOKEN, BENCH_DIR, CHAT_BODY, ROUNDS, applyMigrations, gatewayWorkerOptions, interleaved, jsModules, log, num, passthroughWorkerOptions,
   patchBundle, percentile, setupGateway, sorted, startMiniflare, startUpstream,
 } from './lib.mjs';
 import { measureStartup, STARTUP_LIMIT_MS } from './startup.mjs';
@@ -48,7 +48,8 @@ export function buildDistant(bundleDir, ms = DISTANT_MS) {
     `    return (...args) => new Promise((resolve) => setTimeout(resolve, ${ms})).then(() => stub[prop](...args));\n  } });\n}\n`;
   // `env.ACCOUNT.get(` or `c.env.ACCOUNT.get(`, minified or not (`this.env` of other Durable Objects excluded).
   const site = /(?<![\w.$])((?!this\b)[\w$]+(?:\.env)?)\.ACCOUNT\.get\(/g;
-  const js = readFileSync(path.join(bundleDir, mainModule(bundleDir)), 'utf8');
+  // Every module: the account client may sit in a lazily imported one (scripts/build.ts).
+  const js = jsModules(bundleDir).map((f) => readFileSync(path.join(bundleDir, f), 'utf8')).join('\n');
   const sites = js.match(site)?.length ?? 0;
   const all = js.match(/\.ACCOUNT\.get\(/g)?.length ?? 0;
   const dir = patchBundle(bundleDir, path.join(BENCH_DIR, '.out', 'gateway-distant'), [
@@ -191,7 +192,7 @@ async function revokedKey(client, distant, upstream, stream) {
 function bundleSize(bundleDir) {
   const line = readFileSync(path.join(bundleDir, 'wrangler-size.txt'), 'utf8');
   const [, total, gzip] = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(line) ?? [];
-  const modules = readdirSync(bundleDir).filter((f) => /\.(m?js|sql)$/.test(f));
+  const modules = readdirSync(bundleDir, { recursive: true }).filter((f) => /\.(m?js|sql)$/.test(f));
   const zlibBytes = modules.reduce((sum, f) => sum + gzipSync(readFileSync(path.join(bundleDir, f))).length, 0);
   return { totalKiB: Number(total), gzipKiB: Number(gzip), zlibBytes };
 }
@@ -255,7 +256,8 @@ function report({ size, rows, empty, revoked, cold, startup, distantBuild }) {
     ...revoked.map((r) => [`distant account: a key revoked a moment ago is refused, its upstream request aborted (${r.stream ? 'streamed' : 'non-streamed'})`, revokedText(r), '401, aborted', yes(r.ok)]),
     ['upstream last byte → client `[DONE]` p50, local / distant (no limit: measured)', `${f2(rows.local.gap[0])} / ${f2(d.gap[0])} ms (pass-through ${f2(base.gap[0])})`, '—', '—'],
     ['bundle gzip size (wrangler)', `${f1(size.gzipKiB)} KiB (${(gzipBytes / 1e6).toFixed(3)} MB)`, '< 1 MB', yes(gzipBytes < GZIP_LIMIT_BYTES)],
-    [`startup CPU: \`wrangler check startup\` Active, median of ${startup.runs.length}`, `${f1(startup.activeMs)} ms (runs ${startup.runs.map(f1).join(', ')})`, `< ${STARTUP_LIMIT_MS} ms`, yes(startup.activeMs < STARTUP_LIMIT_MS)],
+    [`startup CPU: \`wrangler check startup\` Active, median of ${startup.runs.length}`, `${f1(startup.activeMs)} ms (runs ${startup.runs.map(f1).join(', ')}); an empty Worker ${f1(startup.empty.activeMs)} ms (runs ${startup.empty.runs.map(f1).join(', ')})`, `< ${STARTUP_LIMIT_MS} ms`, yes(startup.activeMs < STARTUP_LIMIT_MS)],
+    ['startup CPU after the profile\'s first sample, median (no limit: measured)', `${f1(startup.afterFirstMs)} ms; an empty Worker ${f1(startup.empty.afterFirstMs)} ms`, '—', '—'],
     ...[['health', 'GET /health'], ['chat', 'chat completion']].map(([k, what]) => [
       `cold start: fresh workerd → first ${what}, total, over the pass-through's first forwarded completion`,
       `${f1(cold[k].total)} / ${f1(cold.passthrough.total)} ms = ${f2(cold[k].total / cold.passthrough.total)}×`,
@@ -293,6 +295,6 @@ function report({ size, rows, empty, revoked, cold, startup, distantBuild }) {
     `- Size: wrangler's \`deploy --dry-run\` figure, Total Upload ${f1(size.totalKiB)} KiB / gzip ${f1(size.gzipKiB)} KiB (zlib level 6 over the modules: ${f1(size.zlibBytes / 1024)} KiB). ` +
       `Cold start: a fresh Miniflare (one workerd process; the Worker's modules are compiled and evaluated before it is ready) on a state already migrated with one credited account, then the first request; medians of ${COLD_N}. A deployed Worker's cold start is Cloudflare's, not measured here.`,
     `- Startup CPU: \`npx wrangler check startup\` (the profile of workerd importing the main module, wrangler's build of \`wrangler.toml\`), ${startup.runs.length} runs, median of its "Active" figure (sampled CPU, ${f1(startup.gcMs)} ms of it garbage collection); profiles in \`bench/.out/startup/\`. ` +
-      `Its first non-idle sample spans the gap before the profiler's first tick (tens of ms on a loaded machine, whatever the Worker), so the figure has that floor; README "Startup" describes what runs at load and what on first use.`,
+      `Its first non-idle sample spans the gap before the profiler's first tick (tens of ms on a loaded machine, whatever the Worker), so the figure has that floor: an empty Worker of the same settings, interleaved, measures it; "after the first sample" leaves that gap out. README "Startup" describes what runs at load and what on first use.`,
   ].join('\n');
 }

@@ -1,6 +1,6 @@
 // Shared pieces of the benchmark (bench/run.mjs) and the profiling runs (bench/profile.mjs).
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -256,17 +256,28 @@ export async function startUpstream(env = {}) {
 }
 
 /**
- * `wrangler deploy --dry-run --outdir`: the exact bundle a deploy would upload (minified, as
- * wrangler.toml says); `flags` adds wrangler flags (`--no-minify` for a profile that needs names).
+ * `wrangler deploy --dry-run --outdir`: the exact modules a deploy would upload (minified, as
+ * scripts/build.ts builds them); `flags` adds wrangler flags (`--no-minify` for a profile that needs
+ * names: passed to the build as GATEWAY_MINIFY=false, since wrangler itself bundles nothing).
  */
 export function buildGateway(outDir, entry, flags = []) {
   const staging = `${outDir}.tmp`;
   rmSync(staging, { recursive: true, force: true });
   const wrangler = path.join(BENCH_DIR, '..', 'node_modules', 'wrangler', 'bin', 'wrangler.js');
-  const result = spawnSync(process.execPath, [wrangler, 'deploy', ...(entry ? [entry] : []), '--dry-run', '--outdir', staging, ...flags], {
+  const noMinify = flags.includes('--no-minify');
+  const wranglerFlags = flags.filter((flag) => flag !== '--no-minify');
+  const result = spawnSync(process.execPath, [wrangler, 'deploy', ...(entry ? [entry] : []), '--dry-run', '--outdir', staging, ...wranglerFlags], {
     cwd: ROOT,
     encoding: 'utf8',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1', FORCE_COLOR: '0' },
+    // The build command runs on this Node (scripts/build.ts), whatever `node` the PATH has.
+    env: {
+      ...process.env,
+      PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
+      WRANGLER_SEND_METRICS: 'false',
+      NO_COLOR: '1',
+      FORCE_COLOR: '0',
+      ...(noMinify ? { GATEWAY_MINIFY: 'false' } : {}),
+    },
   });
   if (result.status !== 0) {
     rmSync(staging, { recursive: true, force: true });
@@ -283,8 +294,8 @@ export function buildGateway(outDir, entry, flags = []) {
   return outDir;
 }
 
-/** The entry module of a `wrangler deploy --outdir` bundle (named after the entry: index.js for src/index.ts). */
-export const mainModule = (bundleDir) => (readdirSync(bundleDir).includes('index.js') ? 'index.js' : readdirSync(bundleDir).find((f) => f.endsWith('.js')));
+/** The entry module of a `wrangler deploy --outdir` folder: index.mjs (scripts/build.ts), index.js (a bundle of an older tree). */
+export const mainModule = (bundleDir) => ['index.mjs', 'index.js'].find((f) => readdirSync(bundleDir).includes(f)) ?? readdirSync(bundleDir).find((f) => /\.m?js$/.test(f));
 
 /**
  * The module type of a file wrangler copied beside the entry (`<sha1>-<name>`), by the config's
@@ -301,29 +312,31 @@ function moduleType(file, config) {
   return /\.sql$/.test(file) ? 'Text' : 'ESModule';
 }
 
-/** A copy of a bundle directory with text edits ([from, to] pairs, each anchor required) in its main module. */
-/**
- * The gateway with its account client's machinery (queue, deferreds, lazy timer, waitUntil) running
- * but each call to the account's Durable Object answered in the Worker, every hold granted: what
- * the Worker side costs. The expression only: esbuild may rename the variable it is assigned to.
- */
-export const CLIENT_ONLY_EDITS = [[
-  // `sender.stub.apply(batch.map((entry) => entry.op))`, minified or not ($1: the batch's name).
-  /\b[\w$]+\.stub\.apply\(([\w$]+)\.map\(\(?([\w$]+)\)?\s*=>\s*\2\.op\)\)/,
-  'Promise.resolve({ balanceMicros: 1e12, results: $1.map(({ op }) => op.op === "hold" ? { ok: true, accountId: "a", keyId: "k", holdId: "h", amountMicros: op.request.maxMicros, availableMicros: 1e12 } : { ok: true, holdId: op.holdId, chargedMicros: op.chargeMicros, balanceMicros: 1e12, applied: true }) })',
-]];
+/** A bundle directory's JavaScript modules (the main module and build/lazy-modules/), relative paths. */
+export const jsModules = (bundleDir) => readdirSync(bundleDir, { recursive: true }).filter((f) => /\.m?js$/.test(f));
 
+/**
+ * A copy of a bundle directory with text edits ([from, to] pairs, each anchor required in at least
+ * one module): each edit applies to every JavaScript module that holds its anchor, since the code it
+ * targets may sit in a lazily imported module (scripts/build.ts) rather than the main one.
+ */
 export function patchBundle(src, dst, edits) {
   rmSync(dst, { recursive: true, force: true });
   mkdirSync(dst, { recursive: true });
-  for (const f of readdirSync(src)) copyFileSync(path.join(src, f), path.join(dst, f));
-  const main = mainModule(dst);
-  let js = readFileSync(path.join(dst, main), 'utf8');
+  cpSync(src, dst, { recursive: true });
+  const texts = new Map(jsModules(dst).map((f) => [f, readFileSync(path.join(dst, f), 'utf8')]));
+  const changed = new Set();
   for (const [from, to] of edits) {
-    if (typeof from === 'string' ? !js.includes(from) : js.search(from) < 0) throw new Error(`patch anchor not found: ${String(from).slice(0, 80)}`);
-    js = js.replace(from, to);
+    let found = false;
+    for (const [f, js] of texts) {
+      if (typeof from === 'string' ? !js.includes(from) : js.search(from) < 0) continue;
+      texts.set(f, js.replace(from, to));
+      changed.add(f);
+      found = true;
+    }
+    if (!found) throw new Error(`patch anchor not found: ${String(from).slice(0, 80)}`);
   }
-  writeFileSync(path.join(dst, main), js);
+  for (const f of changed) writeFileSync(path.join(dst, f), texts.get(f));
   return dst;
 }
 
@@ -387,7 +400,8 @@ export function passthroughWorkerOptions(config, upstreamUrl) {
 export function gatewayWorkerOptions(bundleDir, config, upstreamUrl) {
   const sqliteClasses = new Set((config.migrations ?? []).flatMap((m) => m.new_sqlite_classes ?? []));
   const main = mainModule(bundleDir);
-  const modules = readdirSync(bundleDir)
+  // The build's lazily imported modules sit in a folder of their own (build/lazy-modules/).
+  const modules = readdirSync(bundleDir, { recursive: true })
     .filter((file) => /\.(m?js|sql)$/.test(file))
     .map((file) => ({ type: file === main ? 'ESModule' : moduleType(file, config), path: path.join(bundleDir, file) }))
     // the entry module first

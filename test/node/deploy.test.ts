@@ -57,6 +57,46 @@ function creates(requests: RecordedRequest[]): string[] {
     .filter((call) => creating.some((pattern) => pattern.test(call)));
 }
 
+/** esbuild's metafile as scripts/build.ts writes it (build/meta.json): each output's static and dynamic imports and its sources. */
+interface Metafile {
+  outputs: Record<string, { bytes: number; inputs: Record<string, unknown>; imports: { path: string; kind: string; external?: boolean }[] }>;
+}
+
+/**
+ * Libraries and modules of rare routes (funding, passkeys, page conversion, pages, MCP, x402
+ * settlement, the Durable Objects' implementations) and the route groups' schemas: none may be
+ * evaluated at startup.
+ */
+const RARE_ROUTE_CODE = [
+  /node_modules\/zod\//,
+  /node_modules\/@hono\/zod-openapi\//,
+  /node_modules\/viem\//,
+  /node_modules\/linkedom\//,
+  /node_modules\/@mozilla\/readability\//,
+  /node_modules\/turndown\//,
+  /node_modules\/@simplewebauthn\//,
+  /node_modules\/@modelcontextprotocol\//,
+  /node_modules\/@x402\//,
+  /node_modules\/drizzle-orm\//,
+  /^src\/routes\/lazy\/(chat|media|web|account|admin)\.ts$/,
+  /^src\/pages\/dashboard\//,
+  /^durable-objects\/account\/account\.ts$/,
+];
+
+/** The outputs a module imports statically, transitively (what loading it evaluates), their sources and size. */
+function staticClosure(metafile: Metafile, entry: string): { files: string[]; inputs: string[]; bytes: number } {
+  const files = new Set<string>();
+  const pending = [entry];
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (files.has(file)) continue;
+    files.add(file);
+    for (const imported of metafile.outputs[file]!.imports) if (imported.kind === 'import-statement' && !imported.external) pending.push(imported.path);
+  }
+  const outputs = [...files].map((file) => metafile.outputs[file]!);
+  return { files: [...files], inputs: outputs.flatMap((output) => Object.keys(output.inputs)), bytes: outputs.reduce((sum, output) => sum + output.bytes, 0) };
+}
+
 const bindingsByName = (metadata: Json): Map<string, Json> => new Map((Array.isArray(metadata.bindings) ? metadata.bindings : []).filter(isJson).map((binding) => [String(binding.name), binding]));
 
 describe('npm run deploy against a stand-in of the Cloudflare API', () => {
@@ -137,7 +177,7 @@ describe('npm run deploy against a stand-in of the Cloudflare API', () => {
     expect(bindingsByName(api.scripts.get('ai-gateway')!.metadata).get('DB')).toMatchObject({ type: 'd1', id: db.uuid });
   }, 300_000);
 
-  it('wrangler deploy --dry-run bundles the Worker offline, with no credentials and no API call', async () => {
+  it('wrangler deploy --dry-run builds the Worker offline, with no credentials and no API call, the rare routes\' libraries outside what startup evaluates', async () => {
     const dir = project();
     const before = api.requests.length;
     const result = await run(dir, 'npx', ['wrangler', 'deploy', '--dry-run', '--outdir', join(dir, 'dist')], { loggedOut: true });
@@ -145,5 +185,22 @@ describe('npm run deploy against a stand-in of the Cloudflare API', () => {
     expect(result.output).toContain('--dry-run: exiting now.');
     expect(result.output).toMatch(/env\.DB\b/);
     expect(api.requests.length).toBe(before);
+
+    // Every lazily imported module is uploaded beside the main one (README "Startup").
+    const metafile = JSON.parse(readFileSync(join(dir, 'build', 'meta.json'), 'utf8')) as Metafile;
+    const lazyModules = Object.keys(metafile.outputs).filter((file) => file.startsWith('build/lazy-modules/'));
+    expect(lazyModules.length).toBeGreaterThan(20);
+    expect(Number(/Total \((\d+) modules\)/.exec(result.output)?.[1])).toBe(lazyModules.length);
+    expect(readdirSync(join(dir, 'dist', 'lazy-modules')).sort()).toEqual(lazyModules.map((file) => file.slice('build/lazy-modules/'.length)).sort());
+
+    // What a cold isolate evaluates: the main module and what it imports statically.
+    const { files, inputs, bytes } = staticClosure(metafile, 'build/index.mjs');
+    const everyInput = Object.values(metafile.outputs).flatMap((output) => Object.keys(output.inputs));
+    for (const rare of RARE_ROUTE_CODE) {
+      expect(everyInput.some((input) => rare.test(input)), `${rare} is in the build`).toBe(true);
+      expect(inputs.filter((input) => rare.test(input)), `${rare} evaluated at startup`).toEqual([]);
+    }
+    expect(files.length).toBeLessThan(40);
+    expect(bytes).toBeLessThan(150 * 1024);
   }, 120_000);
 });
