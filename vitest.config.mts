@@ -42,6 +42,8 @@ export default defineConfig(async () => {
       exclude,
       isolate,
       setupFiles: ['./test/workers/apply-migrations.ts', './test/workers/warm-lazy-modules.ts'],
+      // After the node project's group (its two workers would compete with workerd's).
+      sequence: { groupOrder: 1 },
       // Runs in Node: the upstream simulators that tests inside workerd call over 127.0.0.1.
       globalSetup: ['./test/workers/global-setup.ts'],
       // The gateway's own log lines (one per request, README "Observability") would bury the test output.
@@ -63,6 +65,8 @@ export default defineConfig(async () => {
             // Most of an end-to-end file's time is its gateway starting and its clients waiting, so
             // two run at once even on 2 cores (Vitest's default there is one worker).
             maxWorkers: 2,
+            // Vitest runs projects of different worker counts as separate groups, one after the other.
+            sequence: { groupOrder: 0 },
             testTimeout: 60_000,
             hookTimeout: 120_000,
           },
