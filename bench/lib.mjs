@@ -316,6 +316,17 @@ function moduleType(file, config) {
 export const jsModules = (bundleDir) => readdirSync(bundleDir, { recursive: true }).filter((f) => /\.m?js$/.test(f));
 
 /**
+ * The gateway with its account client's machinery (queue, deferreds, lazy timer, waitUntil) running
+ * but each call to the account's Durable Object answered in the Worker, every hold granted: what
+ * the Worker side costs. The expression only: esbuild may rename the variable it is assigned to.
+ */
+export const CLIENT_ONLY_EDITS = [[
+  // `sender.stub.apply(batch.map((entry) => entry.op))`, minified or not ($1: the batch's name).
+  /\b[\w$]+\.stub\.apply\(([\w$]+)\.map\(\(?([\w$]+)\)?\s*=>\s*\2\.op\)\)/,
+  'Promise.resolve({ balanceMicros: 1e12, results: $1.map(({ op }) => op.op === "hold" ? { ok: true, accountId: "a", keyId: "k", holdId: "h", amountMicros: op.request.maxMicros, availableMicros: 1e12 } : { ok: true, holdId: op.holdId, chargedMicros: op.chargeMicros, balanceMicros: 1e12, applied: true }) })',
+]];
+
+/**
  * A copy of a bundle directory with text edits ([from, to] pairs, each anchor required in at least
  * one module): each edit applies to every JavaScript module that holds its anchor, since the code it
  * targets may sit in a lazily imported module (scripts/build.ts) rather than the main one.
