@@ -55,24 +55,38 @@ export async function checkPendingUploads(env: Env, accountId: string, now: numb
  * Before a generation takes its inputs: every link to one of our uploads must name a stored
  * upload (checked now if it never was, or if its object changed), of the `kind` its field takes
  * when one is given (an `audio/mpeg` upload as `video_url` is refused), else a 400 naming `param`.
- * Links to outputs and to other hosts are left to the render's own checks.
+ * A link to one of our outputs, where a kind is given, must name a hosted output of that kind.
+ * Links to other hosts are left to the render's own checks.
  */
-export async function requireStoredUploads(env: Env, base: string, urls: string[], param: string, kind?: 'image' | 'video' | 'audio'): Promise<void> {
+export async function requireStoredUploads(env: Env, base: string, urls: string[], param: string, kind?: MediaKind): Promise<void> {
   const prefix = `${base}/files/`;
   const db = database(env);
   const now = Date.now();
   await Promise.all(
     urls.map(async (url) => {
+      if (kind && url.startsWith(`${prefix}outputs/`)) return requireOutputOfKind(env.MEDIA, url, hostedKey(url.slice(prefix.length)), param, kind);
       if (!url.startsWith(`${prefix}uploads/`)) return;
       const key = hostedKey(url.slice(prefix.length));
       const row = key === null ? undefined : await uploadOfKey(db, key);
       const refused = (why: string) => new GatewayError('invalid_request', `The upload ${url} ${why}.`, { param });
       if (!row || row.expiresAt <= now) throw refused('is not hosted here (it may have expired)');
-      if (kind && !row.contentType.startsWith(`${kind}/`)) throw refused(`is ${row.contentType}, and ${param} takes ${kind === 'audio' ? 'an audio' : `a ${kind}`} file`);
+      if (kind && !row.contentType.startsWith(`${kind}/`)) throw refused(`is ${row.contentType}, and ${param} takes ${aFile(kind)}`);
       const check = await checkUpload(env.MEDIA, db, row, now);
       if (check.ok) return;
       if (check.reason === 'refused') throw refused(`${check.detail}, so it was deleted; PUT the declared file to its upload_url again, or ask POST /v1/uploads for a new one`);
       throw refused(check.reason === 'not_uploaded' ? 'has not been uploaded yet: PUT its bytes to its upload_url first' : 'is not hosted here (it may have expired)');
     }),
   );
+}
+
+type MediaKind = 'image' | 'video' | 'audio';
+const aFile = (kind: MediaKind) => `${kind === 'audio' ? 'an audio' : `a ${kind}`} file`;
+
+/** A gateway output given as an input of `kind`: hosted (not expired) and stored as that kind, else a 400 naming `param`. */
+async function requireOutputOfKind(bucket: R2Bucket, url: string, key: string | null, param: string, kind: MediaKind): Promise<void> {
+  const head = key === null ? null : await bucket.head(key);
+  const refused = (why: string) => new GatewayError('invalid_request', `The output ${url} ${why}.`, { param });
+  if (!head) throw refused('is not hosted here (it may have expired)');
+  const stored = head.httpMetadata?.contentType?.split(';')[0]?.trim().toLowerCase() ?? 'of no type';
+  if (!stored.startsWith(`${kind}/`)) throw refused(`is ${stored}, and ${param} takes ${aFile(kind)}`);
 }

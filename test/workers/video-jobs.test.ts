@@ -341,14 +341,20 @@ describe('video, audio and image inputs rendered on fal through POST /v1/videos/
     const video = await stored(apiKey, 'video/mp4', MP4);
     const audio = await stored(apiKey, 'audio/mpeg', MP3);
     const image = await stored(apiKey, 'image/png', PNG);
+    // The gateway's own outputs as inputs: an image output is no video, and an output never hosted is refused too.
+    const imageOutput = `https://gateway.test/files/outputs/${accountId}/${crypto.randomUUID()}.png`;
+    await env.MEDIA.put(new URL(imageOutput).pathname.slice('/files/'.length), new Uint8Array(PNG), { httpMetadata: { contentType: 'image/png' } });
+    const missingOutput = `https://gateway.test/files/outputs/${accountId}/${crypto.randomUUID()}.mp3`;
     for (const [body, param] of [
+      [{ model: 'kuaishou/kling-lipsync', video_url: imageOutput, audio_url: audio }, 'video_url'],
+      [{ model: 'kuaishou/kling-lipsync', video_url: video, audio_url: missingOutput }, 'audio_url'],
       [{ model: 'kuaishou/kling-lipsync', video_url: audio, audio_url: audio }, 'video_url'],
       [{ model: 'kuaishou/kling-lipsync', video_url: video, audio_urls: [image] }, 'audio_urls'],
       [{ model: 'kuaishou/kling-1.6-standard', image_url: video }, 'image_url'],
     ] as const) {
       const request = { prompt: 'say it', ...body };
       const refused = await expectError(await call(apiKey, '/v1/videos/generations', request), 400, 'invalid_request', 'invalid_request_error', param);
-      expect(refused.error.message).toMatch(/takes (a|an) (video|audio|image) file/);
+      expect(refused.error.message).toMatch(/takes (a|an) (video|audio|image) file|is not hosted here/);
       await expectError(await call(apiKey, '/v1/quote', { path: '/v1/videos/generations', body: request }), 400, 'invalid_request', 'invalid_request_error', param);
     }
     expect(await accountStub(accountId).snapshot()).toMatchObject({ balanceMicros: 5_000_000, heldMicros: 0 });
