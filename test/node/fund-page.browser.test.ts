@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChain, type Chain } from '../upstreams/anvil';
 import { startStripeUpstream, type StripeUpstream } from '../upstreams/stripe';
 import { ARTIFACTS, fitsWidth, launchBrowser, openTab as open, PHONE, type Tab } from './browser';
-import { freePort, startGateway, type RunningGateway } from './gateway-process';
+import { CLOSED_PORT, startGateway, type RunningGateway } from './gateway-process';
 
 /**
  * The fund page as a person uses it, in Debian's Chromium: the account's short id and balance,
@@ -79,7 +79,7 @@ describe('the fund page in a browser', () => {
 
       // Stripe's webhook is down for now (nothing listens there): the payment goes through, its
       // event fails to arrive, and Stripe retries later, so the person is back before the credit.
-      stripe.setWebhook(`http://127.0.0.1:${await freePort()}/webhooks/stripe`, WEBHOOK_SECRET);
+      stripe.setWebhook(`http://127.0.0.1:${CLOSED_PORT}/webhooks/stripe`, WEBHOOK_SECRET);
       await page.getByLabel('Amount in US dollars', { exact: true }).fill('25');
       await Promise.all([page.waitForURL(`${stripe.url}/c/pay/cs_*`), page.getByRole('button', { name: 'Pay with card' }).click()]);
       await expect(page.getByTestId('amount').innerText()).resolves.toBe('$25.00');

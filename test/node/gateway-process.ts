@@ -16,6 +16,13 @@ export function copyProject(prefix: string): string {
   return dir;
 }
 
+/**
+ * A port on 127.0.0.1 where nothing listens, for "a refused connection": below the ephemeral range,
+ * so no simulator or gateway of a test file running alongside (the node project runs two at once)
+ * can be given it, as a port found free and closed again can.
+ */
+export const CLOSED_PORT = 1;
+
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -2,7 +2,7 @@ import { startAnthropicUpstream } from '../upstreams/anthropic';
 import { GEMINI_SIMULATOR_API_KEY, startGeminiUpstream } from '../upstreams/gemini';
 import { startOpenAIUpstream } from '../upstreams/openai';
 import type { Upstream } from '../upstreams/server';
-import { freePort, startGateway, type RunningGateway } from './gateway-process';
+import { CLOSED_PORT, startGateway, type RunningGateway } from './gateway-process';
 
 export const STACK_ADMIN_TOKEN = 'stack-admin-token-0123456789';
 
@@ -27,7 +27,6 @@ export async function startStack(extraVars: Record<string, string> = {}): Promis
     startAnthropicUpstream(),
     startGeminiUpstream(),
   ]);
-  const closedPort = await freePort();
   const gateway = await startGateway({
     ADMIN_TOKEN: STACK_ADMIN_TOKEN,
     OPENAI_API_KEY: 'sk-openai-test',
@@ -43,7 +42,7 @@ export async function startStack(extraVars: Record<string, string> = {}): Promis
     GEMINI_API_KEY: GEMINI_SIMULATOR_API_KEY,
     GEMINI_BASE_URL: gemini.url,
     XAI_API_KEY: 'xai-test',
-    XAI_BASE_URL: `http://127.0.0.1:${closedPort}/v1`,
+    XAI_BASE_URL: `http://127.0.0.1:${CLOSED_PORT}/v1`,
     ...extraVars,
   });
 
