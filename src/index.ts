@@ -14,9 +14,9 @@ export default {
     const { consumeQueue } = await import('./queue/consumer');
     return consumeQueue(batch, env, ctx);
   },
-  async scheduled(controller, env, ctx) {
+  async scheduled(controller, env) {
     const { runScheduled } = await import('./cron/scheduled');
-    runScheduled(env, controller.scheduledTime, ctx);
+    await runScheduled(env, controller.scheduledTime);
   },
   // A delivered body is checked by the consumer (`isQueueMessage`), not trusted to be a `QueueMessage`.
 } satisfies ExportedHandler<Env, unknown>;

@@ -7,16 +7,24 @@ import { sweepExpiredUploads } from './upload-expiry';
 
 /**
  * The cron's run (every 5 minutes, README "Queue"): each job kind's sweep (a lost message sent
- * again, an overdue job failed and its hold freed), then retention. Each sweep runs on its own, so
- * one that throws does not stop the others. Imported by the cron's first run, not at startup.
+ * again, an overdue job failed and its hold freed), then retention. The handler awaits them all, so
+ * the invocation lives as long as they do (a cron's own wall-time limit, not `waitUntil`'s 30 s
+ * after a client goes); they run side by side and settle each on its own, so one that throws does
+ * not stop the others. Imported by the cron's first run, not at startup.
  */
-export function runScheduled(env: Env, now: number, ctx: ExecutionContext): void {
-  ctx.waitUntil(sweepExpiredAccounts(env, now));
-  ctx.waitUntil(sweepMediaJobs(env, now));
-  ctx.waitUntil(sweepVideoJobs(env, now));
-  ctx.waitUntil(sweepExpiredUploads(env, now));
-  ctx.waitUntil(sweepHumanRecords(env, now));
-  ctx.waitUntil(sweepStorage(env, now));
+export async function runScheduled(env: Env, now: number): Promise<void> {
+  const sweeps: [string, () => Promise<unknown>][] = [
+    ['account expiry', () => sweepExpiredAccounts(env, now)],
+    ['image jobs', () => sweepMediaJobs(env, now)],
+    ['video jobs', () => sweepVideoJobs(env, now)],
+    ['upload expiry', () => sweepExpiredUploads(env, now)],
+    ['human records', () => sweepHumanRecords(env, now)],
+    ['storage', () => sweepStorage(env, now)],
+  ];
   // A deposit that came after its intent expired is still seen, and kept for the operator.
-  if (env.BASE_RPC_URL) ctx.waitUntil(env.FUNDING_WATCHER.get(env.FUNDING_WATCHER.idFromName('usdc')).wake());
+  if (env.BASE_RPC_URL) sweeps.push(['usdc watcher', () => env.FUNDING_WATCHER.get(env.FUNDING_WATCHER.idFromName('usdc')).wake()]);
+  const settled = await Promise.allSettled(sweeps.map(([, sweep]) => sweep()));
+  settled.forEach((outcome, i) => {
+    if (outcome.status === 'rejected') console.error(`cron sweep "${sweeps[i]![0]}" failed; the next run tries again`, outcome.reason);
+  });
 }
