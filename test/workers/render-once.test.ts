@@ -8,7 +8,7 @@ import { consumeQueue } from '../../src/queue/consumer';
 import type { QueueMessage } from '../../src/queue/messages';
 import { RENDER_CLAIM_LEASE_MS } from '../../src/jobs/render';
 import { sweepMediaJobs } from '../../src/jobs/render-jobs';
-import { BACKSTOP_DELAY_SECONDS } from '../../src/routes/media/sync-render';
+import { BACKSTOP_DELAY_SECONDS } from '../../src/jobs/sync-render';
 import { IMAGES_UPSTREAM_KEY } from './global-setup';
 import { accountStub, adminCredit, register } from './helpers';
 
