@@ -20,7 +20,7 @@ import path from 'node:path';
 import {
   ADMIN_TOKEN, CHAT_BODY, CONCURRENCY, applyMigrations, cpuSeconds, gatewayWorkerOptions, log, num, passthroughWorkerOptions, percentile, sorted, startMiniflare, startUpstream,
 } from './lib.mjs';
-import { load, micros, snapshot } from './hot.mjs';
+import { adminGet, load, micros, snapshot } from './hot.mjs';
 
 const N = num('BENCH_MEMBER_N', 1000);
 const STREAM_N = num('BENCH_MEMBER_STREAM_N', 100);
@@ -151,6 +151,8 @@ async function measureConfiguration({ client, bundleDir, config, upstreamUrl, st
       await run(key, targets[key].streamBody, Math.ceil(WARMUP / 10));
     }
     decisions.clear();
+    const orgCalls = async () => (await adminGet(base, `/admin/accounts/${organization.accountId}`)).durable_object_calls.by_method;
+    const orgCallsBefore = await orgCalls();
 
     log(`${label}: c=1 ${n} requests and ${streamN} streams per target in ${ROUNDS} rounds, plain and member swapping order each round`);
     const results = Object.fromEntries(Object.keys(targets).map((k) => [k, { total: [], ttfb: [] }]));
@@ -163,6 +165,10 @@ async function measureConfiguration({ client, bundleDir, config, upstreamUrl, st
       for (const key of order) results[key].total.push(...(await run(key, targets[key].body, Math.ceil(n / ROUNDS))).total);
       for (const key of order) results[key].ttfb.push(...(await run(key, targets[key].streamBody, Math.ceil(streamN / ROUNDS))).ttfb);
     }
+    const orgCallsAfter = await orgCalls();
+    const memberRequests = results.member.total.length + results.member.ttfb.length;
+    const perMemberRequest = (method) => ((orgCallsAfter[method] ?? 0) - (orgCallsBefore[method] ?? 0)) / memberRequests;
+    const c1OrgCalls = { holds: perMemberRequest('holdsForMember'), refills: perMemberRequest('poolForMember'), returns: perMemberRequest('returnPoolForMember') };
     const c1Decisions = { plain: { ...(decisions.get(plain.accountId) ?? { hit: 0, miss: 0 }) }, member: { ...(decisions.get(member.accountId) ?? { hit: 0, miss: 0 }) } };
     const cpuEnd = cpuSeconds(ourPids);
     const foreign = Math.max(0, (cpuEnd.machine - cpuStart.machine) - (cpuEnd.ours - cpuStart.ours)) / (((Date.now() - wallStart) / 1000) * cores);
@@ -205,7 +211,7 @@ async function measureConfiguration({ client, bundleDir, config, upstreamUrl, st
       plainCost: targets.plain.costMicros,
       openHolds: orgAfter.openHolds + memberAfter.openHolds + plainAfter.openHolds,
     };
-    return { results, decisions: c1Decisions, money, foreign };
+    return { results, decisions: c1Decisions, orgCalls: c1OrgCalls, money, foreign };
   } finally {
     await gateway.stop();
     await passthrough.stop();
@@ -232,6 +238,12 @@ function rows(c, upstream) {
       `${x.rps === undefined ? '—' : `${Math.round(x.rps)}${x.failed ? ` (${x.failed} not 200)` : ''}`} | ${x.cpuUs === undefined ? '—' : Math.round(x.cpuUs)} | ${add ? hitShare(c.decisions[key]) : '—'} |`;
   };
   return [row('passthrough', 'pass-through Worker'), row('plain', 'gateway, plain account'), row('member', 'gateway, organization member')];
+}
+
+/** How often the member's c=1 requests reached the organization's object: asking for their own hold, refilling the hold pool, giving it back. */
+function orgCallsRow(c, name) {
+  const { holds, refills, returns } = c.orgCalls;
+  return `| organization calls per member request at c=1, ${name}: a hold asked on the way (\`holdsForMember\`) / pool refills / pool returns (measured) | ${holds.toFixed(3)} / ${refills.toFixed(3)} / ${returns.toFixed(3)} | — | — |`;
 }
 
 function moneyRow(c, name) {
@@ -271,6 +283,8 @@ function report(fast, slow, strict) {
     ...(slowAdded
       ? [`| ${slowName}: added p50 / p99, member − plain account; stream TTFB p50 (measured) | ${signed(slowAdded.member.p50 - slowAdded.plain.p50)} / ${signed(slowAdded.member.p99 - slowAdded.plain.p99)} ms; ${signed(slowAdded.member.ttfb - slowAdded.plain.ttfb)} ms | — | — |`]
       : []),
+    orgCallsRow(fast, 'instant upstream'),
+    ...(strict ? [orgCallsRow(strict, strictName)] : []),
     moneyRow(fast, 'instant upstream'),
     ...(strict ? [moneyRow(strict, strictName)] : []),
     ...(slow ? [moneyRow(slow, slowName)] : []),

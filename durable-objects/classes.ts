@@ -26,6 +26,8 @@ export const ACCOUNT_METHODS = [
   'joinAsMember',
   'leftAsMember',
   'holdsForMember',
+  'poolForMember',
+  'returnPoolForMember',
   'spendableForMember',
   'memberKeySpend',
   'memberView',

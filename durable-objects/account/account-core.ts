@@ -5,6 +5,7 @@ import { newKeyId } from '../../src/accounts/credentials';
 import { chargeSavedCard } from '../../src/funding/off-session';
 import { stripeRail } from '../../src/funding/stripe';
 import { ExpiryAlarm } from './alarm';
+import { MemberHoldPool, poolable } from './org-hold-pool';
 import { organizationPeers } from './org-peer';
 import { CallCounts, type CallCountsView } from './call-counts';
 import { ClaimState } from './claim';
@@ -54,6 +55,9 @@ export { MAX_OPEN_HOLDS } from './ledger';
 /** Whether a key has a spend limit (a sub-key's total limit included). */
 const hasLimits = (key: KeyRow) => key.daily_limit_micros !== null || key.monthly_limit_micros !== null || key.total_limit_micros !== null;
 
+/** D29: the refusals a member's hold pool could cause by keeping part of the organization's room aside. */
+const REFUSALS_THE_POOL_MAY_CAUSE: ReadonlySet<string> = new Set(['insufficient_org_credits', 'member_cap_exceeded', 'too_many_holds']);
+
 /** Card funding allowed before a human claims the account (spec "Limits"). */
 const UNCLAIMED_CARD_CAP_MICROS = 500_000_000;
 
@@ -69,6 +73,7 @@ export interface AccountParts {
   topUp: AutoTopUp;
   organization: Organization;
   membership: Membership;
+  pool: MemberHoldPool;
   ownership: OrgOwnership;
   orgUsage: OrgUsage;
   /** The account as `snapshot()` answers it, synchronously; throws without an account. */
@@ -128,6 +133,7 @@ export class AccountCore extends DurableObject<Env> {
   readonly #spend: SpendCounters;
   readonly #organization: Organization;
   readonly #membership: Membership;
+  readonly #pool: MemberHoldPool;
   readonly #calls = new CallCounts();
   readonly #ownership: OrgOwnership;
   readonly #orgUsage: OrgUsage;
@@ -148,7 +154,9 @@ export class AccountCore extends DurableObject<Env> {
     this.#subKeys = new SubKeys(ctx.storage, this.#keys, spend);
     this.#requests = new RequestRecords(ctx.storage);
     this.#organization = new Organization(ctx.storage, this.#memory, this.#ledger, spend);
-    this.#membership = new Membership(ctx.storage, this.#memory, spend, organizationPeers(env));
+    const peers = organizationPeers(env);
+    this.#membership = new Membership(ctx.storage, this.#memory, spend, peers);
+    this.#pool = new MemberHoldPool(ctx.storage, this.#alarm, peers, () => ({ accountId: this.#memory.account!.id, organizationId: this.#membership.organizationId }));
     this.#ownership = new OrgOwnership(ctx.storage, this.#memory, this.#organization);
     this.#orgUsage = new OrgUsage(ctx.storage);
     this.parts = {
@@ -162,6 +170,7 @@ export class AccountCore extends DurableObject<Env> {
       topUp: this.#topUp,
       organization: this.#organization,
       membership: this.#membership,
+      pool: this.#pool,
       ownership: this.#ownership,
       orgUsage: this.#orgUsage,
       snapshot: () => this.#snapshot(),
@@ -173,6 +182,7 @@ export class AccountCore extends DurableObject<Env> {
       this.#memory.load(ctx.storage);
       await this.#alarm.load();
       this.#topUp.load();
+      this.#pool.load(Date.now());
       await this.#alarm.schedule();
     });
   }
@@ -439,6 +449,7 @@ export class AccountCore extends DurableObject<Env> {
     this.#alarm.fired();
     this.#ledger.expire(now);
     this.#alarm.wakeBy(this.#memory.holds.soonestExpiry());
+    await this.#pool.returnIdle(now);
     await this.#topUp.runDue(now);
     await this.#alarm.schedule();
   }
@@ -495,6 +506,8 @@ export class AccountCore extends DurableObject<Env> {
   /** A settlement that lowered the balance may start an auto top-up (charged by the alarm). */
   #settle(holdId: string, chargeMicros: number, now: number, record?: RequestRecord): SettleResult {
     const open = this.#memory.holds.get(holdId);
+    // D29: a hold placed ahead of a member's request (its pool) learns the request at settlement.
+    if (open && open.request_id === null && record?.requestId) open.request_id = record.requestId;
     const requestId = record && !record.requestId ? (open?.request_id ?? null) : null;
     const member = open ? open.member_account_id : record ? this.#ledger.memberOf(holdId) : null;
     const result = this.#ledger.settle(holdId, chargeMicros, now);
@@ -512,6 +525,7 @@ export class AccountCore extends DurableObject<Env> {
   /** Frees a hold; its request is recorded as failed, nothing charged (D26). */
   #release(holdId: string, now: number, record?: RequestRecord): ReleaseResult {
     const open = this.#memory.holds.get(holdId);
+    if (open && open.request_id === null && record?.requestId) open.request_id = record.requestId;
     const requestId = record && !record.requestId ? (open?.request_id ?? null) : null;
     const member = open ? open.member_account_id : record ? this.#ledger.memberOf(holdId) : null;
     const result = this.#ledger.release(holdId, now);
@@ -530,7 +544,7 @@ export class AccountCore extends DurableObject<Env> {
    * organization that no longer counts this account a member (it removed or refused it) is
    * forgotten, and the hold is made here after all.
    */
-  #hold(request: HoldRequest, now: number, retried = false, refreshed = false): Result<Hold, HoldFailure> | Promise<Result<Hold, HoldFailure>> {
+  #hold(request: HoldRequest, now: number, retried = false, refreshed = false, gaveBack = false): Result<Hold, HoldFailure> | Promise<Result<Hold, HoldFailure>> {
     const checked = this.#keys.check(request.keyHash, request.model, now, request.route ?? 'unclassified');
     if (!checked.ok) return checked;
     const organizationId = this.#membership.organizationId;
@@ -538,18 +552,30 @@ export class AccountCore extends DurableObject<Env> {
       // A limited key of an account that left an organization with a hold still open there first
       // counts what that organization charged it since (D29): each charge once, settled before or after the leave.
       if (!refreshed && hasLimits(checked.key) && this.#membership.unconfirmed().size > 0) {
-        return this.#membership.refreshLeft().then(() => this.#hold(request, Date.now(), retried, true));
+        return this.#membership.refreshLeft().then(() => this.#hold(request, Date.now(), retried, true, gaveBack));
       }
       return this.#ledger.hold(checked.key, request, now);
     }
     const { keyHash: _keyHash, ...rest } = request;
+    // D29: an unlimited key's short hold comes from the pool the organization placed ahead (org-hold-pool.ts), with no call out.
+    if (!hasLimits(checked.key) && poolable(rest)) {
+      const pooled = this.#pool.take(organizationId, checked.key.id, rest, now);
+      if (pooled) return pooled;
+    }
     const input: MemberHoldRequest = { memberAccountId: this.#memory.account!.id, keyId: checked.key.id, keyLimits: this.#spend.limits(checked.key, now), request: rest };
     return this.#membership
       .peer(organizationId)
       .holdForMember(input)
       .then(async (result) => {
-        if (result.ok || result.reason !== 'not_member') return result;
+        if (result.ok) return result;
+        if (result.reason !== 'not_member') {
+          // What the pool keeps aside must never refuse a request: it goes back, and the request asks once more.
+          if (gaveBack || !this.#pool.holding(organizationId) || !REFUSALS_THE_POOL_MAY_CAUSE.has(result.reason)) return result;
+          await this.#pool.giveBack(organizationId, Date.now());
+          return this.#hold(request, Date.now(), retried, refreshed, true);
+        }
         this.#membership.forget(organizationId, Date.now());
+        await this.#pool.giveBack(organizationId, Date.now());
         if (retried) throw new Error('organization membership changed during the hold');
         // Its keys' spend there keeps counting against their limits here (a failure is retried by the next leave).
         await this.#membership.confirmLeft(organizationId).catch((err: unknown) => console.error('organization spend not absorbed', err));

@@ -3,6 +3,7 @@ import { AccountCore } from './account-core';
 import type { JoinRefusal } from './membership';
 import type { InviteTerms, MemberHoldRequest, MemberKeySpend, MemberRow, NotMember } from './organization';
 import type { MemberHoldReply } from './org-hold-channel';
+import type { PoolGrant, PoolGrantRequest } from './org-hold-pool';
 import type { OwnerAction, OwnerActionResult, ReserveResult } from './org-owner';
 import type { InviteRow, MemberDailySpendRow } from './org-usage';
 import type { StoredRequest } from './requests';
@@ -40,6 +41,9 @@ export class AccountDurableObject extends AccountCore {
     const checked = this.parts.keys.check(keyHash, undefined, Date.now());
     if (!checked.ok) return checked;
     if (!mayChangeMembership(checked.key)) return { ok: false, reason: 'key_not_allowed' };
+    // What its hold pool keeps aside there goes back first, so the leave finds no hold of it open there for nothing.
+    const current = this.parts.membership.organizationId;
+    if (current !== null) await this.parts.pool.giveBack(current, Date.now());
     return { ok: true, organizationId: await this.parts.membership.leave(Date.now()) };
   }
 
@@ -134,6 +138,22 @@ export class AccountDurableObject extends AccountCore {
     });
     await this.parts.alarm.schedule();
     return replies;
+  }
+
+  /** From a member's object: holds placed ahead of its requests (its hold pool, org-hold-pool.ts). */
+  async poolForMember(input: PoolGrantRequest): Promise<Result<PoolGrant, HoldFailure | NotMember>> {
+    if (!this.parts.memory.account) return { ok: false, reason: 'not_member' };
+    const granted = this.parts.organization.grantPool(input, Date.now());
+    this.parts.calls.pool('poolForMember');
+    await this.parts.alarm.schedule();
+    return granted;
+  }
+
+  /** From a member's object: pooled holds it gives back unused; how many were open. */
+  async returnPoolForMember(memberAccountId: string, holdIds: string[]): Promise<number> {
+    if (!this.parts.memory.account) return 0;
+    this.parts.calls.pool('returnPoolForMember');
+    return this.parts.organization.returnPooled(memberAccountId, holdIds, Date.now());
   }
 
   /** From a member's object: what one of its keys could hold here (D25's quote). */

@@ -1,7 +1,8 @@
 import type { AccountOp } from './types';
 
 /** The request path's calls: the Worker's batches, and the money calls other Durable Objects make directly. */
-export type CountedMethod = 'apply' | 'authorizeHold' | 'settle' | 'release' | 'extendHold' | 'holdsForMember';
+export type CountedMethod = 'apply' | 'authorizeHold' | 'settle' | 'release' | 'extendHold' | 'holdsForMember' | 'poolForMember' | 'returnPoolForMember';
+type BatchMethod = 'apply' | 'holdsForMember' | 'poolForMember' | 'returnPoolForMember';
 
 /** What `GET /admin/accounts/{id}` shows of the counts. */
 export interface CallCountsView {
@@ -38,8 +39,13 @@ export class CallCounts {
     this.#ops.hold = (this.#ops.hold ?? 0) + holds;
   }
 
+  /** One call of a member's hold pool (D29, org-hold-pool.ts): holds placed ahead of its requests, or given back unused (not counted as operations: no request made them). */
+  pool(method: 'poolForMember' | 'returnPoolForMember'): void {
+    this.#method(method);
+  }
+
   /** One direct call, which carries one operation. */
-  direct(method: Exclude<CountedMethod, 'apply' | 'holdsForMember'>): void {
+  direct(method: Exclude<CountedMethod, BatchMethod>): void {
     this.#method(method);
     this.#op(DIRECT_OP[method]);
   }
@@ -58,7 +64,7 @@ export class CallCounts {
   }
 }
 
-const DIRECT_OP: Record<Exclude<CountedMethod, 'apply' | 'holdsForMember'>, AccountOp['op']> = {
+const DIRECT_OP: Record<Exclude<CountedMethod, BatchMethod>, AccountOp['op']> = {
   authorizeHold: 'hold',
   settle: 'settle',
   release: 'release',

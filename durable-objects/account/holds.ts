@@ -65,6 +65,11 @@ export class OpenHolds {
     return full ? mine : null;
   }
 
+  /** D29, in an organization: how many in-flight (not long-lived) holds of one member are open. */
+  inFlightOf(memberAccountId: string): number {
+    return this.#inFlightByMember.get(memberAccountId) ?? 0;
+  }
+
   /** D29, in an organization: how many holds of one member are open (every purpose). */
   openByMember(memberAccountId: string): number {
     let open = 0;

@@ -16,6 +16,8 @@ const DEFAULT_HOLD_TTL_MS = 60 * 60 * 1000;
 const EXPIRED = 'expired';
 const RELEASED = 'released';
 const OPERATOR = 'operator: ';
+/** D29: a hold an organization placed ahead of a member's requests that no request used (a late settlement of it is refused). */
+const UNUSED = 'unused';
 
 /**
  * The money: the balance, the open holds and the ledger rows that record every movement. Each
@@ -161,6 +163,13 @@ export class Ledger {
     const hold = this.#memory.holds.get(holdId);
     if (hold) this.#close(hold, operatorReason === undefined ? RELEASED : OPERATOR + operatorReason, now);
     return { released: hold !== undefined, balanceMicros: this.#memory.account?.balance_micros ?? 0 };
+  }
+
+  /** D29: closes a pooled hold its member gives back unused (`org-hold-pool.ts`); false when it is not open. */
+  returnUnused(holdId: string, now: number): boolean {
+    const hold = this.#memory.holds.get(holdId);
+    if (hold) this.#close(hold, UNUSED, now);
+    return hold !== undefined;
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { AccountMemory } from './memory';
 import type { SpendCounters } from './spend';
+import type { PoolGrant, PoolGrantRequest } from './org-hold-pool';
 import type { MemberHoldRequest, MemberKeySpend, NotMember } from './organization';
 import type { StoredRequest } from './requests';
 import { run, SQL } from './statements';
@@ -11,6 +12,8 @@ export interface OrgPeer {
   leftAsMember(memberAccountId: string): Promise<void>;
   memberKeySpend(memberAccountId: string): Promise<MemberKeySpend>;
   holdForMember(input: MemberHoldRequest): Promise<Result<Hold, HoldFailure | NotMember>>;
+  grantPool(input: PoolGrantRequest): Promise<Result<PoolGrant, HoldFailure | NotMember>>;
+  returnPooled(memberAccountId: string, holdIds: string[]): Promise<number>;
   spendableForMember(input: Omit<MemberHoldRequest, 'request'>): Promise<Result<Spendable, HoldFailure | NotMember>>;
   memberView(memberAccountId: string): Promise<MemberView | null>;
   memberRequest(memberAccountId: string, requestId: string): Promise<StoredRequest | null>;

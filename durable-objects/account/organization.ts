@@ -1,6 +1,8 @@
 import { hashesEqual } from '../../src/accounts/credentials';
 import { orgHoldPrefix } from '../../src/accounts/hold-owner';
+import { MEMBER_OPEN_HOLDS_SHARE } from './holds';
 import { newId, sortableId } from './ids';
+import type { PoolGrant, PoolGrantRequest } from './org-hold-pool';
 import type { Ledger } from './ledger';
 import type { AccountMemory } from './memory';
 import { spendPeriods } from './periods';
@@ -51,6 +53,11 @@ type Row = {
   approved_at: number | null;
   left_at: number | null;
 };
+
+/** D29: a member's hold pool takes at most this share (1/8) of what the member could hold here... */
+const POOL_ROOM_SHARE = 8;
+/** ... and at most $5 in all. */
+const POOL_MAX_MICROS = 5_000_000;
 
 const CURRENT: ReadonlySet<MemberStatus> = new Set(['pending', 'active']);
 
@@ -243,6 +250,38 @@ export class Organization {
     const room = Math.min(available, capRoom, key?.remainingMicros ?? Infinity);
     const hold = this.#ledger.place({ id: sortableId(orgHoldPrefix(org.id)), keyId, memberAccountId }, Math.min(maxMicros, room), request, now);
     return { ok: true, accountId: memberAccountId, keyId, holdId: hold.id, amountMicros: hold.amount_micros, availableMicros: room - hold.amount_micros };
+  }
+
+  /**
+   * Places up to `count` holds of `amountMicros` for a member's unlimited key ahead of its requests
+   * (its hold pool, `org-hold-pool.ts`), each decided as `hold` decides one. The pool takes at most
+   * POOL_ROOM_SHARE of what the member could hold here and POOL_MAX_MICROS, and only while the
+   * member has fewer than its MEMBER_OPEN_HOLDS_SHARE in flight, so it never takes the holds in
+   * flight other members share (the member's own direct holds get the pool back when refused).
+   */
+  grantPool(input: PoolGrantRequest, now: number): Result<PoolGrant, HoldFailure | NotMember> {
+    const { memberAccountId, keyId, amountMicros, purpose, ttlMs } = input;
+    if (!Number.isSafeInteger(amountMicros) || amountMicros <= 0) throw new Error(`invalid pooled hold: ${amountMicros} micro-dollars`);
+    const room = this.spendable({ memberAccountId, keyId, keyLimits: [] }, now);
+    if (!room.ok) return room;
+    const budget = Math.min(POOL_MAX_MICROS, Math.floor(room.availableMicros / POOL_ROOM_SHARE));
+    const count = Math.min(input.count, Math.floor(budget / amountMicros));
+    const holds: PoolGrant['holds'] = [];
+    while (holds.length < count && this.#memory.holds.inFlightOf(memberAccountId) < MEMBER_OPEN_HOLDS_SHARE) {
+      const held = this.hold({ memberAccountId, keyId, keyLimits: [], request: { minMicros: amountMicros, maxMicros: amountMicros, purpose, ttlMs } }, now);
+      if (!held.ok) break;
+      holds.push({ holdId: held.holdId, amountMicros: held.amountMicros, expiresAt: now + ttlMs });
+    }
+    return { ok: true, holds, availableMicros: room.availableMicros - holds.length * amountMicros };
+  }
+
+  /** A member gives back pooled holds no request used; only its own open holds close. How many did. */
+  returnPooled(memberAccountId: string, holdIds: string[], now: number): number {
+    let closed = 0;
+    for (const holdId of holdIds) {
+      if (this.#memory.holds.get(holdId)?.member_account_id === memberAccountId && this.#ledger.returnUnused(holdId, now)) closed++;
+    }
+    return closed;
   }
 
   /**

@@ -267,3 +267,16 @@ export const orgKeySpend = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.keyId, t.period] })],
 );
+
+/**
+ * D29, in a member account: holds its organization placed ahead of its requests and not yet handed
+ * to one (`org-hold-pool.ts`); each leaves this table in the step that hands it out.
+ */
+export const orgPoolHolds = sqliteTable('org_pool_holds', {
+  holdId: text('hold_id').primaryKey(),
+  organizationId: text('organization_id').notNull(),
+  keyId: text('key_id').notNull(),
+  purpose: text('purpose').notNull(),
+  amountMicros: integer('amount_micros').notNull(),
+  expiresAt: integer('expires_at').notNull(),
+});

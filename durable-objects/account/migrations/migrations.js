@@ -12,6 +12,7 @@ import m0009 from './0009_request_records.sql';
 import m0010 from './0010_organizations.sql';
 import m0011 from './0011_organization_owners.sql';
 import m0012 from './0012_org_key_spend.sql';
+import m0013 from './0013_org_pool_holds.sql';
 
   export default {
     journal,
@@ -28,7 +29,8 @@ m0008,
 m0009,
 m0010,
 m0011,
-m0012
+m0012,
+m0013
     }
   }
   
