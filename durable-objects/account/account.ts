@@ -164,7 +164,7 @@ export class AccountDurableObject extends AccountCore {
 
   /** From a member's object: its keys' spend here (for `GET /agent/keys`, and after it left or was removed, for their limits). */
   async memberKeySpend(memberAccountId: string): Promise<MemberKeySpend> {
-    return this.parts.organization.isOrganization ? this.parts.organization.memberKeySpend(memberAccountId) : { spend: [], openHolds: 0 };
+    return this.parts.organization.isOrganization ? this.parts.organization.memberKeySpend(memberAccountId, Date.now()) : { spend: [], openHolds: 0 };
   }
 
   /** From a member's object: what it sees of this organization. */

@@ -20,11 +20,19 @@ export interface MemberHoldRequest {
   request: Omit<HoldRequest, 'keyHash'>;
 }
 
-/** A member's keys' spend in an organization, per period, and its holds still open there. */
+/** A member's keys' spend in an organization, per period, and how many of its holds may still be charged there. */
 export interface MemberKeySpend {
   spend: { keyId: string; period: string; spentMicros: number }[];
+  /** Open holds, and holds released at their deadline within LATE_CHARGE_WINDOW_MS that no settlement charged yet (a late one still may). */
   openHolds: number;
 }
+
+/**
+ * How long after a member's hold expired unsettled its late settlement is still expected (the
+ * settlement journal retries every 30 s until the account answers): until then, a member that
+ * left keeps asking for its keys' spend here, so the charge counts toward their limits.
+ */
+const LATE_CHARGE_WINDOW_MS = 60 * 60 * 1000;
 
 /** The organization does not count the caller a member (never joined, left, refused, removed). */
 export type NotMember = { reason: 'not_member' };
@@ -165,15 +173,17 @@ export class Organization {
 
   /**
    * What each of a member's keys was charged here, per period (`total`, `d:...`, `m:...`), and how
-   * many of its holds are still open here: its limits keep counting this spend after it leaves,
-   * and it asks again until no hold of it is left open.
+   * many of its holds may still be charged here (open, or expired uncharged within
+   * LATE_CHARGE_WINDOW_MS): its limits keep counting this spend after it leaves, and it asks again
+   * until none is left.
    */
-  memberKeySpend(memberAccountId: string): MemberKeySpend {
+  memberKeySpend(memberAccountId: string, now: number): MemberKeySpend {
     const spend = this.#storage.sql
       .exec<{ key_id: string; period: string; spent_micros: number }>('SELECT key_id, period, spent_micros FROM member_spend WHERE account_id = ?', memberAccountId)
       .toArray()
       .map((row) => ({ keyId: row.key_id, period: row.period, spentMicros: row.spent_micros }));
-    return { spend, openHolds: this.#memory.holds.openByMember(memberAccountId) };
+    const expired = run<{ count: number }>(this.#storage, SQL.memberExpiredUnsettled, memberAccountId, now - LATE_CHARGE_WINDOW_MS)[0]?.count ?? 0;
+    return { spend, openHolds: this.#memory.holds.openByMember(memberAccountId) + expired };
   }
 
   /** One member with its spend this UTC month; null for an account that never joined. */

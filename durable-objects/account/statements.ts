@@ -20,6 +20,10 @@ export const SQL = {
   expiredUnsettled:
     "SELECT COUNT(*) AS count FROM ledger r WHERE r.kind = 'release' AND r.note = 'expired' " +
     "AND NOT EXISTS (SELECT 1 FROM ledger c WHERE c.idempotency_key = 'charge:' || r.hold_id)",
+  /** D29: a member's holds the alarm released since an instant that no late settlement charged yet (reads the partial index `ledger_expired`). */
+  memberExpiredUnsettled:
+    "SELECT COUNT(*) AS count FROM ledger r WHERE r.kind = 'release' AND r.note = 'expired' AND r.member_account_id = ? AND r.created_at >= ? " +
+    "AND NOT EXISTS (SELECT 1 FROM ledger c WHERE c.idempotency_key = 'charge:' || r.hold_id)",
   ledgerKeyExists: 'SELECT 1 FROM ledger WHERE idempotency_key = ?',
   setBalance: 'UPDATE account SET balance_micros = ?',
   setFunding: 'UPDATE account SET balance_micros = ?, funded_at = ?, expires_at = ?, card_funded_micros = ?',

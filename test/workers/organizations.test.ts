@@ -443,6 +443,28 @@ describe('what a key spent through an organization', () => {
     await expectError(await chat(tight), 429, 'credit_limit_exceeded', 'rate_limit_error');
     expect((await keySpend(member)).tight).toBe(formatUsd(cost));
   });
+
+  it("counts a charge that arrives after its hold expired in the organization and the member left, once", async () => {
+    const org = await createOrganization('late-charge', '5');
+    const member = await funded('1');
+    await join(member, await invite(org.organization_id, { auto_approve: true }));
+    // A sub-key whose limit covers 3,000 µ$ and one more micro-dollar.
+    const tight = await mint(member, 'late', formatUsd(3_001));
+    const keyHash = await sha256Hex(tight);
+    const [hold] = (await accountStub(member.account_id).apply([{ op: 'hold', request: { keyHash, route: 'web', minMicros: 3_000, maxMicros: 3_000, purpose: 'scrape', ttlMs: 1 } }])).results as unknown as [{ ok: true; holdId: string }];
+    expect(hold.holdId).toMatch(/^oh_/);
+    // Its Worker died: the organization's alarm releases it at its deadline.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await runDurableObjectAlarm(accountStub(org.organization_id));
+    expect((await organization(org.organization_id)).held_usd).toBe('0.000000');
+
+    expect((await send('/agent/org/leave', member.api_key)).status).toBe(200);
+    // The late settlement (the settlement journal retries until it lands) still charges the expired hold there.
+    expect(await new AccountClient(env, member.account_id).settle(hold.holdId, 3_000)).toMatchObject({ ok: true, chargedMicros: 3_000 });
+    // The key's limit counts it: one micro-dollar is left, too little for another scrape.
+    await expectError(await scrape(tight), 429, 'credit_limit_exceeded', 'rate_limit_error');
+    expect((await keySpend(member)).late).toBe(formatUsd(3_000));
+  });
 });
 
 describe('what a member may not do', () => {
