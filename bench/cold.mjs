@@ -1,13 +1,14 @@
 // Cold starts alone (issue #25): a fresh workerd to its first GET /health and to its first chat
 // answer, for the gateway built from this tree and, with BENCH_COLD_BASE=<a `wrangler deploy --dry-run --outdir` folder of another
 // tree>, for that bundle too, interleaved in the same session; medians of BENCH_COLD_N (5). The pass-through
-// Worker's first forwarded completion is the floor. Alone: `node bench/cold.mjs`.
+// Worker's first forwarded completion is the floor, bare and with the gateway's bindings (the same local
+// D1, R2, Queues and Durable Object plumbing). Alone: `node bench/cold.mjs`.
 import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { unstable_readConfig } from 'wrangler';
 import {
-  BENCH_DIR, CHAT_BODY, ROOT, applyMigrations, buildGateway, gatewayWorkerOptions, log, makeClient, num, passthroughWorkerOptions,
+  BENCH_DIR, CHAT_BODY, ROOT, applyMigrations, boundPassthroughWorkerOptions, buildGateway, gatewayWorkerOptions, log, makeClient, num, passthroughWorkerOptions,
   percentile, runMain, setupGateway, sorted, startMiniflare, startUpstream,
 } from './lib.mjs';
 
@@ -51,6 +52,7 @@ async function main() {
         await first(`${name} chat`, 'chat', `cold-${name}`, options, path.join(stateRoot, name), keys[name]);
       }
       await first('pass-through chat', 'chat', 'cold-passthrough', passthroughWorkerOptions(config, upstream.url), path.join(stateRoot, 'passthrough'));
+      await first("pass-through chat, the gateway's bindings", 'chat', 'cold-passthrough-bound', boundPassthroughWorkerOptions(builds.gateway, config, upstream.url), path.join(stateRoot, 'passthrough-bound'));
       log(`cold: round ${i + 1}/${N}`);
     }
     console.log(`| fresh workerd, medians of ${N} (ms) | new Miniflare → ready | ready → first 200 |`);

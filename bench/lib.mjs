@@ -408,6 +408,21 @@ export function passthroughWorkerOptions(config, upstreamUrl) {
   };
 }
 
+/**
+ * The pass-through Worker with the gateway's bindings (bench/passthrough-bound-worker.mjs): Miniflare
+ * starts the same local D1, R2, Queues and SQLite Durable Object plumbing for it as for the gateway,
+ * so a fresh gateway's cold start over this row is what the gateway's own code adds.
+ */
+export function boundPassthroughWorkerOptions(bundleDir, config, upstreamUrl) {
+  const { modules: _modules, modulesRoot: _root, bindings, ...plumbing } = gatewayWorkerOptions(bundleDir, config, upstreamUrl);
+  return {
+    ...plumbing,
+    modules: ['passthrough-bound-worker.mjs', 'passthrough-worker.mjs'].map((file) => ({ type: 'ESModule', path: path.join(BENCH_DIR, file) })),
+    modulesRoot: BENCH_DIR,
+    bindings: { ...bindings, UPSTREAM_BASE_URL: upstreamUrl, OPENAI_API_KEY: UPSTREAM_KEY },
+  };
+}
+
 export function gatewayWorkerOptions(bundleDir, config, upstreamUrl) {
   const sqliteClasses = new Set((config.migrations ?? []).flatMap((m) => m.new_sqlite_classes ?? []));
   const main = mainModule(bundleDir);

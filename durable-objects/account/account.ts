@@ -41,9 +41,13 @@ export class AccountDurableObject extends AccountCore {
     const checked = this.parts.keys.check(keyHash, undefined, Date.now());
     if (!checked.ok) return checked;
     if (!mayChangeMembership(checked.key)) return { ok: false, reason: 'key_not_allowed' };
-    // What its hold pool keeps aside there goes back first, so the leave finds no hold of it open there for nothing.
+    // Forgotten here first (no request takes from the pool after this), then what the hold pool
+    // keeps aside there goes back, so the organization counts no hold of it open for nothing.
     const current = this.parts.membership.organizationId;
-    if (current !== null) await this.parts.pool.giveBack(current, Date.now());
+    if (current !== null) {
+      this.parts.membership.forget(current, Date.now());
+      await this.parts.pool.giveBack(current, Date.now());
+    }
     return { ok: true, organizationId: await this.parts.membership.leave(Date.now()) };
   }
 

@@ -65,6 +65,11 @@ export class OpenHolds {
     return full ? mine : null;
   }
 
+  /** How many in-flight (not long-lived) holds are open: what MAX_OPEN_HOLDS bounds. */
+  get inFlight(): number {
+    return this.#byId.size - this.#longLived;
+  }
+
   /** D29, in an organization: how many in-flight (not long-lived) holds of one member are open. */
   inFlightOf(memberAccountId: string): number {
     return this.#inFlightByMember.get(memberAccountId) ?? 0;

@@ -49,6 +49,8 @@ export interface PoolGrantRequest {
   amountMicros: number;
   count: number;
   ttlMs: number;
+  /** What the member's pool already keeps aside there: the pool as a whole stays within its bounds. */
+  pooledMicros: number;
 }
 
 /** The holds placed (maybe fewer than asked, maybe none) and what the member could still hold there after them. */
@@ -71,13 +73,17 @@ interface Shelf {
   /** The size the next refill asks for: the largest worst case seen. */
   amountMicros: number;
   holds: PooledHold[];
-  refilling: boolean;
-  /** Counts give-backs: a grant asked for before one is given back too. */
-  generation: number;
+  /** The refill in flight, if any (one per shelf). */
+  refill: Promise<void> | null;
   lastUsed: number;
-  quietUntil: number;
   /** What the member could still hold in the organization after the last grant (a hold's `availableMicros`). */
   roomMicros: number;
+}
+
+/** Per organization: give-backs so far (a grant asked for before one is given back too) and when refills may start again. */
+interface OrganizationState {
+  generation: number;
+  quietUntil: number;
 }
 
 type Row = { hold_id: string; organization_id: string; key_id: string; purpose: string; amount_micros: number; expires_at: number };
@@ -94,6 +100,7 @@ export class MemberHoldPool {
   /** This account's id and the organization it spends from now (a grant that comes back after a leave is returned). */
   readonly #self: () => { accountId: string; organizationId: string | null };
   readonly #shelves = new Map<string, Shelf>();
+  readonly #organizations = new Map<string, OrganizationState>();
 
   constructor(storage: DurableObjectStorage, alarm: ExpiryAlarm, peer: (organizationId: string) => OrgPeer, self: () => { accountId: string; organizationId: string | null }) {
     this.#storage = storage;
@@ -130,27 +137,30 @@ export class MemberHoldPool {
     return { ok: true, accountId: this.#self().accountId, keyId, holdId: taken.holdId, amountMicros: taken.amountMicros, availableMicros: shelf.roomMicros };
   }
 
-  /** Whether the pool keeps anything aside in `organizationId`. */
+  /** Whether the pool keeps anything aside in `organizationId`, or may be about to (a refill in flight). */
   holding(organizationId: string): boolean {
-    for (const shelf of this.#shelves.values()) if (shelf.organizationId === organizationId && shelf.holds.length > 0) return true;
+    for (const shelf of this.#shelves.values()) if (shelf.organizationId === organizationId && (shelf.holds.length > 0 || shelf.refill)) return true;
     return false;
   }
 
   /**
-   * Takes every pooled hold of `organizationId` out of the pool (none is refilled for a while) and
-   * gives them back: after a refusal, so the request asks again without them, and on a leave.
+   * Gives back every pooled hold of `organizationId`, including what refills in flight bring
+   * (awaited), and starts no refill there for POOL_COOLDOWN_MS: after a refusal, so the request
+   * asks again with nothing of the pool left aside, and on a leave.
    */
   async giveBack(organizationId: string, now: number): Promise<void> {
+    const state = this.#organization(organizationId);
+    state.generation++;
+    state.quietUntil = now + POOL_COOLDOWN_MS;
     const ids: string[] = [];
-    for (const [name, shelf] of this.#shelves) {
+    const refills: Promise<void>[] = [];
+    for (const shelf of this.#shelves.values()) {
       if (shelf.organizationId !== organizationId) continue;
       ids.push(...shelf.holds.map((hold) => hold.holdId));
       shelf.holds = [];
-      shelf.generation++;
-      shelf.quietUntil = now + POOL_COOLDOWN_MS;
-      if (!shelf.refilling) this.#shelves.delete(name);
+      if (shelf.refill) refills.push(shelf.refill);
     }
-    await this.#return(organizationId, ids);
+    await Promise.all([this.#return(organizationId, ids), ...refills]);
   }
 
   /** The alarm: gives back pools idle for POOL_IDLE_MS and holds that can no longer cover a lease. */
@@ -163,7 +173,7 @@ export class MemberHoldPool {
         shelf.holds = shelf.holds.filter((hold) => !back.includes(hold));
         byOrganization.set(shelf.organizationId, [...(byOrganization.get(shelf.organizationId) ?? []), ...back.map((hold) => hold.holdId)]);
       }
-      if (idle && shelf.holds.length === 0 && !shelf.refilling) this.#shelves.delete(name);
+      if (idle && shelf.holds.length === 0 && !shelf.refill) this.#shelves.delete(name);
     }
     await Promise.all([...byOrganization].map(([organizationId, ids]) => this.#return(organizationId, ids)));
     this.#alarm.wakeBy(this.#nextWake());
@@ -183,33 +193,54 @@ export class MemberHoldPool {
     const name = `${organizationId}\n${keyId}\n${purpose}`;
     let shelf = this.#shelves.get(name);
     if (!shelf) {
-      shelf = { organizationId, keyId, purpose, amountMicros, holds: [], refilling: false, generation: 0, lastUsed: now, quietUntil: 0, roomMicros: 0 };
+      shelf = { organizationId, keyId, purpose, amountMicros, holds: [], refill: null, lastUsed: now, roomMicros: 0 };
       this.#shelves.set(name, shelf);
     }
     shelf.amountMicros = Math.max(shelf.amountMicros, amountMicros);
     return shelf;
   }
 
+  #organization(organizationId: string): OrganizationState {
+    let state = this.#organizations.get(organizationId);
+    if (!state) this.#organizations.set(organizationId, (state = { generation: 0, quietUntil: 0 }));
+    return state;
+  }
+
+  /** What the pool keeps aside in `organizationId` now (the organization bounds the pool as a whole by it). */
+  #pooledMicros(organizationId: string): number {
+    let micros = 0;
+    for (const shelf of this.#shelves.values()) if (shelf.organizationId === organizationId) for (const hold of shelf.holds) micros += hold.amountMicros;
+    return micros;
+  }
+
   /** Asks the organization for holds up to POOL_SIZE, in the background (one ask at a time per shelf). */
   #refill(shelf: Shelf, now: number): void {
-    if (shelf.refilling || now < shelf.quietUntil) return;
+    const state = this.#organization(shelf.organizationId);
+    if (shelf.refill || now < state.quietUntil) return;
     const count = POOL_SIZE - shelf.holds.length;
     if (count <= 0) return;
-    shelf.refilling = true;
-    const generation = shelf.generation;
-    const { accountId } = this.#self();
-    const request: PoolGrantRequest = { memberAccountId: accountId, keyId: shelf.keyId, purpose: shelf.purpose, amountMicros: shelf.amountMicros, count, ttlMs: POOL_HOLD_TTL_MS };
-    void this.#peer(shelf.organizationId)
+    const generation = state.generation;
+    const request: PoolGrantRequest = {
+      memberAccountId: this.#self().accountId,
+      keyId: shelf.keyId,
+      purpose: shelf.purpose,
+      amountMicros: shelf.amountMicros,
+      count,
+      ttlMs: POOL_HOLD_TTL_MS,
+      pooledMicros: this.#pooledMicros(shelf.organizationId),
+    };
+    shelf.refill = this.#peer(shelf.organizationId)
       .grantPool(request)
       .then(async (granted) => {
         if (!granted.ok || granted.holds.length === 0) {
-          shelf.quietUntil = Date.now() + POOL_COOLDOWN_MS;
-          // Removed, pending again, or the organization suspended: what is left goes back now.
-          if (!granted.ok && STOPS_THE_POOL.has(granted.reason)) await this.giveBack(shelf.organizationId, Date.now());
+          state.quietUntil = Math.max(state.quietUntil, Date.now() + POOL_COOLDOWN_MS);
+          // Removed, pending again, or the organization suspended: what is left goes back now (not
+          // awaited here: the give-back waits for this refill).
+          if (!granted.ok && STOPS_THE_POOL.has(granted.reason)) void this.giveBack(shelf.organizationId, Date.now());
           return;
         }
         // Given back meanwhile (a refusal, a leave), or the account spends elsewhere now: these go back too.
-        if (shelf.generation !== generation || this.#self().organizationId !== shelf.organizationId) return this.#return(shelf.organizationId, granted.holds.map((hold) => hold.holdId));
+        if (state.generation !== generation || this.#self().organizationId !== shelf.organizationId) return this.#return(shelf.organizationId, granted.holds.map((hold) => hold.holdId));
         this.#storage.transactionSync(() => {
           for (const hold of granted.holds) {
             this.#storage.sql.exec(
@@ -229,11 +260,11 @@ export class MemberHoldPool {
         await this.#alarm.schedule();
       })
       .catch((err: unknown) => {
-        shelf.quietUntil = Date.now() + POOL_COOLDOWN_MS;
+        state.quietUntil = Math.max(state.quietUntil, Date.now() + POOL_COOLDOWN_MS);
         console.error('hold pool not refilled', err);
       })
       .finally(() => {
-        shelf.refilling = false;
+        shelf.refill = null;
       });
   }
 

@@ -1,6 +1,6 @@
 import { hashesEqual } from '../../src/accounts/credentials';
 import { orgHoldPrefix } from '../../src/accounts/hold-owner';
-import { MEMBER_OPEN_HOLDS_SHARE } from './holds';
+import { MAX_OPEN_HOLDS, MEMBER_OPEN_HOLDS_SHARE } from './holds';
 import { newId, sortableId } from './ids';
 import type { PoolGrant, PoolGrantRequest } from './org-hold-pool';
 import type { Ledger } from './ledger';
@@ -264,20 +264,25 @@ export class Organization {
 
   /**
    * Places up to `count` holds of `amountMicros` for a member's unlimited key ahead of its requests
-   * (its hold pool, `org-hold-pool.ts`), each decided as `hold` decides one. The pool takes at most
-   * POOL_ROOM_SHARE of what the member could hold here and POOL_MAX_MICROS, and only while the
-   * member has fewer than its MEMBER_OPEN_HOLDS_SHARE in flight, so it never takes the holds in
-   * flight other members share (the member's own direct holds get the pool back when refused).
+   * (its hold pool, `org-hold-pool.ts`), each decided as `hold` decides one. The whole pool (what it
+   * keeps already, `pooledMicros`, included) takes at most POOL_ROOM_SHARE of what the member could
+   * hold here and POOL_MAX_MICROS; it grows only while the member has fewer than its
+   * MEMBER_OPEN_HOLDS_SHARE in flight and the organization fewer than MAX_OPEN_HOLDS, so idle pools
+   * never take what members' requests share. A suspended organization grants nothing (and says so).
    */
   grantPool(input: PoolGrantRequest, now: number): Result<PoolGrant, HoldFailure | NotMember> {
     const { memberAccountId, keyId, amountMicros, purpose, ttlMs } = input;
     if (!Number.isSafeInteger(amountMicros) || amountMicros <= 0) throw new Error(`invalid pooled hold: ${amountMicros} micro-dollars`);
     const room = this.spendable({ memberAccountId, keyId, keyLimits: [] }, now);
     if (!room.ok) return room;
-    const budget = Math.min(POOL_MAX_MICROS, Math.floor(room.availableMicros / POOL_ROOM_SHARE));
-    const count = Math.min(input.count, Math.floor(budget / amountMicros));
+    const org = this.#memory.account!;
+    if (org.suspended_at !== null) return { ok: false, reason: 'account_suspended', organizationId: org.id };
+    const pooled = Math.max(0, input.pooledMicros);
+    const budget = Math.min(POOL_MAX_MICROS, Math.floor((room.availableMicros + pooled) / POOL_ROOM_SHARE)) - pooled;
+    const count = budget > 0 ? Math.min(input.count, Math.floor(budget / amountMicros)) : 0;
     const holds: PoolGrant['holds'] = [];
-    while (holds.length < count && this.#memory.holds.inFlightOf(memberAccountId) < MEMBER_OPEN_HOLDS_SHARE) {
+    const held = this.#memory.holds;
+    while (holds.length < count && held.inFlightOf(memberAccountId) < MEMBER_OPEN_HOLDS_SHARE && held.inFlight < MAX_OPEN_HOLDS) {
       const held = this.hold({ memberAccountId, keyId, keyLimits: [], request: { minMicros: amountMicros, maxMicros: amountMicros, purpose, ttlMs } }, now);
       if (!held.ok) break;
       holds.push({ holdId: held.holdId, amountMicros: held.amountMicros, expiresAt: now + ttlMs });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/accounts/credentials';
 import { formatUsd, parseUsd } from '../../src/money';
-import { accountStub, call, expectError, register, type Registered } from './helpers';
+import { accountStub, call, expectError, json, register, type Registered } from './helpers';
 import { admin, chat, createOrganization, eventually, invite, join, ledger, organization, send } from './org-helpers';
 
 /**
@@ -136,6 +136,22 @@ describe("a member's hold pool", () => {
     for (const res of answers.slice(served.length)) await expectError(res, 402, 'insufficient_credits', 'insufficient_credits_error');
     const spent = served.reduce((sum, res) => sum + costOf(res), 0);
     await eventually(async () => (await organization(organizationId)).balance_usd, formatUsd(parseUsd(balance)! - spent));
+    await eventually(async () => (await organization(organizationId)).held_usd, '0.000000');
+  });
+
+  it("stops handing out an organization's pooled holds once it is suspended: at most half the pool, then 403 and the rest given back", async () => {
+    const { organizationId, agent } = await member('5');
+    expect((await chat(agent.api_key)).status).toBe(200);
+    const pooled = pooledIn(await poolFilled(organizationId, 2));
+    const suspended = await call(`/admin/accounts/${organizationId}/suspend`, json({ reason: 'card dispute' }, admin));
+    expect(suspended.status, await suspended.clone().text()).toBe(200);
+
+    const answers = [];
+    for (let i = 0; i < pooled + 2; i++) answers.push(await chat(agent.api_key));
+    const served = answers.filter((res) => res.status === 200);
+    // A refill asks the organization once half the pool is used; suspended, it refuses, and the rest goes back.
+    expect(served.length).toBeLessThanOrEqual(Math.ceil(pooled / 2) + 1);
+    for (const res of answers.slice(served.length)) await expectError(res, 403, 'account_suspended', 'authorization_error');
     await eventually(async () => (await organization(organizationId)).held_usd, '0.000000');
   });
 });
