@@ -20,8 +20,8 @@ import type { Hold, HoldRequest } from './types';
  * Bounds: at most POOL_MAX_MICROS and 1/8 of the member's room (organization side, `grantPool`),
  * and the member's fair share of holds in flight (MEMBER_OPEN_HOLDS_SHARE), handed out or not. A
  * member removed (or an organization suspended) may still spend pooled holds until its next
- * refill is refused, which gives the rest back: at most POOL_SIZE / 2 requests, each within the cap
- * and balance its hold was granted under.
+ * refill is refused, which gives the rest back: about POOL_SIZE / 2 requests one after another, at
+ * most POOL_SIZE at once, each within the cap and balance its hold was granted under.
  */
 
 /** A pooled hold's life in the organization; it is handed out only while a request's lease fits in what is left. */
