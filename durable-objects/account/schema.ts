@@ -109,8 +109,12 @@ export const ledger = sqliteTable(
     /** D29, in an organization: the member account behind a hold, charge or release row (`key_id` is its key). */
     memberAccountId: text('member_account_id'),
   },
-  // Holds the alarm released (their callers died): few rows, counted for the operator.
-  (t) => [index('ledger_expired').on(t.holdId).where(sql`kind = 'release' AND note = 'expired'`)],
+  // Holds the alarm released (their callers died): few rows, counted for the operator, and in an
+  // organization per member and time (a late charge of one still counts toward its key's limits).
+  (t) => [
+    index('ledger_expired').on(t.holdId).where(sql`kind = 'release' AND note = 'expired'`),
+    index('ledger_member_expired').on(t.memberAccountId, t.createdAt).where(sql`kind = 'release' AND note = 'expired'`),
+  ],
 );
 
 /**

@@ -9,3 +9,6 @@ CREATE TABLE `org_pool_holds` (
 	`amount_micros` integer NOT NULL,
 	`expires_at` integer NOT NULL
 );
+--> statement-breakpoint
+-- An organization's expired, maybe still charged, holds per member and time (Organization.memberKeySpend).
+CREATE INDEX `ledger_member_expired` ON `ledger` (`member_account_id`,`created_at`) WHERE kind = 'release' AND note = 'expired';
