@@ -151,8 +151,8 @@ async function measureConfiguration({ client, bundleDir, config, upstreamUrl, st
       await run(key, targets[key].streamBody, Math.ceil(WARMUP / 10));
     }
     decisions.clear();
-    const orgCalls = async () => (await adminGet(base, `/admin/accounts/${organization.accountId}`)).durable_object_calls.by_method;
-    const orgCallsBefore = await orgCalls();
+    const orgCallCounts = async () => (await adminGet(base, `/admin/accounts/${organization.accountId}`)).durable_object_calls.by_method;
+    const orgCallsBefore = await orgCallCounts();
 
     log(`${label}: c=1 ${n} requests and ${streamN} streams per target in ${ROUNDS} rounds, plain and member swapping order each round`);
     const results = Object.fromEntries(Object.keys(targets).map((k) => [k, { total: [], ttfb: [] }]));
@@ -165,10 +165,12 @@ async function measureConfiguration({ client, bundleDir, config, upstreamUrl, st
       for (const key of order) results[key].total.push(...(await run(key, targets[key].body, Math.ceil(n / ROUNDS))).total);
       for (const key of order) results[key].ttfb.push(...(await run(key, targets[key].streamBody, Math.ceil(streamN / ROUNDS))).ttfb);
     }
-    const orgCallsAfter = await orgCalls();
-    const memberRequests = results.member.total.length + results.member.ttfb.length;
-    const perMemberRequest = (method) => ((orgCallsAfter[method] ?? 0) - (orgCallsBefore[method] ?? 0)) / memberRequests;
-    const c1OrgCalls = { holds: perMemberRequest('holdsForMember'), refills: perMemberRequest('poolForMember'), returns: perMemberRequest('returnPoolForMember') };
+    const orgCallsAfter = await orgCallCounts();
+    const perRequest = (before, after, requests) => {
+      const of = (method) => ((after[method] ?? 0) - (before[method] ?? 0)) / requests;
+      return { holds: of('holdsForMember'), refills: of('poolForMember'), returns: of('returnPoolForMember') };
+    };
+    const orgCalls = { c1: perRequest(orgCallsBefore, orgCallsAfter, results.member.total.length + results.member.ttfb.length) };
     const c1Decisions = { plain: { ...(decisions.get(plain.accountId) ?? { hit: 0, miss: 0 }) }, member: { ...(decisions.get(member.accountId) ?? { hit: 0, miss: 0 }) } };
     const cpuEnd = cpuSeconds(ourPids);
     const foreign = Math.max(0, (cpuEnd.machine - cpuStart.machine) - (cpuEnd.ours - cpuStart.ours)) / (((Date.now() - wallStart) / 1000) * cores);
@@ -181,6 +183,7 @@ async function measureConfiguration({ client, bundleDir, config, upstreamUrl, st
     if (rpsSeconds > 0) {
       log(`${label}: c=${CONCURRENCY}, ${rpsSeconds} s per target in 2 alternating rounds`);
       for (const key of Object.keys(targets)) Object.assign(results[key], { requests: 0, wall: 0, cpu: 0, failed: 0 });
+      const loadedBefore = await orgCallCounts();
       for (let round = 0; round < 2; round++) {
         const order = round % 2 === 0 ? ['passthrough', 'plain', 'member'] : ['passthrough', 'member', 'plain'];
         for (const key of order) {
@@ -197,6 +200,7 @@ async function measureConfiguration({ client, bundleDir, config, upstreamUrl, st
         }
       }
       for (const r of Object.values(results)) Object.assign(r, { rps: r.requests / r.wall, cpuUs: (r.cpu / r.requests) * 1e6 });
+      orgCalls.loaded = perRequest(loadedBefore, await orgCallCounts(), results.member.requests);
     }
 
     // The money: every hold closed, then each balance's drop against the costs its requests were told.
@@ -211,7 +215,7 @@ async function measureConfiguration({ client, bundleDir, config, upstreamUrl, st
       plainCost: targets.plain.costMicros,
       openHolds: orgAfter.openHolds + memberAfter.openHolds + plainAfter.openHolds,
     };
-    return { results, decisions: c1Decisions, orgCalls: c1OrgCalls, money, foreign };
+    return { results, decisions: c1Decisions, orgCalls, money, foreign };
   } finally {
     await gateway.stop();
     await passthrough.stop();
@@ -242,8 +246,9 @@ function rows(c, upstream) {
 
 /** How often the member's c=1 requests reached the organization's object: asking for their own hold, refilling the hold pool, giving it back. */
 function orgCallsRow(c, name) {
-  const { holds, refills, returns } = c.orgCalls;
-  return `| organization calls per member request at c=1, ${name}: a hold asked on the way (\`holdsForMember\`) / pool refills / pool returns (measured) | ${holds.toFixed(3)} / ${refills.toFixed(3)} / ${returns.toFixed(3)} | — | — |`;
+  const row = (load, { holds, refills, returns }) =>
+    `| organization calls per member request at ${load}, ${name}: a hold asked on the way (\`holdsForMember\`) / pool refills / pool returns (measured) | ${holds.toFixed(3)} / ${refills.toFixed(3)} / ${returns.toFixed(3)} | — | — |`;
+  return [row('c=1', c.orgCalls.c1), ...(c.orgCalls.loaded ? [row(`c=${CONCURRENCY}`, c.orgCalls.loaded)] : [])].join('\n');
 }
 
 function moneyRow(c, name) {

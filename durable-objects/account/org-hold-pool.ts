@@ -20,8 +20,8 @@ import type { Hold, HoldRequest } from './types';
  * Bounds: at most POOL_MAX_MICROS and 1/8 of the member's room (organization side, `grantPool`),
  * and the member's fair share of holds in flight (MEMBER_OPEN_HOLDS_SHARE), handed out or not. A
  * member removed (or an organization suspended) may still spend pooled holds until its next
- * refill is refused, which gives the rest back: about POOL_SIZE / 2 requests one after another, at
- * most POOL_SIZE at once, each within the cap and balance its hold was granted under.
+ * refill is refused, which gives the rest back: about POOL_SIZE - REFILL_AT requests one after
+ * another, at most POOL_SIZE at once, each within the cap and balance its hold was granted under.
  */
 
 /** A pooled hold's life in the organization; it is handed out only while a request's lease fits in what is left. */
@@ -29,13 +29,15 @@ export const POOL_HOLD_TTL_MS = 90_000;
 /** An unused pool goes back this long after its last request. */
 export const POOL_IDLE_MS = 5_000;
 /**
- * Pooled holds kept ready per key and purpose, refilled when half are used: one organization call
- * per POOL_SIZE / 2 requests (off their path), and no more than the member's fair share of holds
- * in flight there. Fewer refills is what makes a member's request cost what a plain account's does
- * (`npm run bench`, member section: a pool of 8 refilled by 4 measured +0.36 ms over the plain
- * account at c=1, 16 by 8 +0.12 ms).
+ * Pooled holds kept ready per key and purpose, and no more than the member's fair share of holds in
+ * flight there. A refill starts when REFILL_AT are left (enough for the requests that arrive while
+ * it is in flight): one organization call per POOL_SIZE - REFILL_AT requests, off their path.
+ * Fewer refills is what makes a member's request cost what a plain account's does: locally they
+ * share one thread (`npm run bench`, member section, added p50 over the plain account at c=1: a
+ * pool of 8 refilled at 4 left +0.36 ms, 16 at 8 +0.12 to +0.24 ms, 16 at 4 +0.11 ms).
  */
 const POOL_SIZE = MEMBER_OPEN_HOLDS_SHARE;
+export const REFILL_AT = POOL_SIZE / 4;
 /** A refill refused for one of these gives the whole pool back: the member may not spend there now. */
 const STOPS_THE_POOL: ReadonlySet<string> = new Set(['not_member', 'membership_pending', 'account_suspended']);
 /** After a refill failed or a refusal gave the pool back, no refill for this long. */
@@ -132,7 +134,7 @@ export class MemberHoldPool {
     const [taken] = index >= 0 ? shelf.holds.splice(index, 1) : [];
     if (taken) this.#storage.sql.exec('DELETE FROM org_pool_holds WHERE hold_id = ?', taken.holdId);
     this.#alarm.wakeBy(now + POOL_IDLE_MS);
-    if (shelf.holds.length <= POOL_SIZE / 2) this.#refill(shelf, now);
+    if (shelf.holds.length <= REFILL_AT) this.#refill(shelf, now);
     if (!taken) return null;
     return { ok: true, accountId: this.#self().accountId, keyId, holdId: taken.holdId, amountMicros: taken.amountMicros, availableMicros: shelf.roomMicros };
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/accounts/credentials';
 import { formatUsd, parseUsd } from '../../src/money';
+import { REFILL_AT } from '../../durable-objects/account/org-hold-pool';
 import { accountStub, call, expectError, json, register, type Registered } from './helpers';
 import { admin, chat, createOrganization, eventually, invite, join, ledger, organization, send } from './org-helpers';
 
@@ -118,7 +119,7 @@ describe("a member's hold pool", () => {
     expect(await unusedReturns(organizationId)).toBe(pooled);
   });
 
-  it('lets a removed member spend at most half its pool (until a refill is refused and the rest goes back), then its own balance', async () => {
+  it('lets a removed member spend no more of its pool than until a refill is refused and the rest goes back, then its own balance', async () => {
     const { organizationId, agent } = await member('5');
     expect((await chat(agent.api_key)).status).toBe(200);
     const pooled = pooledIn(await poolFilled(organizationId, 2));
@@ -129,17 +130,17 @@ describe("a member's hold pool", () => {
     const answers = [];
     for (let i = 0; i < pooled + 2; i++) answers.push(await chat(agent.api_key));
     const served = answers.filter((res) => res.status === 200);
-    // Pooled holds were granted under the cap and balance while it was a member. Once half are used,
-    // the refill is refused (not a member) and the rest go back; then its own (empty) balance.
+    // Pooled holds were granted under the cap and balance while it was a member. Once REFILL_AT are
+    // left, the refill is refused (not a member) and the rest go back; then its own (empty) balance.
     expect(served.length).toBeGreaterThanOrEqual(1);
-    expect(served.length).toBeLessThanOrEqual(Math.ceil(pooled / 2) + 1);
+    expect(served.length).toBeLessThanOrEqual(pooled - REFILL_AT + 1);
     for (const res of answers.slice(served.length)) await expectError(res, 402, 'insufficient_credits', 'insufficient_credits_error');
     const spent = served.reduce((sum, res) => sum + costOf(res), 0);
     await eventually(async () => (await organization(organizationId)).balance_usd, formatUsd(parseUsd(balance)! - spent));
     await eventually(async () => (await organization(organizationId)).held_usd, '0.000000');
   });
 
-  it("stops handing out an organization's pooled holds once it is suspended: at most half the pool, then 403 and the rest given back", async () => {
+  it("stops handing out an organization's pooled holds once it is suspended: until the next refill, then 403 and the rest given back", async () => {
     const { organizationId, agent } = await member('5');
     expect((await chat(agent.api_key)).status).toBe(200);
     const pooled = pooledIn(await poolFilled(organizationId, 2));
@@ -149,8 +150,8 @@ describe("a member's hold pool", () => {
     const answers = [];
     for (let i = 0; i < pooled + 2; i++) answers.push(await chat(agent.api_key));
     const served = answers.filter((res) => res.status === 200);
-    // A refill asks the organization once half the pool is used; suspended, it refuses, and the rest goes back.
-    expect(served.length).toBeLessThanOrEqual(Math.ceil(pooled / 2) + 1);
+    // A refill asks the organization once REFILL_AT are left; suspended, it refuses, and the rest goes back.
+    expect(served.length).toBeLessThanOrEqual(pooled - REFILL_AT + 1);
     for (const res of answers.slice(served.length)) await expectError(res, 403, 'account_suspended', 'authorization_error');
     await eventually(async () => (await organization(organizationId)).held_usd, '0.000000');
   });
