@@ -135,8 +135,14 @@ async function measureConfiguration({ client, bundleDir, config, upstreamUrl, st
       plain: { name: 'gateway, plain account', url: chat, headers: { Authorization: `Bearer ${plain.apiKey}` }, body: CHAT_BODY, streamBody: STREAM_BODY, billed: true, costMicros: 0 },
       member: { name: 'gateway, organization member', url: chat, headers: { Authorization: `Bearer ${member.apiKey}` }, body: CHAT_BODY, streamBody: STREAM_BODY, billed: true, costMicros: 0 },
     };
+    const c1Cpu = {};
     const run = async (key, body, n) => {
+      const pids = key === 'passthrough' ? passthrough.pids : gateway.pids;
+      const before = cpuSeconds(pids).ours;
       const r = await sequential(client, targets[key], body, n);
+      const c = (c1Cpu[key] ??= { cpu: 0, n: 0 });
+      c.cpu += cpuSeconds(pids).ours - before;
+      c.n += n;
       if (targets[key].billed) targets[key].costMicros += r.costMicros;
       return r;
     };
@@ -215,7 +221,8 @@ async function measureConfiguration({ client, bundleDir, config, upstreamUrl, st
       plainCost: targets.plain.costMicros,
       openHolds: orgAfter.openHolds + memberAfter.openHolds + plainAfter.openHolds,
     };
-    return { results, decisions: c1Decisions, orgCalls, money, foreign };
+    const cpuPerC1Request = Object.fromEntries(Object.entries(c1Cpu).map(([k, v]) => [k, (v.cpu / v.n) * 1e6]));
+    return { results, decisions: c1Decisions, orgCalls, cpuPerC1Request, money, foreign };
   } finally {
     await gateway.stop();
     await passthrough.stop();
@@ -288,6 +295,7 @@ function report(fast, slow, strict) {
     ...(slowAdded
       ? [`| ${slowName}: added p50 / p99, member − plain account; stream TTFB p50 (measured) | ${signed(slowAdded.member.p50 - slowAdded.plain.p50)} / ${signed(slowAdded.member.p99 - slowAdded.plain.p99)} ms; ${signed(slowAdded.member.ttfb - slowAdded.plain.ttfb)} ms | — | — |`]
       : []),
+    `| workerd CPU per c=1 request (warm-up and streams included), instant upstream: plain account / member (measured) | ${fast.cpuPerC1Request.plain.toFixed(0)} / ${fast.cpuPerC1Request.member.toFixed(0)} µs | — | — |`,
     orgCallsRow(fast, 'instant upstream'),
     ...(strict ? [orgCallsRow(strict, strictName)] : []),
     moneyRow(fast, 'instant upstream'),

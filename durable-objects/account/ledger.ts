@@ -104,7 +104,18 @@ export class Ledger {
     request: Pick<HoldRequest, 'purpose' | 'requestId' | 'ttlMs'>,
     now: number,
   ): OpenHold {
-    const hold: OpenHold = {
+    return this.placeAll([{ owner, amountMicros, request }], now)[0]!;
+  }
+
+  /**
+   * Writes open holds decided by the caller, all in one transaction (an organization's pooled
+   * holds, D29, `Organization.grantPool`: one commit for a refill, not one per hold).
+   */
+  placeAll(
+    holds: { owner: { id: string; keyId: string | null; memberAccountId: string | null }; amountMicros: number; request: Pick<HoldRequest, 'purpose' | 'requestId' | 'ttlMs'> }[],
+    now: number,
+  ): OpenHold[] {
+    const placed = holds.map(({ owner, amountMicros, request }): OpenHold => ({
       id: owner.id,
       key_id: owner.keyId,
       amount_micros: amountMicros,
@@ -113,15 +124,19 @@ export class Ledger {
       created_at: now,
       expires_at: now + (request.ttlMs ?? DEFAULT_HOLD_TTL_MS),
       member_account_id: owner.memberAccountId,
-    };
+    }));
     const balance = this.#memory.account!.balance_micros;
     this.#storage.transactionSync(() => {
-      run(this.#storage, SQL.insertHold, hold.id, hold.key_id, hold.amount_micros, hold.purpose, hold.request_id, now, hold.expires_at, hold.member_account_id);
-      this.#row('hold', hold.amount_micros, balance, hold, null, `hold:${hold.id}`, hold.purpose, now);
+      for (const hold of placed) {
+        run(this.#storage, SQL.insertHold, hold.id, hold.key_id, hold.amount_micros, hold.purpose, hold.request_id, now, hold.expires_at, hold.member_account_id);
+        this.#row('hold', hold.amount_micros, balance, hold, null, `hold:${hold.id}`, hold.purpose, now);
+      }
     });
-    this.#memory.holds.add(hold);
-    this.#alarm.wakeBy(hold.expires_at);
-    return hold;
+    for (const hold of placed) {
+      this.#memory.holds.add(hold);
+      this.#alarm.wakeBy(hold.expires_at);
+    }
+    return placed;
   }
 
   /**

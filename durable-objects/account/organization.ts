@@ -1,6 +1,6 @@
 import { hashesEqual } from '../../src/accounts/credentials';
 import { orgHoldPrefix } from '../../src/accounts/hold-owner';
-import { MAX_OPEN_HOLDS, MEMBER_OPEN_HOLDS_SHARE } from './holds';
+import { isLongLived, MAX_OPEN_HOLDS, MEMBER_OPEN_HOLDS_SHARE } from './holds';
 import { newId, sortableId } from './ids';
 import type { PoolGrant, PoolGrantRequest } from './org-hold-pool';
 import type { Ledger } from './ledger';
@@ -272,22 +272,30 @@ export class Organization {
    */
   grantPool(input: PoolGrantRequest, now: number): Result<PoolGrant, HoldFailure | NotMember> {
     const { memberAccountId, keyId, amountMicros, purpose, ttlMs } = input;
-    if (!Number.isSafeInteger(amountMicros) || amountMicros <= 0) throw new Error(`invalid pooled hold: ${amountMicros} micro-dollars`);
+    if (!Number.isSafeInteger(amountMicros) || amountMicros <= 0 || isLongLived(purpose)) throw new Error(`invalid pooled hold: ${amountMicros} micro-dollars for ${purpose}`);
+    // Pending, not a member, or refused outright: as `hold` would answer (the balance and cap checks are the budget's).
     const room = this.spendable({ memberAccountId, keyId, keyLimits: [] }, now);
     if (!room.ok) return room;
     const org = this.#memory.account!;
     if (org.suspended_at !== null) return { ok: false, reason: 'account_suspended', organizationId: org.id };
     const pooled = Math.max(0, input.pooledMicros);
     const budget = Math.min(POOL_MAX_MICROS, Math.floor((room.availableMicros + pooled) / POOL_ROOM_SHARE)) - pooled;
-    const count = budget > 0 ? Math.min(input.count, Math.floor(budget / amountMicros)) : 0;
-    const holds: PoolGrant['holds'] = [];
-    const held = this.#memory.holds;
-    while (holds.length < count && held.inFlightOf(memberAccountId) < MEMBER_OPEN_HOLDS_SHARE && held.inFlight < MAX_OPEN_HOLDS) {
-      const held = this.hold({ memberAccountId, keyId, keyLimits: [], request: { minMicros: amountMicros, maxMicros: amountMicros, purpose, ttlMs } }, now);
-      if (!held.ok) break;
-      holds.push({ holdId: held.holdId, amountMicros: held.amountMicros, expiresAt: now + ttlMs });
-    }
-    return { ok: true, holds, availableMicros: room.availableMicros - holds.length * amountMicros };
+    const open = this.#memory.holds;
+    // Within the budget (so within the balance and the cap), the member's share and the organization's shared holds.
+    const count = Math.max(
+      0,
+      Math.min(input.count, Math.floor(budget / amountMicros), MEMBER_OPEN_HOLDS_SHARE - open.inFlightOf(memberAccountId), MAX_OPEN_HOLDS - open.inFlight),
+    );
+    const request = { purpose, ttlMs };
+    const placed = this.#ledger.placeAll(
+      Array.from({ length: count }, () => ({ owner: { id: sortableId(orgHoldPrefix(org.id)), keyId, memberAccountId }, amountMicros, request })),
+      now,
+    );
+    return {
+      ok: true,
+      holds: placed.map((hold) => ({ holdId: hold.id, amountMicros: hold.amount_micros, expiresAt: hold.expires_at })),
+      availableMicros: room.availableMicros - count * amountMicros,
+    };
   }
 
   /** A member gives back pooled holds no request used; only its own open holds close. How many did. */
