@@ -21,6 +21,13 @@ export type MethodNames<T> = { [K in keyof T]: T[K] extends (...args: never[]) =
  * there) that forwards to the implementation; a test checks the list against its prototype.
  */
 export function lazyDurableObject<T extends object>(load: () => Promise<ObjectClass<T>>, methods: readonly MethodNames<T>[]): ObjectClass<T> {
+  /**
+   * The implementation once an object of this isolate has loaded it: later objects construct it
+   * without awaiting an import. An `await` on an import another object's start is driving (under
+   * Vitest, whose module runner loads over I/O) resumes in that object's I/O context, where this
+   * object's storage may not be touched.
+   */
+  let loaded: ObjectClass<T> | undefined;
   class LazyDurableObject extends DurableObject<Env> {
     readonly impl: Promise<T>;
 
@@ -37,7 +44,7 @@ export function lazyDurableObject<T extends object>(load: () => Promise<ObjectCl
       promise.catch(() => {});
       void ctx.blockConcurrencyWhile(async () => {
         try {
-          const Impl = await load();
+          const Impl = loaded ?? (loaded = await load());
           const initializing: Promise<unknown>[] = [];
           // The runtime checks the state's type, so the method is shadowed on the state itself while constructing.
           Object.defineProperty(ctx, 'blockConcurrencyWhile', {
