@@ -47,7 +47,6 @@ import type {
   Result,
   RouteClass,
   SettleResult,
-  SweepOutcome,
 } from './types';
 
 export { MAX_OPEN_HOLDS } from './ledger';
@@ -322,12 +321,6 @@ export class AccountCore extends DurableObject<Env> {
     return this.#memory.account ? this.#snapshot() : null;
   }
 
-
-
-
-
-
-
   /** Everything an operator looks at; null when the account does not exist. */
   async adminView(ledgerLimit = 50): Promise<AdminView | null> {
     if (!this.#memory.account) return null;
@@ -426,20 +419,6 @@ export class AccountCore extends DurableObject<Env> {
     return this.#ledger.page(limit).entries;
   }
 
-  /** The sweep's last word: deletes everything unless the account was funded or claimed meanwhile. */
-  async deleteIfExpired(now: number): Promise<SweepOutcome> {
-    const row = this.#memory.account;
-    if (row && (row.funded_at !== null || row.claimed_at !== null || row.expires_at === null || row.expires_at > now)) {
-      return { deleted: false, fundedAt: row.funded_at, claimedAt: row.claimed_at, expiresAt: row.expires_at };
-    }
-    await this.#alarm.delete();
-    await this.ctx.storage.deleteAll();
-    this.#memory.clear();
-    this.#topUp.clear();
-    this.#keys.forgetCached();
-    return { deleted: true };
-  }
-
   /**
    * Releases holds whose caller never settled them (a crashed Worker), charges a due auto top-up,
    * then waits for the next of either.
@@ -453,14 +432,6 @@ export class AccountCore extends DurableObject<Env> {
     await this.#topUp.runDue(now);
     await this.#alarm.schedule();
   }
-
-
-
-
-
-
-
-
 
   #applyOne(op: AccountOp, now: number): AccountOpReply | Promise<AccountOpReply> {
     switch (op.op) {

@@ -10,7 +10,7 @@ import type { StoredRequest } from './requests';
 import type { KeyRow } from './statements';
 import type { CardReversal, CardRestoration, ReversalResult, SuspensionView } from './suspension';
 import type { SavedCard, TopUpRefusal, TopUpRule, TopUpView } from './top-up';
-import type { AccountSnapshot, AuthFailure, HoldFailure, MemberView, Result, Spendable } from './types';
+import type { AccountSnapshot, AuthFailure, HoldFailure, MemberView, Result, Spendable, SweepOutcome } from './types';
 
 export { MAX_OPEN_HOLDS, type AccountParts, type AdminView, type NewAccount } from './account-core';
 
@@ -22,8 +22,8 @@ const mayChangeMembership = (key: KeyRow) =>
  * The account's Durable Object as the runtime and callers meet it: the money path of `AccountCore`
  * (account-core.ts), plus what people and other objects ask of an account beyond it, each a thin
  * call into its module: organizations (D29: a member's join and leave, an organization's invites,
- * members and their holds, its owner's dashboard), its human's claim and auto top-up, and the
- * operator's suspension and card reversals.
+ * members and their holds, its owner's dashboard), its human's claim and auto top-up, the
+ * operator's suspension and card reversals, and the expiry sweep's last word.
  */
 export class AccountDurableObject extends AccountCore {
   // ---- D29, the member's side: called with one of its keys (`/agent/org/*`). ----
@@ -179,6 +179,20 @@ export class AccountDurableObject extends AccountCore {
   /** From a member's object: its record of a request it made here (D26). */
   async memberRequest(memberAccountId: string, requestId: string): Promise<StoredRequest | null> {
     return this.parts.organization.isOrganization ? this.parts.requests.find(requestId, memberAccountId) : null;
+  }
+
+  /** The sweep's last word: deletes everything unless the account was funded or claimed meanwhile. */
+  async deleteIfExpired(now: number): Promise<SweepOutcome> {
+    const row = this.parts.memory.account;
+    if (row && (row.funded_at !== null || row.claimed_at !== null || row.expires_at === null || row.expires_at > now)) {
+      return { deleted: false, fundedAt: row.funded_at, claimedAt: row.claimed_at, expiresAt: row.expires_at };
+    }
+    await this.parts.alarm.delete();
+    await this.ctx.storage.deleteAll();
+    this.parts.memory.clear();
+    this.parts.topUp.clear();
+    this.parts.keys.forgetCached();
+    return { deleted: true };
   }
 
   // ---- The human: claims (claim.ts) and auto top-up (top-up.ts); the operator: suspension and card reversals (suspension.ts). ----
