@@ -8,7 +8,7 @@ import type { Hold, HoldRequest } from './types';
  * plain account's wait for one. The hold pool takes the second off the path: the organization
  * places a few holds ahead of the member's requests, for one unlimited key and one purpose, and
  * the member hands one to a request at once (no call out). Each is an ordinary organization hold
- * (`oh_<org>_...`): the request settles, renews and releases it in the organization as any member
+ * (`oh_<org>_...`): the request settles, renews and releases it in the organization like every member
  * hold, and the organization decided it as one (balance, cap, fair share). What the pool adds:
  * - holds are sized to the largest worst case the key asked for this purpose since its pool was
  *   last idle, and a request is served from the pool only when a hold covers its worst case;
