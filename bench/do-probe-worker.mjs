@@ -1,7 +1,7 @@
 // The floor of a Durable Object round trip on this runtime (used by bench/profile.mjs only):
 // POST /none answers at once; /noop makes one RPC that does nothing; /sql makes one RPC that does
 // what a lean hold does in raw SQL (one indexed read, one insert, one update); /sql2 makes two
-// such RPCs in a row (hold + settle); /read one read-only RPC; /ledger, /ledger-open and /ledger-tx
+// such RPCs in a row (hold + settle), /sql2-two the same to two objects (a member's hold and its organization's settlement); /read one read-only RPC; /ledger, /ledger-open and /ledger-tx
 // a hold's rows (a ledger row, plus an open-hold row, plus inside transactionSync); /hold-settle
 // the account's own hold and settlement statements on its own tables (PROBE_SKIP=u,d,i leaves out
 // the settlement's update, delete or insert). PROBE_ROUTES picks the routes bench/profile.mjs runs.
@@ -95,6 +95,10 @@ export default {
     if (pathname === '/sql2') {
       await stub.hold(1);
       await stub.hold(-1);
+    }
+    if (pathname === '/sql2-two') {
+      await stub.hold(1);
+      await env.PROBE.get(env.PROBE.idFromName('two')).hold(-1);
     }
     if (request.headers.get('x-upstream')) {
       const upstream = await fetch(`${env.UPSTREAM_BASE_URL}/v1/chat/completions`, { method: 'POST', body: request.body });

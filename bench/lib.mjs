@@ -539,3 +539,32 @@ export function cannon(target, body, seconds) {
 
 
 // ---------------------------------------------------------------------------------------------
+
+/**
+ * A DevTools protocol session with the isolate of the Worker `label` (Miniflare started with
+ * `inspectorPort: 0`), its Profiler enabled at `intervalUs`: `send(method, params)` and `close()`.
+ */
+export async function openInspector(mf, label, intervalUs = 50) {
+  const { host } = await mf.getInspectorURL();
+  const list = await (await fetch(`http://${host}/json`)).json();
+  const entry = list.find((e) => e.title?.endsWith(`core:user:${label}`)) ?? list[0];
+  const ws = new WebSocket(entry.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)));
+  let id = 0;
+  const pending = new Map();
+  ws.onmessage = (event) => {
+    const msg = JSON.parse(event.data);
+    if (msg.id && pending.has(msg.id)) {
+      pending.get(msg.id)(msg);
+      pending.delete(msg.id);
+    }
+  };
+  const send = (method, params = {}) => new Promise((resolve) => {
+    const n = ++id;
+    pending.set(n, resolve);
+    ws.send(JSON.stringify({ id: n, method, params }));
+  });
+  await send('Profiler.enable');
+  await send('Profiler.setSamplingInterval', { interval: intervalUs });
+  return { send, close: () => ws.close() };
+}

@@ -30,7 +30,7 @@ import {
   ADMIN_TOKEN, BENCH_DIR, CHAT_BODY, ROOT, applyMigrations, buildGateway, cannon, cleanups, cpuSeconds, passthroughWorkerOptions,
   gatewayWorkerOptions, log, percentile, sequential, sorted, makeClient, runMain, setupGateway, startMiniflare,
   startUpstream,
-  mainModule, patchBundle, CLIENT_ONLY_EDITS,
+  mainModule, patchBundle, CLIENT_ONLY_EDITS, openInspector,
 } from './lib.mjs';
 
 const N = Number(process.env.PROFILE_N ?? 1000);
@@ -224,33 +224,11 @@ async function getLoop(client, target, n) {
 
 /** A V8 CPU profile of the gateway's isolate (Worker and Durable Object) under c=32 load. */
 async function cpuProfile(mf, target, variant, bundleDir) {
-  const inspector = await mf.getInspectorURL();
-  const list = await (await fetch(`http://${inspector.host}/json`)).json();
-  const entry = list.find((e) => e.title?.endsWith(`core:user:${variant}`)) ?? list[0];
-  log(`inspector targets: ${list.map((e) => e.title ?? e.id).join(', ')}; profiling ${entry.title ?? entry.id}`);
-  const ws = new WebSocket(entry.webSocketDebuggerUrl);
-  await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)));
-  let id = 0;
-  const pending = new Map();
-  ws.onmessage = (event) => {
-    const msg = JSON.parse(event.data);
-    if (msg.id && pending.has(msg.id)) {
-      pending.get(msg.id)(msg);
-      pending.delete(msg.id);
-    }
-  };
-  const send = (method, params = {}) =>
-    new Promise((resolve) => {
-      const n = ++id;
-      pending.set(n, resolve);
-      ws.send(JSON.stringify({ id: n, method, params }));
-    });
-  await send('Profiler.enable');
-  await send('Profiler.setSamplingInterval', { interval: 100 });
+  const { send, close } = await openInspector(mf, variant, 100);
   await send('Profiler.start');
   await cannon(target, target.body, RPS_S);
   const { result } = await send('Profiler.stop');
-  ws.close();
+  close();
   const file = path.join(BENCH_DIR, '.out', `${variant}.cpuprofile`);
   writeFileSync(file, JSON.stringify(result.profile));
   const mapFile = readdirSync(bundleDir).find((f) => f.endsWith('.js.map'));

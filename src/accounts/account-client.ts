@@ -194,6 +194,8 @@ export class AccountClient {
   readonly #ctx: Pick<ExecutionContext, 'waitUntil'> | undefined;
   /** The id of the key this request's account verified (a granted hold or authentication), for its log line. */
   keyId: string | undefined;
+  /** The client of the last other account `forHold` named (a member's organization), kept for this request's later calls. */
+  #other: { accountId: string; client: AccountClient } | undefined;
 
   constructor(env: Env, accountId: string, ctx?: Pick<ExecutionContext, 'waitUntil'>) {
     const channel = channelOf(accountId);
@@ -212,7 +214,9 @@ export class AccountClient {
    */
   forHold(holdId: string): AccountClient {
     const owner = holdOwner(this.#accountId, holdId);
-    return owner === this.#accountId ? this : new AccountClient(this.#env, owner, this.#ctx);
+    if (owner === this.#accountId) return this;
+    if (this.#other?.accountId !== owner) this.#other = { accountId: owner, client: new AccountClient(this.#env, owner, this.#ctx) };
+    return this.#other.client;
   }
 
   /**
