@@ -92,7 +92,7 @@ async function sequential(client, target, body, n) {
 }
 
 export async function measureMember({ client, bundleDir, config, upstreamUrl, stateRoot }) {
-  const fast = await measureConfiguration({ client, bundleDir, config, upstreamUrl, stateRoot, label: 'member', n: N, streamN: STREAM_N, rpsSeconds: RPS_SECONDS });
+  const fast = await measureConfiguration({ client, bundleDir, config, upstreamUrl, stateRoot, label: 'member', n: N, streamN: STREAM_N, rpsSeconds: RPS_SECONDS, cpuN: CPU_N });
   // The member's extra hop itself: the same, with the hold always before the upstream (D21 off).
   let strict = null;
   if (STRICT_N > 0) {
@@ -112,8 +112,8 @@ export async function measureMember({ client, bundleDir, config, upstreamUrl, st
   return report(fast, slow, strict);
 }
 
-/** One gateway and pass-through on `upstreamUrl`: the plain account and the member, c=1 interleaved, then c=32 (unless `rpsSeconds` is 0), then the money. */
-async function measureConfiguration({ client, bundleDir, config, upstreamUrl, stateRoot, label, n, streamN, rpsSeconds, bindings = {} }) {
+/** One gateway and pass-through on `upstreamUrl`: the plain account and the member, c=1 in turns, CPU per c=1 request (unless `cpuN` is 0), c=32 (unless `rpsSeconds` is 0), then the money. */
+async function measureConfiguration({ client, bundleDir, config, upstreamUrl, stateRoot, label, n, streamN, rpsSeconds, cpuN = 0, bindings = {} }) {
   // D21's decision per request, from the gateway's log line (README "Observability"); other lines are shown.
   const decisions = new Map();
   const handleStructuredLogs = ({ message }) => {
@@ -196,10 +196,10 @@ async function measureConfiguration({ client, bundleDir, config, upstreamUrl, st
     // CPU per c=1 request: blocks per target (a process's CPU cannot be split between requests in
     // turn), in CPU_ROUNDS alternating rounds so that a slow spell does not fall on one target's whole.
     const cpuPerC1Request = {};
-    if (CPU_N > 0) {
-      log(`${label}: workerd CPU at c=1, ${CPU_N} requests per target in ${CPU_ROUNDS} alternating rounds`);
+    if (cpuN > 0) {
+      log(`${label}: workerd CPU at c=1, ${cpuN} requests per target in ${CPU_ROUNDS} alternating rounds`);
       const cpu = {};
-      const perBlock = Math.ceil(CPU_N / CPU_ROUNDS);
+      const perBlock = Math.ceil(cpuN / CPU_ROUNDS);
       for (let round = 0; round < CPU_ROUNDS; round++) {
         for (const key of round % 2 === 0 ? ['passthrough', 'plain', 'member'] : ['passthrough', 'member', 'plain']) {
           const before = cpuSeconds(pidsOf(key)).ours;
@@ -328,7 +328,7 @@ function report(fast, slow, strict) {
     ...(slow ? [moneyRow(slow, slowName)] : []),
     '',
     `- Each configuration: one gateway workerd (a fresh Miniflare, state on tmpfs) and one pass-through Worker on its upstream. The plain account registered and credited $100000; the member registered, an organization created (\`POST /admin/organizations\`) and credited $100000, an invite with \`auto_approve\` and a $100000 monthly cap, joined with \`POST /agent/org/join\`.`,
-    `- c=1: one keep-alive socket, ${WARMUP} warm-up requests per target, then ${N} non-streamed requests and ${STREAM_N} streams per target (${STRICT_N} and ${Math.ceil(STRICT_N / 10)} with D21 off, ${SLOW_N} and ${SLOW_STREAM_N} with the slow upstream) the plain account and the member one request each in turn, their order swapped every turn (so that the machine's slow moments fall on both alike), the pass-through's half before and half after them; exact percentiles. ` +
+    `- c=1: one keep-alive socket, ${WARMUP} warm-up requests per target, then ${N} non-streamed requests and ${STREAM_N} streams per target (${STRICT_N} and ${Math.ceil(STRICT_N / 10)} with D21 off, ${SLOW_N} and ${SLOW_STREAM_N} with the slow upstream): the plain account and the member one request each in turn, their order swapped every turn (so that the machine's slow moments fall on both alike), the pass-through's half before and half after them; exact percentiles. ` +
       `The last column: the share of the c=1 requests whose upstream call started before the hold was confirmed (D21), from the gateway's log lines.`,
     `- c=${CONCURRENCY} (instant upstream only): ${CONCURRENCY} closed loops on keep-alive sockets, ${RPS_SECONDS} s per target in 2 alternating rounds; workerd CPU is the gateway's (or the pass-through's) process user + system time over its rounds, divided by its requests.`,
     `- Money: every cost of the configuration summed per account (X-Service-Cost, a stream's final \`x_service.cost_usd\`; warm-up and c=${CONCURRENCY} included), against the balance drops from \`GET /admin/accounts/{id}\` once no hold is open.`,
