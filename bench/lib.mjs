@@ -537,9 +537,8 @@ export function cannon(target, body, seconds) {
   });
 }
 
-
 // ---------------------------------------------------------------------------------------------
-
+// The isolate's inspector (bench/profile.mjs, bench/profile-member.mjs).
 /**
  * A DevTools protocol session with the isolate of the Worker `label` (Miniflare started with
  * `inspectorPort: 0`), its Profiler enabled at `intervalUs`: `send(method, params)` and `close()`.

@@ -77,15 +77,16 @@ async function main() {
     return;
   }
   const ins = await openInspector(gw.mf, 'member-profile');
+  const perRound = Math.ceil(N / ROUNDS);
   const sums = Object.fromEntries(Object.keys(targets).map((k) => [k, { total: 0, self: new Map(), inclusive: new Map(), n: 0 }]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const key of round % 2 ? ['member', 'plain'] : ['plain', 'member']) {
       await ins.send('Profiler.start');
-      await run(targets[key], N / ROUNDS);
+      await run(targets[key], perRound);
       const { result } = await ins.send('Profiler.stop');
       if (round === 0) writeFileSync(path.join(BENCH_DIR, '.out', `member-profile-${key}.cpuprofile`), JSON.stringify(result.profile));
       aggregate(result.profile, sums[key]);
-      sums[key].n += N / ROUNDS;
+      sums[key].n += perRound;
     }
   }
   ins.close();

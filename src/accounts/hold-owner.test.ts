@@ -11,6 +11,18 @@ describe('holdOwner (D29)', () => {
     expect(holdOwner(crypto.randomUUID(), holdId)).toBe(organizationId);
   });
 
+  it('names each organization for its own holds when several are asked in turn, again and again (the decoding is remembered per isolate)', () => {
+    const organizations = [crypto.randomUUID(), crypto.randomUUID()];
+    const holds = organizations.map((id) => [sortableId(orgHoldPrefix(id)), sortableId(orgHoldPrefix(id))] as const);
+    for (let round = 0; round < 2; round++) {
+      organizations.forEach((id, i) => {
+        for (const holdId of holds[i]!) expect(holdOwner(crypto.randomUUID(), holdId)).toBe(id);
+      });
+    }
+    // An organization part that decodes to no account id, asked twice: each time the asking account.
+    for (const accountId of [crypto.randomUUID(), crypto.randomUUID()]) expect(holdOwner(accountId, `oh_${'z'.repeat(22)}_0mwx`)).toBe(accountId);
+  });
+
   it.each([
     ['an account\'s own hold', 'hold_0mwx1234abcdefghijklmn'],
     ['a hold id without its organization part', 'oh__0mwx1234'],
