@@ -98,6 +98,8 @@ export interface AdminView {
   holds: OpenHoldView[];
   /** Holds released by their deadline and never charged: requests whose Worker died. */
   expiredUnsettledHolds: number;
+  /** D33: what upstreams billed beyond this account's holds, its `loss` rows summed. */
+  lossMicros: number;
   /** The request path's calls that reached this object since it started (in memory). */
   calls: CallCountsView;
 }
@@ -338,6 +340,7 @@ export class AccountCore extends DurableObject<Env> {
         expiresAt: hold.expires_at,
       })),
       expiredUnsettledHolds: this.#ledger.expiredUnsettled(),
+      lossMicros: this.#ledger.losses(),
       calls: this.#calls.view(),
     };
   }

@@ -140,18 +140,20 @@ export class Ledger {
   }
 
   /**
-   * Charges the actual cost of a hold and frees the rest. Idempotent: a repeated settlement of
-   * the same hold returns the first result and charges nothing more.
+   * Charges the actual cost of a hold, at most the hold (D33), and frees the rest; what the cost
+   * passes the hold by is the operator's, a `loss` row (`#recordLoss`). Idempotent: a repeated
+   * settlement of the same hold returns the first result and charges nothing more.
    */
   settle(holdId: string, chargeMicros: number, now: number): SettleResult {
-    const charge = Math.max(0, Math.round(chargeMicros));
+    const cost = Math.max(0, Math.round(chargeMicros));
     // Like a hold's amounts: a NaN or infinite charge would make the balance unrecoverable.
-    if (!Number.isSafeInteger(charge)) throw new Error(`invalid charge: ${chargeMicros} micro-dollars`);
+    if (!Number.isSafeInteger(cost)) throw new Error(`invalid charge: ${chargeMicros} micro-dollars`);
     const open = this.#memory.holds.get(holdId);
-    if (!open) return this.#settleClosed(holdId, charge, now);
+    if (!open) return this.#settleClosed(holdId, cost, now);
     const account = this.#memory.account!;
+    const charge = Math.min(cost, open.amount_micros);
     const balance = account.balance_micros - charge;
-    const freed = Math.max(0, open.amount_micros - charge);
+    const freed = open.amount_micros - charge;
     this.#storage.transactionSync(() => {
       run(this.#storage, SQL.setBalance, balance);
       run(this.#storage, SQL.deleteHold, holdId);
@@ -161,6 +163,7 @@ export class Ledger {
         ...['charge', -charge, balance, holdId, open.key_id, null, `charge:${holdId}`, open.purpose, open.request_id, now, open.member_account_id],
         ...['release', freed, balance, holdId, open.key_id, null, `release:${holdId}`, 'settled', open.request_id, now, open.member_account_id],
       );
+      this.#recordLoss(open, cost, charge, balance, now);
       this.#spend.count(open.key_id, charge, now, open.member_account_id);
     });
     account.balance_micros = balance;
@@ -313,16 +316,35 @@ export class Ledger {
     const closedBy = row('release')?.note ?? '';
     if (closedBy !== EXPIRED && !closedBy.startsWith(OPERATOR)) return { ok: false, reason: 'hold_released' };
 
-    const balance = account.balance_micros - charge;
+    // The hold row's amount is what was set aside: a late charge is bound by it too (D33).
+    const bounded = Math.min(charge, held.amount_micros);
+    const balance = account.balance_micros - bounded;
     this.#storage.transactionSync(() => {
       run(this.#storage, SQL.setBalance, balance);
       const hold = { id: holdId, key_id: held.key_id, request_id: held.request_id, member_account_id: held.member_account_id };
-      this.#row('charge', -charge, balance, hold, null, `charge:${holdId}`, held.note, now);
-      this.#spend.count(held.key_id, charge, now, held.member_account_id);
+      this.#row('charge', -bounded, balance, hold, null, `charge:${holdId}`, held.note, now);
+      this.#recordLoss(hold, charge, bounded, balance, now);
+      this.#spend.count(held.key_id, bounded, now, held.member_account_id);
     });
     account.balance_micros = balance;
-    this.#spend.memberCharged(held.member_account_id, charge, now);
-    return { ok: true, holdId, chargedMicros: charge, balanceMicros: balance, applied: true };
+    this.#spend.memberCharged(held.member_account_id, bounded, now);
+    return { ok: true, holdId, chargedMicros: bounded, balanceMicros: balance, applied: true };
+  }
+
+  /**
+   * D33: the part of an upstream's bill beyond the hold is the operator's loss, not the account's
+   * debt. Its `loss` row moves no money (the balance after it is the charge's) and says both
+   * amounts; the operator finds them in the account's ledger and `loss_usd` of its admin view.
+   */
+  #recordLoss(hold: Pick<OpenHold, 'id' | 'key_id' | 'request_id' | 'member_account_id'>, cost: number, charged: number, balance: number, now: number): void {
+    if (cost <= charged) return;
+    const note = `billed ${cost} micro-dollars, ${cost - charged} beyond the hold of ${charged}`;
+    this.#row('loss', cost - charged, balance, hold, null, `loss:${hold.id}`, note, now);
+  }
+
+  /** The sum of the account's `loss` rows (D33): what upstreams billed beyond its holds. */
+  losses(): number {
+    return run<{ total: number | null }>(this.#storage, SQL.losses)[0]?.total ?? 0;
   }
 
   /** Closes a hold without a charge; `why` is the release row's note. */

@@ -84,7 +84,8 @@ export const holds = sqliteTable('holds', {
 });
 
 /** `audit`: a row of amount 0 that records an operator's or the gateway's act (suspension), with its reason. */
-export type LedgerKind = 'credit' | 'hold' | 'charge' | 'release' | 'audit';
+/** `loss` (D33): what an upstream billed beyond a hold, the operator's; it moves no money. */
+export type LedgerKind = 'credit' | 'hold' | 'charge' | 'release' | 'audit' | 'loss';
 export type CreditSource = 'welcome' | 'operator' | 'card' | 'usdc' | 'x402';
 
 /**

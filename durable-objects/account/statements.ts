@@ -25,6 +25,8 @@ export const SQL = {
     "SELECT COUNT(*) AS count FROM ledger r WHERE r.kind = 'release' AND r.note = 'expired' AND r.member_account_id = ? AND r.created_at >= ? " +
     "AND NOT EXISTS (SELECT 1 FROM ledger c WHERE c.idempotency_key = 'charge:' || r.hold_id)",
   ledgerKeyExists: 'SELECT 1 FROM ledger WHERE idempotency_key = ?',
+  /** D33: what upstreams billed beyond the holds (admin view; off the hot path). */
+  losses: "SELECT SUM(amount_micros) AS total FROM ledger WHERE kind = 'loss'",
   setBalance: 'UPDATE account SET balance_micros = ?',
   setFunding: 'UPDATE account SET balance_micros = ?, funded_at = ?, expires_at = ?, card_funded_micros = ?',
   account: 'SELECT id, created_at, balance_micros, claimed_at, funded_at, expires_at, card_funded_micros, fund_token, suspended_at, suspended_reason, kind, name, organization_id FROM account',

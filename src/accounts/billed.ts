@@ -43,15 +43,19 @@ export async function placeHold(c: Context<AppEnv>, ask: HoldAsk): Promise<Hold>
 /**
  * The one settlement policy: charges a hold durably before its cost is stated, through the
  * journal near the Worker when the account (or a member's organization) is far (`settleDurably`).
- * `colo` names the journal's location (`request.cf.colo`; none for a job). Throws when the account
+ * `colo` names the journal's location (`request.cf.colo`; none for a job). The charge is at most
+ * the hold (D33: the account applies the same bound, and records the rest as the operator's loss).
+ * Throws when the account
  * refuses (an unknown or released hold) or when neither place acknowledges the charge.
  */
-export function settleHold(env: Env, colo: unknown, payer: Payer, holdId: string, chargeMicros: number, record?: RequestRecord): Promise<Settled> {
+export function settleHold(env: Env, colo: unknown, payer: Payer, hold: Pick<Hold, 'holdId' | 'amountMicros'>, chargeMicros: number, record?: RequestRecord): Promise<Settled> {
+  const { holdId } = hold;
   return settleDurably({
     account: payer.account,
     accountId: payer.accountId,
     holdId,
     chargeMicros,
+    heldMicros: hold.amountMicros,
     record,
     far: journalPays(payer.account.forHold(holdId).roundTripMs),
     journal: () => env.SETTLEMENT_JOURNAL.get(env.SETTLEMENT_JOURNAL.idFromName(journalName(colo, payer.accountId))),
@@ -99,7 +103,7 @@ export async function withHold<T>(
   const hold = await placeHold(c, ask);
   const caller = c.get('caller');
   const settle = (chargeMicros: number, record?: RequestRecord) =>
-    settleHold(c.env, c.req.raw.cf?.colo, caller, hold.holdId, chargeMicros, record).catch((err: unknown) => {
+    settleHold(c.env, c.req.raw.cf?.colo, caller, hold, chargeMicros, record).catch((err: unknown) => {
       console.error(`settlement of ${hold.holdId} failed`, err);
       throw new GatewayError('api_error', 'The charge could not be recorded.');
     });

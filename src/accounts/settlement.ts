@@ -47,6 +47,11 @@ export async function settleDurably(options: {
   accountId: string;
   holdId: string;
   chargeMicros: number;
+  /**
+   * The hold's amount, where the caller knows it: the cost a journaled settlement states is at
+   * most this, as the account will charge it (D33: `Ledger.settle` bounds the charge by the hold).
+   */
+  heldMicros?: number;
   /** What the request was, stored with the charge for its lookup (D26); carried by the journal too. */
   record?: RequestRecord | undefined;
   /** Whether to journal it: `journalPays(account.roundTripMs)`. */
@@ -77,8 +82,10 @@ const withAccount: Place = async ({ account, holdId, record }, chargeMicros) => 
   return { costMicros: result.chargedMicros, balanceMicros: result.balanceMicros };
 };
 
-const journaled: Place = async ({ account, accountId, holdId, journal, record }, chargeMicros) => {
+const journaled: Place = async ({ account, accountId, holdId, journal, record, heldMicros }, chargeMicros) => {
+  // The whole bill goes to the account, which records what passes the hold as the operator's loss.
   await journal().record({ accountId, holdId, chargeMicros, ...(record ? { record } : {}) });
-  account.noteJournaledCharge(chargeMicros);
-  return { costMicros: chargeMicros, balanceMicros: account.balanceAfterPendingMicros };
+  const charged = Math.min(chargeMicros, heldMicros ?? chargeMicros);
+  account.noteJournaledCharge(charged);
+  return { costMicros: charged, balanceMicros: account.balanceAfterPendingMicros };
 };

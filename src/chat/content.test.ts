@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { ChatModel } from '../catalog/types';
 import type { ChatRequest } from '../providers/chat/types';
 import { checkContent, isBase64 } from './content';
-import { estimatePromptTokens } from './estimate';
+import { measurePrompt } from './estimate';
 
-const model = { id: 'openai/gpt-4o', vision: true, pdf: true, tools: true } as ChatModel;
+const model = { id: 'openai/gpt-4o', vision: true, pdf: true, tools: true, contextLength: 128_000 } as ChatModel;
 const withPdf = (fileData: string): ChatRequest => ({
   model: model.id,
   messages: [{ role: 'user', content: [{ type: 'text', text: 'Summarise' }, { type: 'file', file: { filename: 'a.pdf', file_data: fileData } }] }],
@@ -20,6 +20,6 @@ describe('checkContent: PDF data', () => {
     expect(isBase64(data)).toBe(true);
     const request = withPdf(`data:application/pdf;base64,${data}`);
     expect(() => checkContent(request, model)).not.toThrow();
-    expect(estimatePromptTokens(request)).toBeGreaterThan(3_000);
+    expect(measurePrompt(request, model).bound).toBeGreaterThan(3_000);
   });
 });

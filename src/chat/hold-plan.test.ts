@@ -15,6 +15,7 @@ describe('planHold (D5)', () => {
       minMicros: 3500,
       maxMicros: 3500,
       fixedCap: true,
+      predictionTokens: 0,
     });
   });
 

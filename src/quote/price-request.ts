@@ -1,13 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { tokenCostMicros } from '../billing/cost';
-import { checkContent } from '../chat/content';
-import { estimatePromptTokens } from '../chat/estimate';
-import { planHold } from '../chat/hold-plan';
-import { applyParamRules } from '../chat/params';
-import { holdPrice } from '../chat/resolve';
-import { resolveModel, servingRoutes } from '../catalog/resolve';
-import { paramGroup } from '../catalog';
+import { planChat } from '../chat/chat-plan';
 import type { ChatModel, TokenPrice } from '../catalog/types';
 import type { RouteClass } from '../../durable-objects/account/types';
 import type { AppEnv } from '../env';
@@ -70,15 +64,10 @@ const priceImages = (route: typeof generateImages | typeof submitImageJob): Pric
 const PRICERS = {
   '/v1/chat/completions': async (body, c) => {
     const request = parsed(chatCompletions, body);
-    const model = resolveModel(request.model, 'chat');
-    const routes = servingRoutes(model, c.env);
-    checkContent(request, model);
-    applyParamRules(request, paramGroup(routes[0]!));
-    const price = holdPrice(routes);
-    const plan = planHold(request, model, price, estimatePromptTokens(request));
+    const { model, routes, price, prompt, plan } = planChat(request, c.env);
     const choices = request.n ?? 1;
     const typical = Math.min(plan.outputCap, TYPICAL_REPLY_TOKENS * choices);
-    const estimatedMicros = tokenCostMicros({ inputTokens: plan.promptTokens, outputTokens: typical, cacheReadTokens: 0, cacheWriteTokens: 0 }, routes[0]!.price);
+    const estimatedMicros = tokenCostMicros({ inputTokens: prompt.estimate, outputTokens: typical, cacheReadTokens: 0, cacheWriteTokens: 0 }, routes[0]!.price);
     return { model: model.id, worstMicros: plan.maxMicros, minMicros: plan.minMicros, estimatedMicros, chat: { model, price, promptTokens: plan.promptTokens, choices } };
   },
   '/v1/images/generations': priceImages(generateImages),

@@ -97,8 +97,9 @@ export async function startOpenAIUpstream(options: OpenAIUpstreamOptions = {}): 
       created: Math.floor(Date.now() / 1000),
       model: typeof body.model === 'string' ? body.model : 'unknown',
       n,
-      // `[fractional-usage]`: a compatible server that reports a count that is not whole.
-      promptTokens: promptTokensOf(request.body) + (lastUserText(body).includes('[fractional-usage]') ? 0.5 : 0),
+      // `[fractional-usage]`: a compatible server that reports a count that is not whole;
+      // `[reports-prompt-tokens=N]`: one that reports N prompt tokens, whatever it was sent (a lying upstream).
+      promptTokens: reportedPromptTokens(lastUserText(body)) ?? promptTokensOf(request.body) + (lastUserText(body).includes('[fractional-usage]') ? 0.5 : 0),
       groqId: `req_${name}${served}`,
     };
     // After a tool result the model answers in words, as the other simulators do.
@@ -261,4 +262,10 @@ function streamToolCall(res: ServerResponse, request: RecordedRequest, answer: A
   );
   for (const piece of ARGUMENT_PIECES) stream.delta({ tool_calls: [{ index: 0, function: { arguments: piece } }] });
   stream.end('tool_calls', ARGUMENT_PIECES.length * answer.n);
+}
+
+/** The count a `[reports-prompt-tokens=N]` tag asks the simulator to report (`1e308` is read as a number). */
+function reportedPromptTokens(text: string): number | undefined {
+  const tag = /\[reports-prompt-tokens=([0-9.e+]+)\]/.exec(text);
+  return tag ? Number(tag[1]) : undefined;
 }

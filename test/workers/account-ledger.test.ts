@@ -78,12 +78,28 @@ describe('the account ledger', () => {
     expect(refused).toEqual({ ok: false, reason: 'insufficient_credits', availableMicros: 0, neededMicros: 1, fundToken: expect.any(String) });
   });
 
-  it('charges the actual amount when it exceeds the hold, and no more', async () => {
+  it('charges at most the hold, and writes what the upstream billed beyond it as a loss row that moves no money (D33)', async () => {
     const { stub, keyHash } = await fundedAccount('0.1');
     const granted = await stub.authorizeHold(hold(keyHash, 100_000));
     if (!granted.ok) throw new Error(granted.reason);
-    await stub.settle(granted.holdId, 100_250);
-    expect((await stub.snapshot()).balanceMicros).toBe(-250);
+    expect(await stub.settle(granted.holdId, 100_250)).toMatchObject({ ok: true, chargedMicros: 100_000, balanceMicros: 0 });
+    expect(await stub.settle(granted.holdId, 100_250)).toMatchObject({ ok: true, chargedMicros: 100_000, applied: false });
+    expect((await stub.snapshot()).balanceMicros).toBe(0);
+    const view = await stub.adminView();
+    expect(view?.lossMicros).toBe(250);
+    const rows = view!.ledger.filter((row) => row.holdId === granted.holdId);
+    expect(rows.find((row) => row.kind === 'loss')).toMatchObject({ amountMicros: 250, balanceAfterMicros: 0 });
+    expect(rows.find((row) => row.kind === 'charge')).toMatchObject({ amountMicros: -100_000 });
+  });
+
+  it('bounds a late charge of an expired hold by the hold too (D33)', async () => {
+    const { stub, keyHash } = await fundedAccount('1');
+    const granted = await stub.authorizeHold(hold(keyHash, 250_000, { ttlMs: 1 }));
+    if (!granted.ok) throw new Error(granted.reason);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await runDurableObjectAlarm(stub);
+    expect(await stub.settle(granted.holdId, 1e12)).toMatchObject({ ok: true, chargedMicros: 250_000, balanceMicros: 750_000 });
+    expect((await stub.adminView())?.lossMicros).toBe(1e12 - 250_000);
   });
 
   it('credits once per idempotency key', async () => {
@@ -148,9 +164,9 @@ describe('key guardrails', () => {
     if (!first.ok) throw new Error(first.reason);
     // The open hold already uses 0.60 of the 1.00 limit.
     expect(await stub.authorizeHold(hold(keyHash, 500_000))).toMatchObject({ ok: false, reason, remainingMicros: 400_000 });
-    await stub.settle(first.holdId, 700_000);
-    expect(await stub.authorizeHold(hold(keyHash, 300_001))).toMatchObject({ ok: false, reason, remainingMicros: 300_000 });
-    const fits = await stub.authorizeHold(hold(keyHash, 300_000));
+    await stub.settle(first.holdId, 550_000);
+    expect(await stub.authorizeHold(hold(keyHash, 450_001))).toMatchObject({ ok: false, reason, remainingMicros: 450_000 });
+    const fits = await stub.authorizeHold(hold(keyHash, 450_000));
     expect(fits).toMatchObject({ ok: true });
   });
 

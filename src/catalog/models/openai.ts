@@ -34,6 +34,8 @@ export const openai = [
     contextLength: 128_000,
     maxOutputTokens: 16_384,
     vision: true,
+    // OpenAI's vision guide: 2,833 base plus 5,667 per 512-px tile, at most 8 tiles at high detail.
+    imageTokens: 48_169,
     tools: true,
     pdf: true,
     routes: [

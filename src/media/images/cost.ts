@@ -1,5 +1,5 @@
 import { imageTokenCostMicros, withImageFee, type ImageTokenUsage } from '../../billing/image-cost';
-import { textTokens } from '../../chat/estimate';
+import { utf8Bytes } from '../../chat/estimate';
 import type { ImagePlan } from '../../providers/renders';
 
 /**
@@ -28,7 +28,8 @@ export function imageHoldMicros(plan: ImagePlan): number {
   const tokens = plan.route.tokens;
   if (!tokens) return plan.n * plan.unitMicros;
   // Micro-dollars per token = USD per million tokens.
-  const inputs = textTokens(plan.prompt) * tokens.textInputPerMTok + plan.references.length * HELD_TOKENS_PER_REFERENCE * tokens.imageInputPerMTok;
+  // The prompt at one token per UTF-8 byte: no tokenizer makes more of it (D33).
+  const inputs = utf8Bytes(plan.prompt) * tokens.textInputPerMTok + plan.references.length * HELD_TOKENS_PER_REFERENCE * tokens.imageInputPerMTok;
   return withImageFee(plan.n * (heldPerImageMicros(plan) + Math.ceil(inputs)));
 }
 

@@ -59,6 +59,7 @@ export const getAccountHandler: RouteHandler<typeof getAccount, AppEnv> = async 
       keys: view.keys.map(keyBody),
       holds: view.holds.map(holdBody),
       expired_unsettled_holds: view.expiredUnsettledHolds,
+      loss_usd: formatUsd(view.lossMicros),
       ledger: view.ledger.map(ledgerBody),
       durable_object_calls: callCountsBody(view.calls),
       suspended: suspendedBody(view.account.suspended),

@@ -47,7 +47,10 @@ export const ApiKeyRecord = z
 
 const LedgerRow = z.object({
   seq: z.int(),
-  kind: z.enum(['credit', 'hold', 'charge', 'release', 'audit']).openapi({ description: '`audit`: an act of amount 0 with its reason (a suspension, a key the operator created or changed).' }),
+  kind: z.enum(['credit', 'hold', 'charge', 'release', 'audit', 'loss']).openapi({
+    description:
+      '`audit`: an act of amount 0 with its reason (a suspension, a key the operator created or changed). `loss` (D33): what an upstream billed beyond the hold, which the account is never charged: the operator\'s, it moves no money (its `amount_usd` is the excess, its note says the bill).',
+  }),
   amount_usd: UsdString,
   balance_after_usd: UsdString,
   hold_id: z.string().nullable(),
@@ -114,6 +117,7 @@ export const getAccount = createRoute({
         keys: z.array(ApiKeyRecord),
         holds: z.array(OpenHold),
         expired_unsettled_holds: z.int().openapi({ description: 'Holds released at their deadline and never charged: requests whose Worker died.' }),
+        loss_usd: z.string().openapi({ description: "D33: the sum of the account's `loss` rows, what upstreams billed beyond its holds (the operator's, never the account's)." }),
         ledger: z.array(LedgerRow),
         durable_object_calls: DurableObjectCalls,
         suspended: Suspended,

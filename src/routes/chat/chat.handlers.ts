@@ -3,17 +3,11 @@ import type { Context } from 'hono';
 import { releaseHold, settleHold } from '../../accounts/billed';
 import { tokenCostMicros } from '../../billing/cost';
 import { COST_HEADER, CREDITS_HEADER, UNSUPPORTED_HEADER, unsupportedHeaderValue } from '../../billing/headers';
-import { checkContent } from '../../chat/content';
-import { estimatePromptTokens } from '../../chat/estimate';
 import type { Dispatched } from '../../chat/dispatch';
+import { planChat } from '../../chat/chat-plan';
 import { holdAndDispatch } from '../../chat/hold-dispatch';
-import { planHold } from '../../chat/hold-plan';
-import { applyParamRules } from '../../chat/params';
-import { holdPrice } from '../../chat/resolve';
-import { resolveModel, servingRoutes } from '../../catalog/resolve';
 import { chatEventStream } from '../../chat/stream';
 import { billableUsage, usageWire } from '../../chat/usage';
-import { paramGroup } from '../../catalog';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { executionContext } from '../../execution-context';
@@ -32,14 +26,10 @@ import type { chatCompletions } from './chat.routes';
 export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv> = async (c) => {
   const startedAt = Date.now();
   const request = c.req.valid('json');
-  const model = resolveModel(request.model, 'chat');
-  const routes = servingRoutes(model, c.env);
-  checkContent(request, model);
-  applyParamRules(request, paramGroup(routes[0]!)); // a 400 before any money moves
+  // The 400s, the model's routes and the hold's bound (D33), before any money moves.
+  const { model, routes, price, prompt, plan } = planChat(request, c.env);
 
   const caller = c.get('caller');
-  const price = holdPrice(routes);
-  const plan = planHold(request, model, price, estimatePromptTokens(request));
   const log = c.var.log;
   log.model = model.id;
   const { hold, dispatched, abortUpstream, stopLease, speculative } = await holdAndDispatch(c, { request, model, routes, plan, price });
@@ -67,7 +57,7 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
   // can lose an answer in flight, never a charge a client was told about.
   const settle = (usage: Usage) => {
     stopLease();
-    return settleHold(c.env, c.req.raw.cf?.colo, caller, hold.holdId, tokenCostMicros(usage, dispatched.route.price), record(usage));
+    return settleHold(c.env, c.req.raw.cf?.colo, caller, hold, tokenCostMicros(usage, dispatched.route.price), record(usage));
   };
   const headers: Record<string, string> = dispatched.unsupported.length ? { [UNSUPPORTED_HEADER]: unsupportedHeaderValue(dispatched.unsupported) } : {};
 
@@ -76,7 +66,7 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
       upstream: dispatched.response.body ?? new ReadableStream(),
       translator: dispatched.adapter.streamTranslator(context),
       context,
-      promptEstimate: plan.promptTokens,
+      promptEstimate: prompt.estimate,
       settle,
       release,
       abortUpstream,
@@ -97,7 +87,7 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
     });
   }
 
-  const completed = finishCompletion(dispatched, context, plan.promptTokens, settle, release);
+  const completed = finishCompletion(dispatched, context, prompt.estimate, settle, release);
   // Keeps the Worker alive until the answer is read and its charge written, even if the client leaves.
   waitUntil(c, completed);
   const { body, settled } = await completed;
