@@ -15,7 +15,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import {
   ADMIN_TOKEN, BENCH_DIR, CHAT_BODY, ROUNDS, applyMigrations, boundPassthroughWorkerOptions, gatewayWorkerOptions, interleaved, jsModules, log, num, passthroughWorkerOptions,
-  patchBundle, percentile, setupGateway, sorted, startMiniflare, startUpstream,
+  DISTANT_ACCOUNT_ENTRY, buildGateway, percentile, setupGateway, sorted, startMiniflare, startUpstream,
 } from './lib.mjs';
 import { measureStartup, STARTUP_LIMIT_MS } from './startup.mjs';
 
@@ -36,28 +36,14 @@ const mono = () => Number(process.hrtime.bigint()) / 1e6;
 const median = (values) => p(values, 50);
 
 /**
- * Every Worker → account Durable Object stub (from `env.ACCOUNT.get`, so the AccountClient's batched
- * `apply` and its `direct()` calls, the admin routes, registration and the queue consumer) answers
- * each method call DISTANT_MS later. Calls from other Durable Objects (`this.env`) are left alone.
+ * The distant account: the gateway built from `bench/entries/distant-account.ts`, whose Worker-side
+ * account stubs (from `env.ACCOUNT.get`: the AccountClient's batched `apply` and its `direct()`
+ * calls, the admin routes, registration, claims and the queue consumer) answer each method call
+ * DISTANT_MS later (its `BENCH_DISTANT_MS` binding). Calls from Durable Objects (`this.env`) are
+ * left alone.
  */
-export function buildDistant(bundleDir, ms = DISTANT_MS) {
-  const helper =
-    `function __benchDistantGet(namespace, id) {\n  const stub = namespace.get(id);\n  return new Proxy({}, { get(_, prop) {\n` +
-    `    const value = stub[prop];\n    if (typeof value !== "function") return value;\n` +
-    `    if (typeof prop !== "string" || prop === "then") return value.bind(stub);\n` +
-    `    return (...args) => new Promise((resolve) => setTimeout(resolve, ${ms})).then(() => stub[prop](...args));\n  } });\n}\n`;
-  // `env.ACCOUNT.get(` or `c.env.ACCOUNT.get(`, minified or not (`this.env` of other Durable Objects excluded).
-  const site = /(?<![\w.$])((?!this\b)[\w$]+(?:\.env)?)\.ACCOUNT\.get\(/g;
-  // Every module: the account client may sit in a lazily imported one (scripts/build.ts).
-  const js = jsModules(bundleDir).map((f) => readFileSync(path.join(bundleDir, f), 'utf8')).join('\n');
-  const sites = js.match(site)?.length ?? 0;
-  const all = js.match(/\.ACCOUNT\.get\(/g)?.length ?? 0;
-  const dir = patchBundle(bundleDir, path.join(BENCH_DIR, '.out', 'gateway-distant'), [
-    [/stub:\s*([\w$]+)\.ACCOUNT\.get\(([\w$]+)\.id\)/, 'stub: __benchDistantGet($1.ACCOUNT, $2.id)'], // the AccountClient: required
-    [site, '__benchDistantGet($1.ACCOUNT, '],
-    [/^/, helper],
-  ]);
-  return { dir, sites: sites, others: all - sites };
+export function buildDistant() {
+  return { dir: buildGateway(path.join(BENCH_DIR, '.out', 'gateway-distant'), DISTANT_ACCOUNT_ENTRY) };
 }
 
 const tagged = (body, tag) => ({ ...body, messages: [{ role: 'user', content: `Say hello bench-tag:${tag}` }] });
@@ -81,8 +67,9 @@ async function series(client, t, stream, n, warmup = 0) {
   return out;
 }
 
-async function startGateway(label, dir, config, upstreamUrl, stateRoot, client) {
-  const instance = await startMiniflare(label, gatewayWorkerOptions(dir, config, upstreamUrl), path.join(stateRoot, label));
+async function startGateway(label, dir, config, upstreamUrl, stateRoot, client, bindings = {}) {
+  const options = gatewayWorkerOptions(dir, config, upstreamUrl);
+  const instance = await startMiniflare(label, { ...options, bindings: { ...options.bindings, ...bindings } }, path.join(stateRoot, label));
   await applyMigrations(instance.mf, config);
   return { ...instance, account: await setupGateway(client, instance.url) };
 }
@@ -90,11 +77,11 @@ async function startGateway(label, dir, config, upstreamUrl, stateRoot, client) 
 export async function measureEdge({ client, bundleDir, config, upstreamUrl, stateRoot }) {
   const size = bundleSize(bundleDir);
   const slow = await startUpstream({ FIRST_BYTE_MS: String(FIRST_BYTE_MS) });
-  const distantBuild = buildDistant(bundleDir);
-  log(`edge: upstream with first byte after ${FIRST_BYTE_MS} ms on ${slow.url}; distant bundle (${distantBuild.sites} call sites delayed ${DISTANT_MS} ms)`);
+  const distantBuild = buildDistant();
+  log(`edge: upstream with first byte after ${FIRST_BYTE_MS} ms on ${slow.url}; distant bundle (account calls delayed ${DISTANT_MS} ms)`);
   const pt = await startMiniflare('edge-passthrough', passthroughWorkerOptions(config, slow.url), path.join(stateRoot, 'edge-passthrough'));
   const local = await startGateway('edge-gateway', bundleDir, config, slow.url, stateRoot, client);
-  const distant = await startGateway('edge-distant', distantBuild.dir, config, slow.url, stateRoot, client);
+  const distant = await startGateway('edge-distant', distantBuild.dir, config, slow.url, stateRoot, client, { BENCH_DISTANT_MS: String(DISTANT_MS) });
   const gw = (key, name, g) => ({ key, name, url: `${g.url}/v1/chat/completions`, headers: { Authorization: `Bearer ${g.account.apiKey}` }, body: CHAT_BODY, streamBody: { ...CHAT_BODY, stream: true } });
   const targets = [
     { key: 'passthrough', name: 'pass-through Worker', url: `${pt.url}/v1/chat/completions`, headers: {}, body: CHAT_BODY, streamBody: { ...CHAT_BODY, stream: true, stream_options: { include_usage: true } } },
@@ -297,7 +284,7 @@ function report({ size, rows, empty, revoked, cold, startup, distantBuild }) {
     '|:--|--:|--:|:--|',
     ...checks.map((c) => `| ${c.join(' | ')} |`),
     '',
-    `- Distant: \`bench/.out/gateway-distant\`, the bundle with each of its ${distantBuild.sites} Worker call sites of \`env.ACCOUNT.get\` (the AccountClient's stub, so its batched \`apply\` and the \`direct()\` stub of the admin routes, and every other one in the Worker: registration, claims, the queue consumer; ${distantBuild.others} call from another Durable Object left alone) wrapped so that every method call waits ${DISTANT_MS} ms before it is sent. ` +
+    `- Distant: \`bench/.out/gateway-distant\`, the gateway built from \`bench/entries/distant-account.ts\`: every stub the Worker gets from \`env.ACCOUNT.get\` (the AccountClient's, so its batched \`apply\` and the \`direct()\` calls of the admin routes, and every other one in the Worker: registration, claims, the queue consumer; calls from Durable Objects left alone) waits ${DISTANT_MS} ms before each method call is sent. ` +
       `The upstream (\`FIRST_BYTE_MS=${FIRST_BYTE_MS}\`) sends nothing, not even its status line, for ${FIRST_BYTE_MS} ms: a non-streamed answer comes whole then, a stream starts then. ` +
       `${EDGE_WARMUP} warm-up + ${EDGE_N} sequential keep-alive requests and as many streams per target, in ${ROUNDS} rounds; exact percentiles. "Upstream reached after": from the client's send to the upstream's receipt (about 1 ms when the hold and the upstream call start together, ${DISTANT_MS} ms more in strict order).`,
     `- The settlement journal (\`SETTLEMENT_JOURNAL\`, one per location and shard) is not delayed: in production it lives near the Worker. Speculative dispatch (\`src/chat/hold-dispatch.ts\`) hides the hold; an answer that states its cost leaves once its charge is durable (README "Money", issue #10), which on the distant account is the journal's write, not the account's round trip (\`src/accounts/settlement.ts\`: journaled from a shortest recent round trip of 5 ms). ` +

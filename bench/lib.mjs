@@ -261,6 +261,9 @@ export async function startUpstream(env = {}) {
  * names: passed to the build as GATEWAY_MINIFY=false, since wrangler itself bundles nothing).
  */
 export function buildGateway(outDir, entry, flags = []) {
+  // An entry file of bench/entries/ is built by scripts/build.ts in src/index.ts's place.
+  const variant = entry?.startsWith('bench/entries/') ? entry : undefined;
+  if (variant) entry = undefined;
   const staging = `${outDir}.tmp`;
   rmSync(staging, { recursive: true, force: true });
   const wrangler = path.join(BENCH_DIR, '..', 'node_modules', 'wrangler', 'bin', 'wrangler.js');
@@ -277,6 +280,7 @@ export function buildGateway(outDir, entry, flags = []) {
       NO_COLOR: '1',
       FORCE_COLOR: '0',
       ...(noMinify ? { GATEWAY_MINIFY: 'false' } : {}),
+      ...(variant ? { GATEWAY_ENTRY: variant } : {}),
     },
   });
   if (result.status !== 0) {
@@ -315,41 +319,11 @@ function moduleType(file, config) {
 /** A bundle directory's JavaScript modules (the main module and build/lazy-modules/), relative paths. */
 export const jsModules = (bundleDir) => readdirSync(bundleDir, { recursive: true }).filter((f) => /\.m?js$/.test(f));
 
-/**
- * The gateway with its account client's machinery (queue, deferreds, lazy timer, waitUntil) running
- * but each call to the account's Durable Object answered in the Worker, every hold granted: what
- * the Worker side costs. The expression only: esbuild may rename the variable it is assigned to.
- */
-export const CLIENT_ONLY_EDITS = [[
-  // `sender.stub.apply(batch.map((entry) => entry.op))`, minified or not ($1: the batch's name).
-  /\b[\w$]+\.stub\.apply\(([\w$]+)\.map\(\(?([\w$]+)\)?\s*=>\s*\2\.op\)\)/,
-  'Promise.resolve({ balanceMicros: 1e12, results: $1.map(({ op }) => op.op === "hold" ? { ok: true, accountId: "a", keyId: "k", holdId: "h", amountMicros: op.request.maxMicros, availableMicros: 1e12 } : { ok: true, holdId: op.holdId, chargedMicros: op.chargeMicros, balanceMicros: 1e12, applied: true }) })',
-]];
+/** The gateway whose batched account calls are answered in the Worker, every hold granted: what the Worker side costs. */
+export const ACCOUNT_IN_WORKER_ENTRY = 'bench/entries/account-in-worker.ts';
+/** The gateway whose Worker-side account calls each wait BENCH_DISTANT_MS (a binding) before they are sent. */
+export const DISTANT_ACCOUNT_ENTRY = 'bench/entries/distant-account.ts';
 
-/**
- * A copy of a bundle directory with text edits ([from, to] pairs, each anchor required in at least
- * one module): each edit applies to every JavaScript module that holds its anchor, since the code it
- * targets may sit in a lazily imported module (scripts/build.ts) rather than the main one.
- */
-export function patchBundle(src, dst, edits) {
-  rmSync(dst, { recursive: true, force: true });
-  mkdirSync(dst, { recursive: true });
-  cpSync(src, dst, { recursive: true });
-  const texts = new Map(jsModules(dst).map((f) => [f, readFileSync(path.join(dst, f), 'utf8')]));
-  const changed = new Set();
-  for (const [from, to] of edits) {
-    let found = false;
-    for (const [f, js] of texts) {
-      if (typeof from === 'string' ? !js.includes(from) : js.search(from) < 0) continue;
-      texts.set(f, js.replace(from, to));
-      changed.add(f);
-      found = true;
-    }
-    if (!found) throw new Error(`patch anchor not found: ${String(from).slice(0, 80)}`);
-  }
-  for (const f of changed) writeFileSync(path.join(dst, f), texts.get(f));
-  return dst;
-}
 
 /**
  * Starts one Miniflare (its own workerd process); returns its direct socket URL, workerd PIDs and

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { unstable_readConfig } from 'wrangler';
 import {
   BENCH_DIR, CHAT_BODY, CHUNKS, CHUNK_DELAY_MS, CONCURRENCY, LAT_N, LAT_WARMUP, ROOT, ROUNDS, RPS_ROUNDS, RPS_SECONDS, passthroughWorkerOptions,
-  RPS_WARMUP_SECONDS, STREAM_N, STREAM_WARMUP, UPSTREAM_KEY, applyMigrations, buildGateway, cannon, cleanups, CLIENT_ONLY_EDITS, patchBundle,
+  RPS_WARMUP_SECONDS, STREAM_N, STREAM_WARMUP, UPSTREAM_KEY, ACCOUNT_IN_WORKER_ENTRY, applyMigrations, buildGateway, cannon, cleanups,
   cpuSeconds, gatewayWorkerOptions, interleaved, log, makeClient, memKb, percentile, rssSampler, sequential, setupGateway,
   runMain, sorted, startMiniflare, startUpstream,
 } from './lib.mjs';
@@ -225,7 +225,7 @@ async function measureChat({ client, targets, upstream, passthrough, gateway, on
   log('memory floor: a Worker that answers a constant, under the same number of requests');
   const floor = await measureMemoryFloor(client, memoryDir);
   log('CPU split: the gateway with its account calls answered in the Worker, under the same load');
-  const workerSide = await measureWorkerSide(client, bundleDir, config, upstream, memoryDir);
+  const workerSide = await measureWorkerSide(client, config, upstream, memoryDir);
 
   // -------------------------------------------------------------------------------------------
   const d = results.direct;
@@ -327,7 +327,7 @@ async function measureChat({ client, targets, upstream, passthrough, gateway, on
         `routed to the same upstream by \`x-portkey-provider: openai\` and \`x-portkey-custom-host\`; \`@hono/node-server\` held at ${readVersion('@hono/node-server')} through package.json \`overrides\` (newer ones break its streams with \`TypeError: immutable\`). ` +
         `It gets the upstream's own request body (as the direct row and the pass-through do) and stores nothing: no keys, balances or ledger, so its row is a lower bound for what a billing gateway can do; its peak RSS is its Node process's, while the gateway's workerd also holds its Durable Objects and Miniflare's local D1, R2 and Queues.`]
       : []),
-    `CPU split: \`bench/.out/gateway-client-only\`, the same bundle with the account client's call to its Durable Object answered in the Worker (\`CLIENT_ONLY_EDITS\`, bench/lib.mjs: every hold granted), in a workerd of its own after the chat rows, ` +
+    `CPU split: \`bench/.out/gateway-client-only\`, the same bundle with the account client's call to its Durable Object answered in the Worker (built from \`bench/entries/account-in-worker.ts\`: every hold granted), in a workerd of its own after the chat rows, ` +
       `${RPS_WARMUP_SECONDS} s warm-up then ${RPS_SECONDS} s at c=${CONCURRENCY}: ${Math.round(workerSide.cpuUs)} µs per request${workerSide.failed ? ` (${workerSide.failed} failed)` : ''}. ` +
       `Its difference from the gateway is what the account's Durable Object costs, the RPC on both sides included; local workerd runs both on one thread, so this is the split a profile cannot make.`,
     `Memory floor: \`bench/constant-worker.mjs\` (reads the body, answers a constant completion) in a workerd of its own, given as many requests as each target gets ` +
@@ -351,9 +351,9 @@ async function measureChat({ client, targets, upstream, passthrough, gateway, on
   ].join('\n');
 }
 
-/** CPU per request at c=32 of the gateway whose account calls are answered in the Worker (CLIENT_ONLY_EDITS): the Worker side. */
-async function measureWorkerSide(client, bundleDir, config, upstream, stateRoot) {
-  const dir = patchBundle(bundleDir, path.join(BENCH_DIR, '.out', 'gateway-client-only'), CLIENT_ONLY_EDITS);
+/** CPU per request at c=32 of the gateway whose account calls are answered in the Worker (ACCOUNT_IN_WORKER_ENTRY): the Worker side. */
+async function measureWorkerSide(client, config, upstream, stateRoot) {
+  const dir = buildGateway(path.join(BENCH_DIR, '.out', 'gateway-client-only'), ACCOUNT_IN_WORKER_ENTRY);
   const instance = await startMiniflare('gateway-client-only', gatewayWorkerOptions(dir, config, upstream.url), path.join(stateRoot, 'client-only'));
   await applyMigrations(instance.mf, config);
   const { apiKey } = await setupGateway(client, instance.url);

@@ -7,7 +7,9 @@
  * additional ES modules (`find_additional_modules`) and workerd evaluates only when first imported.
  * The options are those wrangler's own bundler used (conditions, target, defines, `.sql` as text).
  *
- * `node scripts/build.ts [outdir]`; GATEWAY_MINIFY=false keeps names (bench/profile.mjs).
+ * `node scripts/build.ts [outdir]`; GATEWAY_MINIFY=false keeps names (bench/profile.mjs), and
+ * GATEWAY_ENTRY (a path from the repository's root) builds another entry file instead of
+ * `src/index.ts`: the bench's variants of the gateway (`bench/entries/`).
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -36,7 +38,7 @@ export async function buildWorker(outdir = BUILD_DIR): Promise<void> {
   const nodeEnv = JSON.stringify(process.env.NODE_ENV || 'production');
   rmSync(outdir, { recursive: true, force: true });
   const result = await build({
-    entryPoints: { index: join(ROOT, 'src/index.ts') },
+    entryPoints: { index: join(ROOT, process.env.GATEWAY_ENTRY || 'src/index.ts') },
     absWorkingDir: ROOT,
     outdir,
     bundle: true,
