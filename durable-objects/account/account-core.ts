@@ -10,6 +10,7 @@ import { organizationPeers } from './org-peer';
 import { CallCounts, type CallCountsView } from './call-counts';
 import { ClaimState } from './claim';
 import { describePatch, Keys, type KeyPatch, type NewKey } from './keys';
+import { KeyTree } from './key-tree';
 import { Ledger } from './ledger';
 import { Membership } from './membership';
 import { Organization, type MemberHoldRequest } from './organization';
@@ -22,7 +23,6 @@ import * as schema from './schema';
 import { account, apiKeys } from './schema';
 import { SpendCounters } from './spend';
 import { TOTAL_PERIOD } from './periods';
-import type { KeyRow } from './statements';
 import { SubKeys, type KeyWithSpend, type SubKeyRefusal, type SubKeyRequest } from './sub-keys';
 import { Suspension } from './suspension';
 import { AutoTopUp, dailyCapOf } from './top-up';
@@ -50,9 +50,6 @@ import type {
 } from './types';
 
 export { MAX_OPEN_HOLDS } from './ledger';
-
-/** Whether a key has a spend limit (a sub-key's total limit included). */
-const hasLimits = (key: KeyRow) => key.daily_limit_micros !== null || key.monthly_limit_micros !== null || key.total_limit_micros !== null;
 
 /** D29: the refusals a member's hold pool could cause by keeping part of the organization's room aside. */
 const REFUSALS_THE_POOL_MAY_CAUSE: ReadonlySet<string> = new Set(['insufficient_org_credits', 'member_cap_exceeded', 'too_many_holds']);
@@ -130,6 +127,7 @@ export class AccountCore extends DurableObject<Env> {
   readonly #subKeys: SubKeys;
   readonly #requests: RequestRecords;
   readonly #spend: SpendCounters;
+  readonly #tree: KeyTree;
   readonly #organization: Organization;
   readonly #membership: Membership;
   readonly #pool: MemberHoldPool;
@@ -143,8 +141,9 @@ export class AccountCore extends DurableObject<Env> {
     super(ctx, env);
     this.#db = drizzle(ctx.storage, { schema });
     this.#alarm = new ExpiryAlarm(ctx.storage);
-    const spend = (this.#spend = new SpendCounters(ctx.storage, this.#memory.holds));
-    this.#keys = new Keys(ctx.storage, this.#db, this.#memory, spend);
+    const tree = (this.#tree = new KeyTree(ctx.storage));
+    const spend = (this.#spend = new SpendCounters(ctx.storage, this.#memory.holds, tree));
+    this.#keys = new Keys(ctx.storage, this.#db, this.#memory, spend, tree);
     this.#ledger = new Ledger(ctx.storage, this.#db, this.#memory, spend, this.#alarm);
     this.#claim = new ClaimState(ctx.storage, this.#memory);
     this.#topUp = new AutoTopUp(this.#db, this.#memory, this.#alarm, this.#ledger, (charge) => chargeSavedCard(stripeRail(this.env), charge), dailyCapOf(env));
@@ -522,14 +521,15 @@ export class AccountCore extends DurableObject<Env> {
     if (organizationId === null) {
       // A limited key of an account that left an organization with a hold still open there first
       // counts what that organization charged it since (D29): each charge once, settled before or after the leave.
-      if (!refreshed && hasLimits(checked.key) && this.#membership.unconfirmed().size > 0) {
+      if (!refreshed && this.#tree.limited(checked.key) && this.#membership.unconfirmed().size > 0) {
         return this.#membership.refreshLeft().then(() => this.#hold(request, Date.now(), retried, true, gaveBack));
       }
       return this.#ledger.hold(checked.key, request, now);
     }
     const { keyHash: _keyHash, ...rest } = request;
-    // D29: an unlimited key's short hold comes from the pool the organization placed ahead (org-hold-pool.ts), with no call out.
-    if (!hasLimits(checked.key) && poolable(rest)) {
+    // D29: an unlimited key's short hold comes from the pool the organization placed ahead (org-hold-pool.ts), with no call out;
+    // a key bounded by a limit, its own or a key's above it (D35), asks the organization, which counts the room.
+    if (!this.#tree.limited(checked.key) && poolable(rest)) {
       const pooled = this.#pool.take(organizationId, checked.key.id, rest, now);
       if (pooled) return pooled;
     }

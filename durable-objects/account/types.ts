@@ -34,6 +34,8 @@ export interface KeyLimit {
   period: string;
   remainingMicros: number;
   retryAfterSeconds: number;
+  /** D35: the keys whose spend and holds count against this limit (a key and the keys below it); absent: the key held for alone. */
+  keyIds?: string[];
 }
 
 export type Result<T, F> = ({ ok: true } & T) | ({ ok: false } & F);
