@@ -94,6 +94,8 @@ export const SQL = {
   member: 'SELECT account_id, status, cap_micros, invite_id, joined_at, approved_at, left_at FROM org_members WHERE account_id = ?',
   /** D29: the member account of a hold, from its `hold:` ledger row. */
   holdMember: 'SELECT member_account_id FROM ledger WHERE idempotency_key = ?',
+  /** D29 and D35: the member account and the key of a hold, from its `hold:` ledger row (a request record's owner). */
+  holdOwner: 'SELECT member_account_id, key_id FROM ledger WHERE idempotency_key = ?',
   setOrganization: 'UPDATE account SET organization_id = ?',
 } as const;
 

@@ -66,6 +66,11 @@ export interface AuthorizedKey {
   keyId: string;
 }
 
+/** A key checked for a route that spends nothing; D35: a sub-key sees only its own data there. */
+export interface AuthenticatedKey extends AuthorizedKey {
+  subKey: boolean;
+}
+
 export interface HoldRequest {
   keyHash: string;
   /** Model slug checked against the key's allowlist; omit for routes without a model. */
@@ -218,8 +223,8 @@ export interface AccountOpResults {
   settle: SettleResult;
   release: ReleaseResult;
   extend: ExtendResult;
-  authenticate: Result<AuthorizedKey, AuthFailure>;
-  account: Result<{ account: AccountSnapshot }, AuthFailure>;
+  authenticate: Result<AuthenticatedKey, AuthFailure>;
+  account: Result<{ account: AccountSnapshot; keyId: string }, AuthFailure>;
   spendable: Result<Spendable, HoldFailure>;
   request: Result<{ request: StoredRequest }, AuthFailure | { reason: 'not_found' }>;
   sync: null;

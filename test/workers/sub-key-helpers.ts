@@ -12,12 +12,12 @@ export interface Minted {
 }
 
 /** A request through the app with upstreams configured; the whole answer read and its waitUntil work done. */
-export async function send(path: string, apiKey: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
+export async function send(path: string, apiKey: string, init: { method?: string; body?: unknown } = {}, target: Env = gateway): Promise<Response> {
   const ctx = createExecutionContext();
   const headers: Record<string, string> = { Authorization: `Bearer ${apiKey}` };
   if (init.body !== undefined) headers['Content-Type'] = 'application/json';
   const method = init.method ?? (init.body === undefined ? 'GET' : 'POST');
-  const res = await app.fetch(new Request(`https://gateway.test${path}`, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) }), gateway, ctx);
+  const res = await app.fetch(new Request(`https://gateway.test${path}`, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) }), target, ctx);
   await res.clone().arrayBuffer();
   await waitOnExecutionContext(ctx);
   return res;
