@@ -3,8 +3,8 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
 import { OPEN_INTENTS_PER_ACCOUNT, OPEN_INTENTS_PER_SUB_KEY } from '../../src/funding/intents';
 import { IMAGES_UPSTREAM_KEY } from './global-setup';
-import { expectError } from './helpers';
-import { app } from './org-helpers';
+import { expectError, register } from './helpers';
+import { app, createOrganization, invite, join } from './org-helpers';
 import { chat, funded, mint, send } from './sub-key-helpers';
 
 /**
@@ -67,6 +67,19 @@ describe("a sub-key sees only its own data; its parent sees the account's", () =
     await expectError(await send(`/v1/requests/${theirs}`, sub.api_key), 404, 'not_found', 'invalid_request_error', 'request_id');
     // The account's own key finds its sub-key's request too.
     expect((await lookup(agent.api_key, mine, 200)).status).toBe(200);
+  });
+
+  it("in an organization, answers another key's request record there with 404, and finds its own", async () => {
+    const org = await createOrganization('scoped', '5');
+    const member = await register();
+    expect((await join(member, await invite(org.organization_id, { auto_approve: true }))).status).toBe(200);
+    const sub = await mint(member.api_key, { name: 'member-reader' });
+    const theirs = (await chat(member.api_key)).headers.get('X-Service-Request-Id')!;
+    const mine = (await chat(sub.api_key)).headers.get('X-Service-Request-Id')!;
+    expect((await lookup(sub.api_key, mine, 200)).status).toBe(200);
+    expect((await lookup(member.api_key, theirs, 200)).status).toBe(200);
+    await expectError(await send(`/v1/requests/${theirs}`, sub.api_key), 404, 'not_found', 'invalid_request_error', 'request_id');
+    expect((await lookup(member.api_key, mine, 200)).status).toBe(200);
   });
 
   it("lists only its own uploads, and its parent lists every upload", async () => {
