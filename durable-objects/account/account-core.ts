@@ -10,19 +10,20 @@ import { organizationPeers } from './org-peer';
 import { CallCounts, type CallCountsView } from './call-counts';
 import { ClaimState } from './claim';
 import { describePatch, Keys, type KeyPatch, type NewKey } from './keys';
+import { KeyTree } from './key-tree';
 import { Ledger } from './ledger';
 import { Membership } from './membership';
 import { Organization, type MemberHoldRequest } from './organization';
 import { OrgOwnership } from './org-owner';
 import { OrgUsage } from './org-usage';
-import { RequestRecords, type RequestRecord } from './requests';
+import { RequestRecords, type RecordOwner, type RequestRecord } from './requests';
+import { run, SQL } from './statements';
 import { AccountMemory } from './memory';
 import migrations from './migrations/migrations.js';
 import * as schema from './schema';
 import { account, apiKeys } from './schema';
 import { SpendCounters } from './spend';
 import { TOTAL_PERIOD } from './periods';
-import type { KeyRow } from './statements';
 import { SubKeys, type KeyWithSpend, type SubKeyRefusal, type SubKeyRequest } from './sub-keys';
 import { Suspension } from './suspension';
 import { AutoTopUp, dailyCapOf } from './top-up';
@@ -31,8 +32,8 @@ import type {
   AccountOp,
   AccountOpReply,
   AccountSnapshot,
+  AuthenticatedKey,
   AuthFailure,
-  AuthorizedKey,
   BatchReply,
   CreditRequest,
   ExtendResult,
@@ -50,9 +51,6 @@ import type {
 } from './types';
 
 export { MAX_OPEN_HOLDS } from './ledger';
-
-/** Whether a key has a spend limit (a sub-key's total limit included). */
-const hasLimits = (key: KeyRow) => key.daily_limit_micros !== null || key.monthly_limit_micros !== null || key.total_limit_micros !== null;
 
 /** D29: the refusals a member's hold pool could cause by keeping part of the organization's room aside. */
 const REFUSALS_THE_POOL_MAY_CAUSE: ReadonlySet<string> = new Set(['insufficient_org_credits', 'member_cap_exceeded', 'too_many_holds']);
@@ -132,6 +130,7 @@ export class AccountCore extends DurableObject<Env> {
   readonly #subKeys: SubKeys;
   readonly #requests: RequestRecords;
   readonly #spend: SpendCounters;
+  readonly #tree: KeyTree;
   readonly #organization: Organization;
   readonly #membership: Membership;
   readonly #pool: MemberHoldPool;
@@ -145,8 +144,9 @@ export class AccountCore extends DurableObject<Env> {
     super(ctx, env);
     this.#db = drizzle(ctx.storage, { schema });
     this.#alarm = new ExpiryAlarm(ctx.storage);
-    const spend = (this.#spend = new SpendCounters(ctx.storage, this.#memory.holds));
-    this.#keys = new Keys(ctx.storage, this.#db, this.#memory, spend);
+    const tree = (this.#tree = new KeyTree(ctx.storage));
+    const spend = (this.#spend = new SpendCounters(ctx.storage, this.#memory.holds, tree));
+    this.#keys = new Keys(ctx.storage, this.#db, this.#memory, spend, tree);
     this.#ledger = new Ledger(ctx.storage, this.#db, this.#memory, spend, this.#alarm);
     this.#claim = new ClaimState(ctx.storage, this.#memory);
     this.#topUp = new AutoTopUp(this.#db, this.#memory, this.#alarm, this.#ledger, (charge) => chargeSavedCard(stripeRail(this.env), charge), dailyCapOf(env));
@@ -223,12 +223,12 @@ export class AccountCore extends DurableObject<Env> {
   }
 
   /** Checks a key for routes that spend nothing (on the route class `route` when named). */
-  async authenticate(keyHash: string, route?: RouteClass): Promise<Result<AuthorizedKey, AuthFailure>> {
+  async authenticate(keyHash: string, route?: RouteClass): Promise<Result<AuthenticatedKey, AuthFailure>> {
     return this.#authenticate(keyHash, route, Date.now());
   }
 
   /** The account as its owner sees it, for a valid key; one round trip for `GET /agent/account`. */
-  async accountForKey(keyHash: string, route?: RouteClass): Promise<Result<{ account: AccountSnapshot }, AuthFailure>> {
+  async accountForKey(keyHash: string, route?: RouteClass): Promise<Result<{ account: AccountSnapshot; keyId: string }, AuthFailure>> {
     return this.#accountForKey(keyHash, route, Date.now());
   }
 
@@ -465,10 +465,12 @@ export class AccountCore extends DurableObject<Env> {
       case 'request': {
         const checked = this.#keys.check(op.keyHash, undefined, now);
         if (!checked.ok) return checked;
-        const request = this.#requests.find(op.requestId);
+        // D35: a sub-key finds only its own requests; the account's other keys find every one.
+        const keyId = checked.key.parent_key_id === null ? undefined : checked.key.id;
+        const request = this.#requests.find(op.requestId, null, keyId);
         if (request) return { ok: true, request };
         const organizations = this.#membership.organizations();
-        return organizations.length === 0 ? { ok: false, reason: 'not_found' } : this.#membership.findRequest(organizations, op.requestId);
+        return organizations.length === 0 ? { ok: false, reason: 'not_found' } : this.#membership.findRequest(organizations, op.requestId, keyId);
       }
       case 'sync':
         return null;
@@ -483,9 +485,9 @@ export class AccountCore extends DurableObject<Env> {
     // D29: a hold placed ahead of a member's request (its pool) learns the request at settlement.
     if (open && open.request_id === null && record?.requestId) open.request_id = record.requestId;
     const requestId = record && !record.requestId ? (open?.request_id ?? null) : null;
-    const member = open ? open.member_account_id : record ? this.#ledger.memberOf(holdId) : null;
+    const owner = open ? { memberAccountId: open.member_account_id, keyId: open.key_id } : record ? this.#holdOwner(holdId) : undefined;
     const result = this.#ledger.settle(holdId, chargeMicros, now);
-    if (record && result.ok) this.#requests.settled(record, requestId, result.chargedMicros, now, member);
+    if (record && result.ok) this.#requests.settled(record, requestId, result.chargedMicros, now, owner);
     if (!result.ok || !result.applied || result.chargedMicros <= 0) return result;
     try {
       this.#topUp.afterCharge(result.balanceMicros, now);
@@ -501,10 +503,16 @@ export class AccountCore extends DurableObject<Env> {
     const open = this.#memory.holds.get(holdId);
     if (open && open.request_id === null && record?.requestId) open.request_id = record.requestId;
     const requestId = record && !record.requestId ? (open?.request_id ?? null) : null;
-    const member = open ? open.member_account_id : record ? this.#ledger.memberOf(holdId) : null;
+    const owner = open ? { memberAccountId: open.member_account_id, keyId: open.key_id } : record ? this.#holdOwner(holdId) : undefined;
     const result = this.#ledger.release(holdId, now);
-    if (record && this.#ledger.knows(holdId)) this.#requests.released(record, requestId, now, member);
+    if (record && this.#ledger.knows(holdId)) this.#requests.released(record, requestId, now, owner);
     return result;
+  }
+
+  /** Whose a closed hold was (D29's member, D35's key), from its `hold:` ledger row. */
+  #holdOwner(holdId: string): RecordOwner {
+    const row = run<{ member_account_id: string | null; key_id: string | null }>(this.ctx.storage, SQL.holdOwner, `hold:${holdId}`)[0];
+    return { memberAccountId: row?.member_account_id ?? null, keyId: row?.key_id ?? null };
   }
 
   /** D26: deletes up to `limit` request records past their retention; for tests and operators. */
@@ -525,14 +533,15 @@ export class AccountCore extends DurableObject<Env> {
     if (organizationId === null) {
       // A limited key of an account that left an organization with a hold still open there first
       // counts what that organization charged it since (D29): each charge once, settled before or after the leave.
-      if (!refreshed && hasLimits(checked.key) && this.#membership.unconfirmed().size > 0) {
+      if (!refreshed && this.#tree.limited(checked.key) && this.#membership.unconfirmed().size > 0) {
         return this.#membership.refreshLeft().then(() => this.#hold(request, Date.now(), retried, true, gaveBack));
       }
       return this.#ledger.hold(checked.key, request, now);
     }
     const { keyHash: _keyHash, ...rest } = request;
-    // D29: an unlimited key's short hold comes from the pool the organization placed ahead (org-hold-pool.ts), with no call out.
-    if (!hasLimits(checked.key) && poolable(rest)) {
+    // D29: an unlimited key's short hold comes from the pool the organization placed ahead (org-hold-pool.ts), with no call out;
+    // a key bounded by a limit, its own or a key's above it (D35), asks the organization, which counts the room.
+    if (!this.#tree.limited(checked.key) && poolable(rest)) {
       const pooled = this.#pool.take(organizationId, checked.key.id, rest, now);
       if (pooled) return pooled;
     }
@@ -557,22 +566,27 @@ export class AccountCore extends DurableObject<Env> {
       });
   }
 
-  #authenticate(keyHash: string, route: RouteClass | undefined, now: number): Result<AuthorizedKey, AuthFailure> {
+  #authenticate(keyHash: string, route: RouteClass | undefined, now: number): Result<AuthenticatedKey, AuthFailure> {
     const checked = this.#keys.check(keyHash, undefined, now, route);
-    return checked.ok ? { ok: true, accountId: this.#memory.account!.id, keyId: checked.key.id } : checked;
+    return checked.ok ? { ok: true, accountId: this.#memory.account!.id, keyId: checked.key.id, subKey: checked.key.parent_key_id !== null } : checked;
   }
 
-  #accountForKey(keyHash: string, route: RouteClass | undefined, now: number): Result<{ account: AccountSnapshot }, AuthFailure> | Promise<Result<{ account: AccountSnapshot }, AuthFailure>> {
+  #accountForKey(
+    keyHash: string,
+    route: RouteClass | undefined,
+    now: number,
+  ): Result<{ account: AccountSnapshot; keyId: string }, AuthFailure> | Promise<Result<{ account: AccountSnapshot; keyId: string }, AuthFailure>> {
     const checked = this.#keys.check(keyHash, undefined, now, route);
     if (!checked.ok) return checked;
     const account = this.#snapshot();
+    const keyId = checked.key.id;
     const organizationId = this.#membership.organizationId;
-    if (organizationId === null) return { ok: true, account };
+    if (organizationId === null) return { ok: true, account, keyId };
     // D29: a member also sees its organization (name, status, cap, its spend this month).
     return this.#membership
       .peer(organizationId)
       .memberView(account.accountId)
-      .then((organization) => ({ ok: true as const, account: organization ? { ...account, organization } : account }));
+      .then((organization) => ({ ok: true as const, account: organization ? { ...account, organization } : account, keyId }));
   }
 
   #snapshot(): AccountSnapshot {

@@ -176,9 +176,9 @@ export class AccountDurableObject extends AccountCore {
     return this.parts.organization.isOrganization ? this.parts.organization.memberView(memberAccountId, Date.now()) : null;
   }
 
-  /** From a member's object: its record of a request it made here (D26). */
-  async memberRequest(memberAccountId: string, requestId: string): Promise<StoredRequest | null> {
-    return this.parts.organization.isOrganization ? this.parts.requests.find(requestId, memberAccountId) : null;
+  /** From a member's object: its record of a request it made here (D26); with `keyId` (D35), only that key's. */
+  async memberRequest(memberAccountId: string, requestId: string, keyId?: string): Promise<StoredRequest | null> {
+    return this.parts.organization.isOrganization ? this.parts.requests.find(requestId, memberAccountId, keyId) : null;
   }
 
   /** The sweep's last word: deletes everything unless the account was funded or claimed meanwhile. */

@@ -118,6 +118,13 @@ export class OpenHolds {
     return held;
   }
 
+  /** D35: what the open holds of several keys (a key and its sub-keys) keep aside, counted against that key's limits. */
+  heldByAny(keyIds: ReadonlySet<string>): number {
+    let held = 0;
+    for (const hold of this.#byId.values()) if (hold.key_id !== null && keyIds.has(hold.key_id)) held += hold.amount_micros;
+    return held;
+  }
+
   /** D29, in an organization: what one member's open holds keep aside, counted against its monthly cap. */
   heldByMember(memberAccountId: string): number {
     let held = 0;

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
 import { hashesEqual, newKeyId } from '../../src/accounts/credentials';
+import type { KeyTree } from './key-tree';
 import type { AccountMemory } from './memory';
 import type * as schema from './schema';
 import { apiKeys } from './schema';
@@ -22,14 +23,16 @@ export class Keys {
   readonly #db: DrizzleSqliteDODatabase<typeof schema>;
   readonly #memory: AccountMemory;
   readonly #spend: SpendCounters;
+  readonly #tree: KeyTree;
   /** Keys by hash, as read; a key that does not exist is not remembered. */
   #byHash = new Map<string, KeyRow>();
 
-  constructor(storage: DurableObjectStorage, db: DrizzleSqliteDODatabase<typeof schema>, memory: AccountMemory, spend: SpendCounters) {
+  constructor(storage: DurableObjectStorage, db: DrizzleSqliteDODatabase<typeof schema>, memory: AccountMemory, spend: SpendCounters, tree: KeyTree) {
     this.#storage = storage;
     this.#db = db;
     this.#memory = memory;
     this.#spend = spend;
+    this.#tree = tree;
   }
 
   /**
@@ -46,14 +49,19 @@ export class Keys {
       this.#byHash.set(keyHash, key);
     }
     if (!hashesEqual(key.hash, keyHash)) return { ok: false, reason: 'invalid_key' };
-    if (key.revoked_at !== null) return { ok: false, reason: 'revoked' };
-    if (key.expires_at !== null && key.expires_at <= now) return { ok: false, reason: 'expired' };
+    // D35: a sub-key is bounded by the keys above it as they are now (read from memory): their
+    // revocation, expiry, models and routes; their spend limits bind its holds (`SpendCounters.limits`).
+    const above = key.parent_key_id === null ? [] : this.#tree.ancestors(key);
+    if (above === null) return { ok: false, reason: 'revoked' };
+    const chain = [key, ...above];
+    if (chain.some((k) => k.revoked_at !== null)) return { ok: false, reason: 'revoked' };
+    if (chain.some((k) => k.expires_at !== null && k.expires_at <= now)) return { ok: false, reason: 'expired' };
     // D28: read from memory, so a suspension costs the hot path nothing.
     if (this.#memory.account.suspended_at !== null) return { ok: false, reason: 'account_suspended' };
-    if (model !== undefined && key.allowed_models && !(JSON.parse(key.allowed_models) as string[]).includes(model)) {
+    if (model !== undefined && chain.some((k) => k.allowed_models !== null && !(JSON.parse(k.allowed_models) as string[]).includes(model))) {
       return { ok: false, reason: 'model_not_allowed', model };
     }
-    if (route !== undefined && key.allowed_routes && !(JSON.parse(key.allowed_routes) as string[]).includes(route)) {
+    if (route !== undefined && chain.some((k) => k.allowed_routes !== null && !(JSON.parse(k.allowed_routes) as string[]).includes(route))) {
       return { ok: false, reason: 'route_not_allowed', route };
     }
     return { ok: true, key };
@@ -62,6 +70,8 @@ export class Keys {
   create(input: NewKey, now: number): KeyRecord {
     const id = newKeyId(this.#memory.account!.id);
     this.#db.insert(apiKeys).values({ id, createdAt: now, ...input }).run();
+    // a new sub-key joins its parent's family (D35)
+    this.#tree.forget();
     return keyRecord(this.#db.select().from(apiKeys).where(eq(apiKeys.id, id)).get()!);
   }
 
@@ -97,6 +107,7 @@ export class Keys {
   /** Drops what is cached about keys, so the next request reads them again. */
   forgetCached(): void {
     this.#byHash.clear();
+    this.#tree.forget();
     this.#spend.forgetLimits();
   }
 }

@@ -16,7 +16,7 @@ export interface OrgPeer {
   returnPooled(memberAccountId: string, holdIds: string[]): Promise<number>;
   spendableForMember(input: Omit<MemberHoldRequest, 'request'>): Promise<Result<Spendable, HoldFailure | NotMember>>;
   memberView(memberAccountId: string): Promise<MemberView | null>;
-  memberRequest(memberAccountId: string, requestId: string): Promise<StoredRequest | null>;
+  memberRequest(memberAccountId: string, requestId: string, keyId?: string): Promise<StoredRequest | null>;
 }
 
 export type JoinRefusal =
@@ -155,11 +155,11 @@ export class Membership {
     this.unconfirmed().add(organizationId);
   }
 
-  /** D29: a request this member made while in one of `organizations` is recorded there. */
-  async findRequest(organizations: string[], requestId: string): Promise<Result<{ request: StoredRequest }, { reason: 'not_found' }>> {
+  /** D29: a request this member made while in one of `organizations` is recorded there (with `keyId`, D35: only that key's). */
+  async findRequest(organizations: string[], requestId: string, keyId?: string): Promise<Result<{ request: StoredRequest }, { reason: 'not_found' }>> {
     const memberId = this.#memory.account!.id;
     for (const organizationId of organizations) {
-      const request = await this.#org(organizationId).memberRequest(memberId, requestId);
+      const request = await this.#org(organizationId).memberRequest(memberId, requestId, keyId);
       if (request) return { ok: true, request };
     }
     return { ok: false, reason: 'not_found' };

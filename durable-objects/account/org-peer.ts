@@ -36,7 +36,7 @@ export function organizationPeers(env: Env): (organizationId: string) => OrgPeer
         returnPooled: (memberId, holdIds) => call<Answer<'returnPooled'>>(stub.returnPoolForMember(memberId, holdIds)),
         spendableForMember: (input) => call<Answer<'spendableForMember'>>(stub.spendableForMember(input)),
         memberView: (memberId) => call<Answer<'memberView'>>(stub.memberView(memberId)),
-        memberRequest: (memberId, requestId) => call<Answer<'memberRequest'>>(stub.memberRequest(memberId, requestId)),
+        memberRequest: (memberId, requestId, keyId) => call<Answer<'memberRequest'>>(stub.memberRequest(memberId, requestId, keyId)),
       };
       peers.set(organizationId, peer);
     }

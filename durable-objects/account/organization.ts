@@ -331,16 +331,27 @@ export class Organization {
     };
   }
 
-  /** The member key's tightest limit after what it spent and holds here; null for a key without limits. */
+  /**
+   * The member key's tightest limit after what it spent and holds here; null for a key without
+   * limits. A limit of a key above it (D35, `keyIds`) also subtracts what its other keys spent and hold here.
+   */
   #keyRoom(input: MemberHoldRequest) {
     if (input.keyLimits.length === 0) return null;
-    const periods = input.keyLimits.map((l) => l.period);
+    const own = input.keyLimits.filter((l) => l.keyIds === undefined);
+    const periods = own.map((l) => l.period);
     while (periods.length < 3) periods.push('');
     const spent = new Map(
-      run<{ period: string; spent_micros: number }>(this.#storage, SQL.memberKeySpent, input.memberAccountId, input.keyId, ...periods).map((r) => [r.period, r.spent_micros]),
+      own.length === 0
+        ? []
+        : run<{ period: string; spent_micros: number }>(this.#storage, SQL.memberKeySpent, input.memberAccountId, input.keyId, ...periods).map((r) => [r.period, r.spent_micros]),
     );
     const held = this.#memory.holds.heldBy(input.keyId);
-    return tightest(input.keyLimits.map((l) => ({ ...l, remainingMicros: Math.max(0, l.remainingMicros - (spent.get(l.period) ?? 0) - held) })));
+    const room = (l: KeyLimit) => {
+      if (l.keyIds === undefined) return l.remainingMicros - (spent.get(l.period) ?? 0) - held;
+      const family = run<{ spent: number }>(this.#storage, SQL.memberFamilySpent, input.memberAccountId, l.period, JSON.stringify(l.keyIds))[0]?.spent ?? 0;
+      return l.remainingMicros - family - this.#memory.holds.heldByAny(new Set(l.keyIds));
+    };
+    return tightest(input.keyLimits.map((l) => ({ ...l, remainingMicros: Math.max(0, room(l)) })));
   }
 
   #spentThisMonth(memberAccountId: string, now: number): number {

@@ -27,6 +27,14 @@ export interface RequestRecord {
   usage: Record<string, number>;
 }
 
+/** Whose request a record is: in an organization (D29) the member's, and the key's that held for it (D35). */
+export interface RecordOwner {
+  memberAccountId: string | null;
+  keyId: string | null;
+}
+
+const NO_OWNER: RecordOwner = { memberAccountId: null, keyId: null };
+
 /** A stored record, as the lookup reads it. */
 export interface StoredRequest extends Omit<RequestRecord, 'usage' | 'requestId'> {
   requestId: string;
@@ -73,18 +81,23 @@ export class RequestRecords {
   constructor(private readonly storage: DurableObjectStorage) {}
 
   /** Records a request whose hold was settled for `costMicros` (replaces a `failed` record of it). */
-  settled(record: RequestRecord, holdRequestId: string | null, costMicros: number, now: number, memberAccountId: string | null = null): void {
-    this.#write(record, holdRequestId, memberAccountId, 'succeeded', costMicros, now, 'ON CONFLICT(request_id) DO UPDATE SET status = excluded.status, cost_micros = excluded.cost_micros, usage = excluded.usage, duration_ms = excluded.duration_ms WHERE status = \'failed\'');
+  settled(record: RequestRecord, holdRequestId: string | null, costMicros: number, now: number, owner: RecordOwner = NO_OWNER): void {
+    this.#write(record, holdRequestId, owner, 'succeeded', costMicros, now, 'ON CONFLICT(request_id) DO UPDATE SET status = excluded.status, cost_micros = excluded.cost_micros, usage = excluded.usage, duration_ms = excluded.duration_ms WHERE status = \'failed\'');
   }
 
   /** Records a request whose hold was released, nothing charged; a settled record of it stays. */
-  released(record: RequestRecord, holdRequestId: string | null, now: number, memberAccountId: string | null = null): void {
-    this.#write(record, holdRequestId, memberAccountId, 'failed', 0, now, 'ON CONFLICT(request_id) DO NOTHING');
+  released(record: RequestRecord, holdRequestId: string | null, now: number, owner: RecordOwner = NO_OWNER): void {
+    this.#write(record, holdRequestId, owner, 'failed', 0, now, 'ON CONFLICT(request_id) DO NOTHING');
   }
 
-  /** A request of this account; in an organization (D29), `memberAccountId` finds only that member's. */
-  find(requestId: string, memberAccountId: string | null = null): StoredRequest | null {
-    const [row] = this.storage.sql.exec<Row>('SELECT * FROM request_records WHERE request_id = ? AND member_account_id IS ?', requestId, memberAccountId).toArray();
+  /**
+   * A request of this account; in an organization (D29), `memberAccountId` finds only that member's;
+   * with `keyId` (a sub-key asking, D35), only that key's.
+   */
+  find(requestId: string, memberAccountId: string | null = null, keyId?: string): StoredRequest | null {
+    const [row] = this.storage.sql
+      .exec<Row>('SELECT * FROM request_records WHERE request_id = ? AND member_account_id IS ? AND (? IS NULL OR key_id = ?)', requestId, memberAccountId, keyId ?? null, keyId ?? null)
+      .toArray();
     if (!row) return null;
     return {
       requestId: row.request_id,
@@ -109,12 +122,12 @@ export class RequestRecords {
     ).rowsWritten;
   }
 
-  #write(record: RequestRecord, holdRequestId: string | null, memberAccountId: string | null, status: 'succeeded' | 'failed', costMicros: number, now: number, onConflict: string): void {
+  #write(record: RequestRecord, holdRequestId: string | null, owner: RecordOwner, status: 'succeeded' | 'failed', costMicros: number, now: number, onConflict: string): void {
     const requestId = text(record.requestId ?? holdRequestId);
     if (!requestId) return;
     const startedAt = whole(record.startedAt) || now;
     this.storage.sql.exec(
-      `INSERT INTO request_records (request_id, path, model, provider, status, created_at, duration_ms, streamed, cost_micros, usage, member_account_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${onConflict}`,
+      `INSERT INTO request_records (request_id, path, model, provider, status, created_at, duration_ms, streamed, cost_micros, usage, member_account_id, key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${onConflict}`,
       requestId,
       text(record.path) ?? '',
       text(record.model),
@@ -125,7 +138,8 @@ export class RequestRecords {
       record.streamed === true ? 1 : 0,
       whole(costMicros),
       boundedUsage(record.usage),
-      memberAccountId,
+      owner.memberAccountId,
+      owner.keyId,
     );
     if (now >= this.#pruneAfter) this.#pruneAfter = this.prune(now) < PRUNE_BATCH ? now + PRUNE_INTERVAL_MS : now;
   }

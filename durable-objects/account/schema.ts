@@ -199,6 +199,8 @@ export const requestRecords = sqliteTable(
     usage: text('usage').notNull(),
     /** D29, in an organization: the member whose request it was (only that member's keys find it). */
     memberAccountId: text('member_account_id'),
+    /** D35: the key whose request it was (a sub-key finds only its own); null on records from before. */
+    keyId: text('key_id'),
   },
   (t) => [index('request_records_created_at').on(t.createdAt)],
 );

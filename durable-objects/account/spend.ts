@@ -1,4 +1,5 @@
 import type { OpenHolds } from './holds';
+import { hasOwnLimits, type KeyTree } from './key-tree';
 import { spendPeriods, TOTAL_PERIOD } from './periods';
 import { run, SQL, type KeyRow } from './statements';
 import type { HoldFailure, KeyLimit } from './types';
@@ -23,14 +24,16 @@ export function tightest(limits: KeyLimit[]): Headroom | null {
 export class SpendCounters {
   readonly #storage: DurableObjectStorage;
   readonly #holds: OpenHolds;
+  readonly #tree: KeyTree;
   /** Whether a key (by id) has any spend limit, so a settlement knows whether to count its spend. */
   #limited = new Map<string, boolean>();
   /** D29, in an organization: each member's charges in one UTC month (its cap), as committed; read on first use. */
   #memberMonth = new Map<string, { month: string; spent: number }>();
 
-  constructor(storage: DurableObjectStorage, holds: OpenHolds) {
+  constructor(storage: DurableObjectStorage, holds: OpenHolds, tree: KeyTree) {
     this.#storage = storage;
     this.#holds = holds;
+    this.#tree = tree;
   }
 
   /**
@@ -119,39 +122,47 @@ export class SpendCounters {
     });
   }
 
-  /** The tightest of the key's spend limits, counting what is spent and what its open holds keep; null without limits. */
+  /**
+   * The tightest of the spend limits that bind the key (its own and those of the keys above it,
+   * D35), counting what is spent and what open holds keep; null without limits.
+   */
   headroom(key: KeyRow, now: number): Headroom | null {
     return tightest(this.limits(key, now));
   }
 
   /**
-   * Each of the key's spend limits with what it still allows here (its spend and open holds in this
-   * account counted), named by period: what a member passes to its organization (D29), which
-   * subtracts the key's spend and holds there.
+   * Each spend limit that binds the key, with what it still allows here, named by period: the
+   * key's own and, for a sub-key, those of every key above it as they are now (D35). A limit counts
+   * the spend and open holds of its key and of every key below it (`keyIds` names them when there
+   * are several). What a member passes to its organization (D29), which subtracts their spend and
+   * holds there.
    */
   limits(key: KeyRow, now: number): KeyLimit[] {
-    const limits = [
-      { reason: 'daily_limit', limit: key.daily_limit_micros, period: 'day' },
-      { reason: 'monthly_limit', limit: key.monthly_limit_micros, period: 'month' },
-      { reason: 'total_limit', limit: key.total_limit_micros, period: 'total' },
-    ] as const;
-    if (limits.every((l) => l.limit === null)) return [];
-
+    const holders = [key, ...(this.#tree.ancestors(key) ?? [])].filter(hasOwnLimits);
+    if (holders.length === 0) return [];
     const periods = spendPeriods(now);
     const names = { day: periods.day, month: periods.month, total: TOTAL_PERIOD };
-    const spent = new Map(
-      run<{ period: string; spent_micros: number }>(this.#storage, SQL.spend, key.id, names.day, names.month, names.total).map((row) => [
-        row.period,
-        row.spent_micros,
-      ]),
-    );
-    const held = this.#holds.heldBy(key.id);
     const retryAfter = { day: periods.secondsToNextDay, month: periods.secondsToNextMonth, total: 86_400 };
     const out: KeyLimit[] = [];
-    for (const { reason, limit, period } of limits) {
-      if (limit === null) continue;
-      const remaining = Math.max(0, limit - (spent.get(names[period]) ?? 0) - held);
-      out.push({ reason, period: names[period], remainingMicros: remaining, retryAfterSeconds: retryAfter[period] });
+    for (const holder of holders) {
+      const family = this.#tree.family(holder.id);
+      const spent = new Map(
+        run<{ period: string; spent_micros: number }>(this.#storage, SQL.familySpend, JSON.stringify(family), names.day, names.month, names.total).map((row) => [
+          row.period,
+          row.spent_micros,
+        ]),
+      );
+      const held = family.length === 1 ? this.#holds.heldBy(holder.id) : this.#holds.heldByAny(new Set(family));
+      const limits = [
+        { reason: 'daily_limit', limit: holder.daily_limit_micros, period: 'day' },
+        { reason: 'monthly_limit', limit: holder.monthly_limit_micros, period: 'month' },
+        { reason: 'total_limit', limit: holder.total_limit_micros, period: 'total' },
+      ] as const;
+      for (const { reason, limit, period } of limits) {
+        if (limit === null) continue;
+        const remaining = Math.max(0, limit - (spent.get(names[period]) ?? 0) - held);
+        out.push({ reason, period: names[period], remainingMicros: remaining, retryAfterSeconds: retryAfter[period], ...(family.length > 1 ? { keyIds: family } : {}) });
+      }
     }
     return out;
   }

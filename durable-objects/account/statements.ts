@@ -37,7 +37,17 @@ export const SQL = {
     'INSERT INTO key_spend (key_id, period, spent_micros) VALUES (?, ?, ?), (?, ?, ?), (?, ?, ?) ' +
     'ON CONFLICT (key_id, period) DO UPDATE SET spent_micros = spent_micros + excluded.spent_micros',
   addSpendOne: 'INSERT INTO key_spend (key_id, period, spent_micros) VALUES (?, ?, ?) ON CONFLICT (key_id, period) DO UPDATE SET spent_micros = spent_micros + excluded.spent_micros',
-  spend: 'SELECT period, spent_micros FROM key_spend WHERE key_id = ? AND period IN (?, ?, ?)',
+  /**
+   * D35: what a key and the keys below it (a JSON array of ids) spent in three periods, with what
+   * pruned sub-keys left to their parents (`<parent id>:pruned`, `foldPrunedSubKeySpend`).
+   */
+  familySpend:
+    "SELECT period, SUM(spent_micros) AS spent_micros FROM key_spend WHERE key_id IN (SELECT value FROM json_each(?1) UNION ALL SELECT value || ':pruned' FROM json_each(?1)) " +
+    'AND period IN (?2, ?3, ?4) GROUP BY period',
+  keyById:
+    'SELECT id, hash, revoked_at, expires_at, daily_limit_micros, monthly_limit_micros, total_limit_micros, allowed_models, allowed_routes, parent_key_id FROM api_keys WHERE id = ?',
+  /** D35: who minted whom, for the key tree. */
+  keyParents: 'SELECT id, parent_key_id FROM api_keys WHERE parent_key_id IS NOT NULL',
   /** Whether a key's spend is counted: it has a limit, or it is a sub-key (D27: its `spent_usd` is read from the counters). */
   keyLimited:
     'SELECT daily_limit_micros IS NOT NULL OR monthly_limit_micros IS NOT NULL OR total_limit_micros IS NOT NULL OR parent_key_id IS NOT NULL AS limited FROM api_keys WHERE id = ?',
@@ -48,6 +58,11 @@ export const SQL = {
   liveKeys: 'SELECT COUNT(*) AS count FROM api_keys WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)',
   keyRows: 'SELECT COUNT(*) AS count FROM api_keys',
   /** D27: sub-keys revoked or expired before an instant, and their counters, deleted at the next mint. */
+  /** D35: a pruned sub-key's spend stays counted against the limits of the key that minted it. */
+  foldPrunedSubKeySpend:
+    "INSERT INTO key_spend (key_id, period, spent_micros) SELECT k.parent_key_id || ':pruned', s.period, s.spent_micros FROM key_spend s JOIN api_keys k ON k.id = s.key_id " +
+    'WHERE k.parent_key_id IS NOT NULL AND (k.revoked_at < ? OR k.expires_at < ?) ' +
+    'ON CONFLICT (key_id, period) DO UPDATE SET spent_micros = spent_micros + excluded.spent_micros',
   pruneDeadSubKeySpend:
     'DELETE FROM key_spend WHERE key_id IN (SELECT id FROM api_keys WHERE parent_key_id IS NOT NULL AND (revoked_at < ? OR expires_at < ?))',
   pruneDeadSubKeys: 'DELETE FROM api_keys WHERE parent_key_id IS NOT NULL AND (revoked_at < ? OR expires_at < ?)',
@@ -76,9 +91,13 @@ export const SQL = {
   memberSpent: 'SELECT COALESCE(SUM(spent_micros), 0) AS spent FROM member_spend WHERE account_id = ? AND period = ?',
   /** One member key's charges here in the periods of its limits. */
   memberKeySpent: 'SELECT period, spent_micros FROM member_spend WHERE account_id = ? AND key_id = ? AND period IN (?, ?, ?)',
+  /** D35: what several keys of one member (a JSON array of ids: a key and the keys below it) were charged here in one period. */
+  memberFamilySpent: 'SELECT COALESCE(SUM(spent_micros), 0) AS spent FROM member_spend WHERE account_id = ? AND period = ? AND key_id IN (SELECT value FROM json_each(?))',
   member: 'SELECT account_id, status, cap_micros, invite_id, joined_at, approved_at, left_at FROM org_members WHERE account_id = ?',
   /** D29: the member account of a hold, from its `hold:` ledger row. */
   holdMember: 'SELECT member_account_id FROM ledger WHERE idempotency_key = ?',
+  /** D29 and D35: the member account and the key of a hold, from its `hold:` ledger row (a request record's owner). */
+  holdOwner: 'SELECT member_account_id, key_id FROM ledger WHERE idempotency_key = ?',
   setOrganization: 'UPDATE account SET organization_id = ?',
 } as const;
 

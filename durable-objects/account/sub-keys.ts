@@ -1,3 +1,4 @@
+import { hasOwnLimits } from './key-tree';
 import type { Keys } from './keys';
 import type { SpendCounters } from './spend';
 import { run, SQL, type KeyRow } from './statements';
@@ -40,10 +41,13 @@ export interface KeyWithSpend extends KeyRecord {
  * Keys minted by keys (D27): an agent hands a sub-agent a key with a total limit, an expiry and
  * allowed models and routes. They are ordinary rows of `api_keys` (with `parent_key_id` set), so
  * every request checks them exactly as it checks the dashboard's keys. Rules:
- * - only a key that is not a sub-key, and has no spend limit of its own, may mint or revoke (a
- *   sub-key's spend is not counted against its parent's limits, so a limited key could escape them);
+ * - only a key that is not a sub-key, and has no spend limit of its own, may mint or revoke (D35:
+ *   a limited key could otherwise revoke the account's unlimited keys, or mint keys of its own);
  * - a sub-key gets no more than its parent: its models and routes are a subset of the parent's, and
  *   it expires no later than the parent; revoking the parent revokes it (`Keys.update`);
+ * - and at every request it stays bounded by its parent as the parent is then (D35, `Keys.check`,
+ *   `SpendCounters.limits`): guardrails the parent gains later bind it, and its spend counts
+ *   against the parent's limits (a pruned sub-key's too, `foldPrunedSubKeySpend`);
  * - at most MAX_LIVE_KEYS working keys and MAX_KEY_ROWS rows; dead sub-keys are pruned after
  *   DEAD_SUB_KEY_RETENTION_MS, so minting cannot grow the object without bound.
  */
@@ -62,9 +66,6 @@ export class SubKeys {
     const parent = this.#delegator(callerHash, now);
     if (!parent.ok) return parent;
     const { key } = parent;
-    if (key.daily_limit_micros !== null || key.monthly_limit_micros !== null || key.total_limit_micros !== null) {
-      return { ok: false, reason: 'limited_key' };
-    }
     const allowedModels = narrowed(key.allowed_models, request.allowedModels);
     if (!allowedModels.ok) return { ok: false, reason: 'exceeds_parent', field: 'allowed_models', value: allowedModels.value };
     const allowedRoutes = narrowed(key.allowed_routes, request.allowedRoutes);
@@ -73,8 +74,10 @@ export class SubKeys {
 
     return this.#storage.transactionSync(() => {
       const cutoff = now - DEAD_SUB_KEY_RETENTION_MS;
+      run(this.#storage, SQL.foldPrunedSubKeySpend, cutoff, cutoff);
       run(this.#storage, SQL.pruneDeadSubKeySpend, cutoff, cutoff);
       run(this.#storage, SQL.pruneDeadSubKeys, cutoff, cutoff);
+      this.#keys.forgetCached();
       if (count(this.#storage, SQL.liveKeys, now) >= MAX_LIVE_KEYS) return { ok: false, reason: 'too_many_keys', limit: MAX_LIVE_KEYS, live: true };
       if (count(this.#storage, SQL.keyRows) >= MAX_KEY_ROWS) return { ok: false, reason: 'too_many_keys', limit: MAX_KEY_ROWS, live: false };
       const created = this.#keys.create(
@@ -114,11 +117,12 @@ export class SubKeys {
     return revoked ? { ok: true, key: revoked } : { ok: false, reason: 'no_such_key' };
   }
 
-  /** The calling key, when it works and is not itself a sub-key. */
+  /** The calling key, when it works, is not itself a sub-key and has no spend limit (D35): only such a key mints or revokes. */
   #delegator(callerHash: string, now: number): Result<{ key: KeyRow }, SubKeyRefusal> {
     const checked = this.#keys.check(callerHash, undefined, now);
     if (!checked.ok) return checked;
     if (checked.key.parent_key_id !== null) return { ok: false, reason: 'sub_key' };
+    if (hasOwnLimits(checked.key)) return { ok: false, reason: 'limited_key' };
     return checked;
   }
 

@@ -34,6 +34,8 @@ export interface KeyLimit {
   period: string;
   remainingMicros: number;
   retryAfterSeconds: number;
+  /** D35: the keys whose spend and holds count against this limit (a key and the keys below it); absent: the key held for alone. */
+  keyIds?: string[];
 }
 
 export type Result<T, F> = ({ ok: true } & T) | ({ ok: false } & F);
@@ -62,6 +64,11 @@ export interface KeyRecord extends Required<KeyGuardrails> {
 export interface AuthorizedKey {
   accountId: string;
   keyId: string;
+}
+
+/** A key checked for a route that spends nothing; D35: a sub-key sees only its own data there. */
+export interface AuthenticatedKey extends AuthorizedKey {
+  subKey: boolean;
 }
 
 export interface HoldRequest {
@@ -216,8 +223,8 @@ export interface AccountOpResults {
   settle: SettleResult;
   release: ReleaseResult;
   extend: ExtendResult;
-  authenticate: Result<AuthorizedKey, AuthFailure>;
-  account: Result<{ account: AccountSnapshot }, AuthFailure>;
+  authenticate: Result<AuthenticatedKey, AuthFailure>;
+  account: Result<{ account: AccountSnapshot; keyId: string }, AuthFailure>;
   spendable: Result<Spendable, HoldFailure>;
   request: Result<{ request: StoredRequest }, AuthFailure | { reason: 'not_found' }>;
   sync: null;

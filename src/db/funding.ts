@@ -14,7 +14,7 @@ export async function expireIntents(db: Database, now: number): Promise<void> {
 }
 
 /** Inserts an open intent unless another open one has its amount (the partial unique index); false then. */
-export async function insertIntent(db: Database, row: FundingIntentRow): Promise<boolean> {
+export async function insertIntent(db: Database, row: Omit<FundingIntentRow, 'subKeyId'> & { subKeyId?: string | null }): Promise<boolean> {
   const inserted = await db.insert(fundingIntents).values(row).onConflictDoNothing().returning({ id: fundingIntents.id }).all();
   return inserted.length > 0;
 }

@@ -17,20 +17,21 @@ export interface GenerationCursor {
 }
 
 /**
- * One account's still-hosted generations, newest first, after `cursor`; `limit + 1` rows are read
- * so the caller knows whether another page follows.
+ * One account's still-hosted generations (with `keyId`, D35: only that key's), newest first,
+ * after `cursor`; `limit + 1` rows are read so the caller knows whether another page follows.
  */
 export async function generationsPage(
   db: Database,
-  query: { accountId: string; kinds: GenerationKind[]; limit: number; cursor?: GenerationCursor; now: number },
+  query: { accountId: string; keyId?: string; kinds: GenerationKind[]; limit: number; cursor?: GenerationCursor; now: number },
 ): Promise<GenerationRow[]> {
-  const { accountId, kinds, limit, cursor, now } = query;
+  const { accountId, keyId, kinds, limit, cursor, now } = query;
   return db
     .select()
     .from(generations)
     .where(
       and(
         eq(generations.accountId, accountId),
+        keyId === undefined ? undefined : eq(generations.keyId, keyId),
         inArray(generations.kind, kinds),
         gt(generations.expiresAt, now),
         cursor

@@ -6,7 +6,7 @@ import { mediaJobs } from './schema';
 export type MediaJobRow = typeof mediaJobs.$inferSelect;
 export type MediaJobStatus = MediaJobRow['status'];
 /** A new job: unclaimed unless it is written already claimed by its renderer (a sync render). */
-export type NewMediaJob = Omit<MediaJobRow, 'claim' | 'claimedUntil' | 'errorCode'> & Partial<Pick<MediaJobRow, 'claim' | 'claimedUntil' | 'errorCode'>>;
+export type NewMediaJob = Omit<MediaJobRow, 'claim' | 'claimedUntil' | 'errorCode' | 'keyId'> & Partial<Pick<MediaJobRow, 'claim' | 'claimedUntil' | 'errorCode' | 'keyId'>>;
 /** Why a job failed: the message a client reads and the envelope code it branches on. */
 export interface JobFailure {
   code: ErrorCode;
@@ -20,8 +20,13 @@ export async function insertMediaJob(db: Database, row: NewMediaJob): Promise<vo
 }
 
 /** The job if `accountId` owns it: another account's job reads as missing. */
-export async function ownedMediaJob(db: Database, id: string, accountId: string): Promise<MediaJobRow | undefined> {
-  return db.select().from(mediaJobs).where(and(eq(mediaJobs.id, id), eq(mediaJobs.accountId, accountId))).get();
+/** The job `id` of an account (with `keyId`, D35: only if that key submitted it). */
+export async function ownedMediaJob(db: Database, id: string, accountId: string, keyId?: string): Promise<MediaJobRow | undefined> {
+  return db
+    .select()
+    .from(mediaJobs)
+    .where(and(eq(mediaJobs.id, id), eq(mediaJobs.accountId, accountId), keyId === undefined ? undefined : eq(mediaJobs.keyId, keyId)))
+    .get();
 }
 
 export async function mediaJob(db: Database, id: string): Promise<MediaJobRow | undefined> {

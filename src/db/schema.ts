@@ -45,6 +45,8 @@ export const webJobs = sqliteTable(
     accountId: text('account_id').notNull(),
     kind: text('kind').$type<'crawl' | 'extract'>().notNull(),
     createdAt: integer('created_at').notNull(),
+    /** D35: the key that started it (a sub-key polls only its own); null on rows from before. */
+    keyId: text('key_id'),
   },
   (t) => [index('web_jobs_account').on(t.accountId), index('web_jobs_created').on(t.createdAt)],
 );
@@ -65,6 +67,8 @@ export const generations = sqliteTable(
     keys: text('keys', { mode: 'json' }).$type<string[]>().notNull(),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
+    /** D35: the key that paid for it (a sub-key lists only its own); null on rows from before. */
+    keyId: text('key_id'),
   },
   (t) => [index('generations_account').on(t.accountId, t.createdAt, t.id), index('generations_expiry').on(t.expiresAt)],
 );
@@ -103,6 +107,8 @@ export const mediaJobs = sqliteTable(
     claimedUntil: integer('claimed_until'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
+    /** D35: the key that submitted it (a sub-key polls only its own); null on rows from before. */
+    keyId: text('key_id'),
   },
   (t) => [
     index('media_jobs_account').on(t.accountId),
@@ -138,6 +144,8 @@ export const uploads = sqliteTable(
     expiresAt: integer('expires_at').notNull(),
     /** The ETag of the object that was checked (migration 0012): another ETag means it was replaced, and is checked again. */
     etag: text('etag'),
+    /** D35: the key that reserved it (a sub-key lists only its own); null on rows from before. */
+    keyId: text('key_id'),
   },
   (t) => [
     index('uploads_account_day').on(t.accountId, t.day),
@@ -164,6 +172,8 @@ export const fundingIntents = sqliteTable(
     expiresAt: integer('expires_at').notNull(),
     /** The deposit that paid it (`<tx hash>:<log index>`). */
     depositId: text('deposit_id'),
+    /** D35: the sub-key that asked for it, whose own cap it counts under; null for the account's keys and the fund page. */
+    subKeyId: text('sub_key_id'),
   },
   (t) => [
     uniqueIndex('funding_intents_open_amount').on(t.amountMicros).where(sql`status = 'open'`),

@@ -8,10 +8,10 @@ export type UploadRow = typeof uploads.$inferSelect;
  * Reserves an upload if the account's bytes of `day` plus this one stay within `allowance`: one
  * statement, so concurrent reservations cannot both pass. False when the allowance is spent.
  */
-export async function reserveUpload(db: Database, row: Omit<UploadRow, 'etag'>, allowance: number): Promise<boolean> {
+export async function reserveUpload(db: Database, row: Omit<UploadRow, 'etag' | 'keyId'> & { keyId?: string | null }, allowance: number): Promise<boolean> {
   const inserted = await db.run(sql`
-    INSERT INTO uploads (key, account_id, token_hash, content_type, bytes, day, created_at, put_by, put_at, uploaded_at, expires_at)
-    SELECT ${row.key}, ${row.accountId}, ${row.tokenHash}, ${row.contentType}, ${row.bytes}, ${row.day}, ${row.createdAt}, ${row.putBy}, NULL, NULL, ${row.expiresAt}
+    INSERT INTO uploads (key, account_id, token_hash, content_type, bytes, day, created_at, put_by, put_at, uploaded_at, expires_at, key_id)
+    SELECT ${row.key}, ${row.accountId}, ${row.tokenHash}, ${row.contentType}, ${row.bytes}, ${row.day}, ${row.createdAt}, ${row.putBy}, NULL, NULL, ${row.expiresAt}, ${row.keyId ?? null}
     WHERE (SELECT COALESCE(SUM(bytes), 0) FROM uploads WHERE account_id = ${row.accountId} AND day = ${row.day}) + ${row.bytes} <= ${allowance}`);
   return inserted.meta.changes === 1;
 }
@@ -73,15 +73,16 @@ export interface UploadCursor {
   key: string;
 }
 
-/** An account's uploaded, unexpired files, newest first, after `cursor`; `limit + 1` rows. */
-export async function uploadsPage(db: Database, query: { accountId: string; limit: number; cursor?: UploadCursor; now: number }): Promise<UploadRow[]> {
-  const { accountId, limit, cursor, now } = query;
+/** An account's uploaded, unexpired files (with `keyId`, D35: only that key's), newest first, after `cursor`; `limit + 1` rows. */
+export async function uploadsPage(db: Database, query: { accountId: string; keyId?: string; limit: number; cursor?: UploadCursor; now: number }): Promise<UploadRow[]> {
+  const { accountId, keyId, limit, cursor, now } = query;
   return db
     .select()
     .from(uploads)
     .where(
       and(
         eq(uploads.accountId, accountId),
+        keyId === undefined ? undefined : eq(uploads.keyId, keyId),
         isNotNull(uploads.uploadedAt),
         gt(uploads.expiresAt, now),
         cursor ? or(lt(uploads.uploadedAt, cursor.uploadedAt), and(eq(uploads.uploadedAt, cursor.uploadedAt), lt(uploads.key, cursor.key))) : undefined,

@@ -1,7 +1,7 @@
 import { randomBase62 } from '../accounts/credentials';
 import { database } from '../db';
 import { expireIntents, type FundingIntentRow } from '../db/funding';
-import { insertIntentUnderCap, openIntentsOf, takeFundingRequest } from '../db/funding-limits';
+import { insertIntentUnderCap, openIntentsOf, takeFundingRequest, type IntentBucket } from '../db/funding-limits';
 import { GatewayError } from '../errors';
 import { utcHour } from '../human/limits';
 import { MICROS_PER_USD } from '../money';
@@ -23,6 +23,15 @@ const ATTEMPTS = 8;
 export const OPEN_INTENTS_PER_ACCOUNT = 10;
 /** USDC funding requests (`POST /agent/fund` and the fund page's USDC form) per account per UTC hour. */
 export const FUNDING_REQUESTS_PER_ACCOUNT_PER_HOUR = 30;
+/**
+ * D35: a sub-key's intents and requests count apart from the account's, so no sub-key uses up
+ * what its parent may ask: each sub-key may hold this many open intents and make
+ * SUB_KEY_FUNDING_REQUESTS_PER_HOUR requests an hour, and all of an account's sub-keys together
+ * OPEN_INTENTS_PER_ACCOUNT and FUNDING_REQUESTS_PER_ACCOUNT_PER_HOUR (so an account holds at most
+ * twice OPEN_INTENTS_PER_ACCOUNT open intents, which the tail arithmetic above allows for).
+ */
+export const OPEN_INTENTS_PER_SUB_KEY = 2;
+export const SUB_KEY_FUNDING_REQUESTS_PER_HOUR = 10;
 
 export interface UsdcIntent {
   intent: FundingIntentRow;
@@ -34,26 +43,44 @@ export interface UsdcIntent {
  * exactly that much arrives at the deposit address. 502 `funding_unavailable` when the rail is
  * not configured or its chain endpoint does not answer (checked now, so an agent is never told to
  * pay into a rail that cannot see its payment). 429 `rate_limit_exceeded` with `Retry-After` past
- * the account's hourly requests or its open intents.
+ * the hourly requests or the open intents of the account, or of the sub-key `subKeyId` that asks (D35).
  */
-export async function openUsdcIntent(env: Env, accountId: string, amountUsd: number, now = Date.now()): Promise<UsdcIntent> {
+export async function openUsdcIntent(env: Env, accountId: string, amountUsd: number, now = Date.now(), subKeyId: string | null = null): Promise<UsdcIntent> {
   const config = usdcConfig(env);
   if (!config) throw new GatewayError('funding_unavailable', 'USDC funding is not configured on this gateway.');
   const db = database(env);
   const { hour, secondsLeft } = utcHour(now);
-  if ((await takeFundingRequest(db, accountId, hour, FUNDING_REQUESTS_PER_ACCOUNT_PER_HOUR)) === null) {
-    throw new GatewayError('rate_limit_exceeded', `At most ${FUNDING_REQUESTS_PER_ACCOUNT_PER_HOUR} USDC funding requests per account per hour.`, { retryAfter: secondsLeft });
+  const counters =
+    subKeyId === null
+      ? [{ id: accountId, limit: FUNDING_REQUESTS_PER_ACCOUNT_PER_HOUR, who: 'per account' }]
+      : [
+          { id: `${accountId}:${subKeyId}`, limit: SUB_KEY_FUNDING_REQUESTS_PER_HOUR, who: 'per sub-key' },
+          { id: `${accountId}:sub-keys`, limit: FUNDING_REQUESTS_PER_ACCOUNT_PER_HOUR, who: "for all of an account's sub-keys" },
+        ];
+  for (const counter of counters) {
+    if ((await takeFundingRequest(db, counter.id, hour, counter.limit)) === null) {
+      throw new GatewayError('rate_limit_exceeded', `At most ${counter.limit} USDC funding requests ${counter.who} per hour.`, { retryAfter: secondsLeft });
+    }
   }
+  const caps: { bucket: IntentBucket; cap: number; who: string }[] =
+    subKeyId === null
+      ? [{ bucket: { accountId, subKeyId: null }, cap: OPEN_INTENTS_PER_ACCOUNT, who: 'This account already has' }]
+      : [
+          { bucket: { accountId, subKeyId }, cap: OPEN_INTENTS_PER_SUB_KEY, who: 'This sub-key already has' },
+          { bucket: { accountId, allSubKeys: true }, cap: OPEN_INTENTS_PER_ACCOUNT, who: "This account's sub-keys already have" },
+        ];
+  const cappedBy = async ({ bucket, cap, who }: (typeof caps)[number]) => {
+    const { firstExpiresAt } = await openIntentsOf(db, bucket, now);
+    return new GatewayError('rate_limit_exceeded', `${who} ${cap} open USDC intents: pay one of them, or ask again when the first expires.`, {
+      retryAfter: firstExpiresAt === null ? 1 : (firstExpiresAt - now) / 1000,
+    });
+  };
   const capped = async () => {
-    const { firstExpiresAt } = await openIntentsOf(db, accountId, now);
-    return new GatewayError(
-      'rate_limit_exceeded',
-      `This account already has ${OPEN_INTENTS_PER_ACCOUNT} open USDC intents: pay one of them, or ask again when the first expires.`,
-      { retryAfter: firstExpiresAt === null ? 1 : (firstExpiresAt - now) / 1000 },
-    );
+    for (const cap of caps) if ((await openIntentsOf(db, cap.bucket, now)).open >= cap.cap) return cappedBy(cap);
+    return cappedBy(caps[0]!);
   };
   await expireIntents(db, now);
-  if ((await openIntentsOf(db, accountId, now)).open >= OPEN_INTENTS_PER_ACCOUNT) throw await capped();
+  for (const cap of caps) if ((await openIntentsOf(db, cap.bucket, now)).open >= cap.cap) throw await cappedBy(cap);
   try {
     const { chainClient, headBlock } = await import('./chain');
     await headBlock(chainClient(config));
@@ -72,8 +99,9 @@ export async function openUsdcIntent(env: Env, accountId: string, amountUsd: num
       createdAt: now,
       expiresAt: now + INTENT_LIFETIME_MS,
       depositId: null,
+      subKeyId,
     };
-    const outcome = await insertIntentUnderCap(db, intent, OPEN_INTENTS_PER_ACCOUNT, now);
+    const outcome = await insertIntentUnderCap(db, intent, caps, now);
     if (outcome === 'capped') throw await capped();
     if (outcome === 'opened') {
       await env.FUNDING_WATCHER.get(env.FUNDING_WATCHER.idFromName('usdc')).wake();

@@ -51,6 +51,7 @@ export async function submitImageJob(c: Context<AppEnv>, request: ImageRequest, 
       await insertMediaJob(database(c.env), {
         id,
         accountId: hold.accountId,
+        keyId: hold.keyId,
         kind: 'image',
         model: plan.model.id,
         status: 'queued',

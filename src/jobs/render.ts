@@ -42,7 +42,7 @@ export async function renderJob(env: Env, job: MediaJobRow, guard: GuardOptions 
   }
   const plan = planImages(ImageGenerationRequest.parse(job.params), env);
   const images = await produceImages(env, plan, { accountId: job.accountId, base: job.base, guard });
-  return finish(env, job, images, { images: images.keys.length }, () => recordImageGeneration(env, generationId(job.id), job.accountId, plan, images));
+  return finish(env, job, images, { images: images.keys.length }, () => recordImageGeneration(env, generationId(job.id), { accountId: job.accountId, keyId: job.keyId }, plan, images));
 }
 
 /**

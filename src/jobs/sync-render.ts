@@ -38,6 +38,7 @@ export async function renderDurably(
     const job: MediaJobRow = {
       id: `${render.kind === 'speech' ? 'speechjob' : 'imgjob'}_${c.get('requestId').replace(/^req_/, '')}`,
       accountId: hold.accountId,
+      keyId: hold.keyId,
       kind: render.kind,
       model: render.model,
       status: 'processing',

@@ -50,6 +50,7 @@ export async function submitVideoJob(c: Context<AppEnv>, request: VideoRequest, 
     await insertMediaJob(database(c.env), {
       id,
       accountId: hold.accountId,
+      keyId: hold.keyId,
       kind: 'video',
       model: plan.model.id,
       status: 'queued',
@@ -121,6 +122,7 @@ export async function pollVideoJob(env: Env, jobId: string): Promise<void> {
       await insertGeneration(db, {
         id: `gen_${job.id.replace(/^vidjob_/, '')}`,
         accountId: job.accountId,
+        keyId: job.keyId,
         kind: 'video',
         model: job.model,
         prompt: String(job.params.prompt ?? ''),

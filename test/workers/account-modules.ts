@@ -8,6 +8,7 @@ import { AccountMemory } from '../../durable-objects/account/memory';
 import migrations from '../../durable-objects/account/migrations/migrations.js';
 import * as schema from '../../durable-objects/account/schema';
 import { SpendCounters } from '../../durable-objects/account/spend';
+import { KeyTree } from '../../durable-objects/account/key-tree';
 import type { KeyGuardrails } from '../../durable-objects/account/types';
 import { accountStub } from './helpers';
 
@@ -41,8 +42,9 @@ export function withAccountModules<T>(
     const db = drizzle(storage, { schema });
     await migrate(db, migrations);
     const memory = new AccountMemory();
-    const spend = new SpendCounters(storage, memory.holds);
-    const keys = new Keys(storage, db, memory, spend);
+    const tree = new KeyTree(storage);
+    const spend = new SpendCounters(storage, memory.holds, tree);
+    const keys = new Keys(storage, db, memory, spend, tree);
     const ledger = new Ledger(storage, db, memory, spend, new ExpiryAlarm(storage));
 
     db.insert(schema.account)

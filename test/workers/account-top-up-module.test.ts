@@ -9,6 +9,7 @@ import { Ledger } from '../../durable-objects/account/ledger';
 import { AccountMemory } from '../../durable-objects/account/memory';
 import * as schema from '../../durable-objects/account/schema';
 import { SpendCounters } from '../../durable-objects/account/spend';
+import { KeyTree } from '../../durable-objects/account/key-tree';
 import { AutoTopUp, dailyCapOf, DEFAULT_DAILY_CAP, type DailyCap } from '../../durable-objects/account/top-up';
 import { DAY_MS, holdAndSettle, NOW, rows, withAccountModules, type AccountModules } from './account-modules';
 import { accountStub, adminCredit, register } from './helpers';
@@ -45,7 +46,7 @@ function topUpOver(modules: AccountModules, charge: OffSessionCharger, restart =
   if (restart) {
     memory = new AccountMemory();
     memory.load(modules.storage);
-    ledger = new Ledger(modules.storage, db, memory, new SpendCounters(modules.storage, memory.holds), alarm);
+    ledger = new Ledger(modules.storage, db, memory, new SpendCounters(modules.storage, memory.holds, new KeyTree(modules.storage)), alarm);
   }
   const topUp = new AutoTopUp(db, memory, alarm, ledger, charge, cap);
   topUp.load();

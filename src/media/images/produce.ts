@@ -30,11 +30,11 @@ export async function produceImages(env: Env, plan: ImagePlan, where: { accountI
 }
 
 /** The listing row of a completed generation; once per id. A failure loses a listing, never money, so it is logged. */
-export async function recordImageGeneration(env: Env, id: string, accountId: string, plan: ImagePlan, hosted: HostedImages): Promise<void> {
+export async function recordImageGeneration(env: Env, id: string, owner: { accountId: string; keyId: string | null }, plan: ImagePlan, hosted: HostedImages): Promise<void> {
   try {
     await insertGeneration(database(env), {
       id,
-      accountId,
+      ...owner,
       kind: 'image',
       model: plan.model.id,
       prompt: plan.prompt,

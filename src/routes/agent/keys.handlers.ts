@@ -59,7 +59,7 @@ function refusalError(refusal: SubKeyRefusal, keyId?: string): GatewayError {
     case 'sub_key':
       return new GatewayError('guardrail_blocked', 'A sub-key may not mint or revoke keys; use a key of the account that is not a sub-key.');
     case 'limited_key':
-      return new GatewayError('guardrail_blocked', "A key with a spend limit may not mint sub-keys: their spend would not count against its limit. Use a key without limits.");
+      return new GatewayError('guardrail_blocked', 'A key with a spend limit may not mint or revoke keys; use a key of the account without limits that is not a sub-key.');
     case 'too_many_keys':
       return new GatewayError(
         'guardrail_blocked',

@@ -10,7 +10,8 @@ export const fundHandler: RouteHandler<typeof fund, AppEnv> = async (c) => {
   const { account, keyHash } = c.get('caller');
   const auth = await account.authenticate(keyHash);
   if (!auth.ok) throw holdFailureError(auth);
-  const opened = await openUsdcIntent(c.env, auth.accountId, amount_usd);
+  // D35: a sub-key's intents count under its own cap, never the account's.
+  const opened = await openUsdcIntent(c.env, auth.accountId, amount_usd, Date.now(), auth.subKey ? auth.keyId : null);
   const { intent, config } = opened;
   return c.json(
     {

@@ -1,4 +1,5 @@
 import type { RouteHandler } from '@hono/zod-openapi';
+import { ownDataOf } from '../../accounts/data-scope';
 import { holdFailureError } from '../../accounts/failures';
 import { database } from '../../db';
 import { ownedMediaJob } from '../../db/media-jobs';
@@ -25,13 +26,13 @@ export const submitImageJobHandler: RouteHandler<typeof submitImageJobRoute, App
   return c.json({ id, status: 'queued' as const, predicted_usd: toUsdNumber(predictedMicros) }, 202);
 };
 
-/** `GET /v1/images/jobs/{id}`: the job as its owner sees it; 404 for anyone else. */
+/** `GET /v1/images/jobs/{id}`: the job as its owner sees it; 404 for anyone else (another account, or a sub-key that did not submit it: D35). */
 export const getImageJobHandler: RouteHandler<typeof getImageJob, AppEnv> = async (c) => {
   const { id } = c.req.valid('param');
   const caller = c.get('caller');
   const auth = await caller.account.authenticate(caller.keyHash);
   if (!auth.ok) throw holdFailureError(auth);
-  const job = id.startsWith('imgjob_') ? await ownedMediaJob(database(c.env), id, auth.accountId) : undefined;
+  const job = id.startsWith('imgjob_') ? await ownedMediaJob(database(c.env), id, auth.accountId, ownDataOf(auth)) : undefined;
   if (!job || job.kind !== 'image') throw new GatewayError('not_found', `No image job ${id}.`);
   const base = publicBaseUrl(c);
   return c.json(

@@ -1,4 +1,5 @@
 import type { RouteHandler } from '@hono/zod-openapi';
+import { ownDataOf } from '../../accounts/data-scope';
 import { holdFailureError } from '../../accounts/failures';
 import { COST_HEADER, CREDITS_HEADER } from '../../billing/headers';
 import { database } from '../../db';
@@ -40,7 +41,7 @@ export const generateImagesHandler: RouteHandler<typeof generateImages, AppEnv> 
   });
 };
 
-/** `GET /v1/generations`: this account's completed generations, newest first, by opaque cursor. */
+/** `GET /v1/generations`: this account's completed generations (a sub-key's own only, D35), newest first, by opaque cursor. */
 export const listGenerationsHandler: RouteHandler<typeof listGenerations, AppEnv> = async (c) => {
   const { kind, limit, cursor } = c.req.valid('query');
   const caller = c.get('caller');
@@ -48,7 +49,7 @@ export const listGenerationsHandler: RouteHandler<typeof listGenerations, AppEnv
   if (!auth.ok) throw holdFailureError(auth);
   const kinds: GenerationKind[] = kind ? [kind] : ['image', 'video'];
   const after = cursor ? decodeCursor(cursor, /^gen_[A-Za-z0-9]{1,64}$/) : undefined;
-  const rows = await generationsPage(database(c.env), { accountId: auth.accountId, kinds, limit, cursor: after && { createdAt: after.time, id: after.id }, now: Date.now() });
+  const rows = await generationsPage(database(c.env), { accountId: auth.accountId, keyId: ownDataOf(auth), kinds, limit, cursor: after && { createdAt: after.time, id: after.id }, now: Date.now() });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   const base = publicBaseUrl(c);

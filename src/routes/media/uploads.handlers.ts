@@ -1,6 +1,7 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { randomBase62, sha256Hex } from '../../accounts/credentials';
+import { ownDataOf } from '../../accounts/data-scope';
 import { holdFailureError } from '../../accounts/failures';
 import { database } from '../../db';
 import { claimUpload, markUploaded, reserveUpload, uploadOfToken, uploadsPage } from '../../db/uploads';
@@ -65,7 +66,7 @@ export const createUploadHandler: RouteHandler<typeof createUpload, AppEnv> = as
   const allowance = dailyUploadAllowance(balanceMicros);
   const reserved = await reserveUpload(
     database(c.env),
-    { key, accountId: found.account.accountId, tokenHash: await sha256Hex(token), contentType, bytes, day: utcDay(now), createdAt: now, putBy: now + UPLOAD_URL_TTL_MS, putAt: null, uploadedAt: null, expiresAt: now + UPLOAD_RETENTION_MS },
+    { key, accountId: found.account.accountId, keyId: found.keyId, tokenHash: await sha256Hex(token), contentType, bytes, day: utcDay(now), createdAt: now, putBy: now + UPLOAD_URL_TTL_MS, putAt: null, uploadedAt: null, expiresAt: now + UPLOAD_RETENTION_MS },
     allowance,
   );
   if (!reserved) {
@@ -127,7 +128,7 @@ export async function putUpload(c: Context<AppEnv>): Promise<Response> {
   return c.json({ key: reservation.key, bytes: reservation.bytes, public_url: fileUrl(publicBaseUrl(c), reservation.key) }, 200);
 }
 
-/** `GET /v1/uploads` (D9): this account's hosted uploads (stored and checked), newest first. */
+/** `GET /v1/uploads` (D9): this account's hosted uploads (stored and checked), newest first; a sub-key's own only (D35). */
 export const listUploadsHandler: RouteHandler<typeof listUploads, AppEnv> = async (c) => {
   const { limit, cursor } = c.req.valid('query');
   const caller = c.get('caller');
@@ -136,7 +137,7 @@ export const listUploadsHandler: RouteHandler<typeof listUploads, AppEnv> = asyn
   // A presigned PUT is seen only by looking in R2: the newest pending reservations are checked first.
   if (!cursor) await checkPendingUploads(c.env, auth.accountId, Date.now());
   const after = cursor ? decodeCursor(cursor, /^uploads\/[0-9a-f-]{36}\/[A-Za-z0-9]{32}\.[a-z0-9]{2,4}$/) : undefined;
-  const rows = await uploadsPage(database(c.env), { accountId: auth.accountId, limit, cursor: after && { uploadedAt: after.time, key: after.id }, now: Date.now() });
+  const rows = await uploadsPage(database(c.env), { accountId: auth.accountId, keyId: ownDataOf(auth), limit, cursor: after && { uploadedAt: after.time, key: after.id }, now: Date.now() });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   const base = publicBaseUrl(c);

@@ -1,4 +1,5 @@
 import type { RouteHandler } from '@hono/zod-openapi';
+import { ownDataOf } from '../../accounts/data-scope';
 import { holdFailureError } from '../../accounts/failures';
 import { database } from '../../db';
 import { ownedMediaJob } from '../../db/media-jobs';
@@ -26,13 +27,13 @@ export const submitVideoHandler: RouteHandler<typeof submitVideoRoute, AppEnv> =
   return c.json({ id, status: 'queued' as const, predicted_usd: toUsdNumber(plan.predictedMicros) }, 202);
 };
 
-/** `GET /v1/videos/generations/{id}`: the job as its owner sees it (D8 states); 404 for anyone else. */
+/** `GET /v1/videos/generations/{id}`: the job as its owner sees it (D8 states); 404 for anyone else (a sub-key that did not submit it included, D35). */
 export const getVideoHandler: RouteHandler<typeof getVideo, AppEnv> = async (c) => {
   const { id } = c.req.valid('param');
   const caller = c.get('caller');
   const auth = await caller.account.authenticate(caller.keyHash);
   if (!auth.ok) throw holdFailureError(auth);
-  const job = id.startsWith('vidjob_') ? await ownedMediaJob(database(c.env), id, auth.accountId) : undefined;
+  const job = id.startsWith('vidjob_') ? await ownedMediaJob(database(c.env), id, auth.accountId, ownDataOf(auth)) : undefined;
   if (!job || job.kind !== 'video') throw new GatewayError('not_found', `No video job ${id}.`);
   const key = job.status === 'completed' ? job.keys?.[0] : undefined;
   return c.json(

@@ -4,9 +4,10 @@ import type { CrawlParams, ExtractParams, JobView } from '../../../durable-objec
 import { JOB_DEADLINE_MS } from '../../../durable-objects/web-job/web-job';
 import { randomBase62 } from '../../accounts/credentials';
 import { withHold } from '../../accounts/billed';
+import { ownDataOf } from '../../accounts/data-scope';
 import { holdFailureError } from '../../accounts/failures';
 import { database } from '../../db';
-import { insertWebJob } from '../../db/web-jobs';
+import { insertWebJob, webJobKey } from '../../db/web-jobs';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { findScraper, SCRAPERS } from '../../web/extract';
@@ -27,7 +28,7 @@ async function submitJob(c: Context<AppEnv>, params: CrawlParams | ExtractParams
   await withHold(c, ask, async (hold) => {
     const guard = requestGuard(c);
     if (params.kind === 'crawl') await admitUrl(params.url, c.env, guard);
-    await insertWebJob(database(c.env), { id, accountId: hold.accountId, kind: params.kind, createdAt: Date.now() });
+    await insertWebJob(database(c.env), { id, accountId: hold.accountId, keyId: hold.keyId, kind: params.kind, createdAt: Date.now() });
     await c.env.WEB_JOB.get(c.env.WEB_JOB.idFromName(id)).start({
       id,
       accountId: hold.accountId,
@@ -40,12 +41,17 @@ async function submitJob(c: Context<AppEnv>, params: CrawlParams | ExtractParams
   return id;
 }
 
-/** The job of `id` if the calling key's account owns it; 404 for anyone else, as for a missing job. */
+/**
+ * The job of `id` if the calling key's account owns it (and, for a sub-key, D35, if the sub-key
+ * started it); 404 for anyone else, as for a missing job.
+ */
 async function ownedJob(c: Context<AppEnv>, id: string, kind: 'crawl' | 'extract'): Promise<JobView> {
   const caller = c.get('caller');
   const auth = await caller.account.authenticate(caller.keyHash);
   if (!auth.ok) throw holdFailureError(auth);
-  const view: JobView | null = id.startsWith(`${kind}_`) ? await c.env.WEB_JOB.get(c.env.WEB_JOB.idFromName(id)).view(auth.accountId) : null;
+  const own = ownDataOf(auth);
+  const mine = id.startsWith(`${kind}_`) && (own === undefined || (await webJobKey(database(c.env), id)) === own);
+  const view: JobView | null = mine ? await c.env.WEB_JOB.get(c.env.WEB_JOB.idFromName(id)).view(auth.accountId) : null;
   if (!view) throw new GatewayError('not_found', `No ${kind} job ${id}.`);
   return view;
 }

@@ -1,0 +1,1 @@
+ALTER TABLE `request_records` ADD `key_id` text;
