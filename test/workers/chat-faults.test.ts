@@ -127,13 +127,20 @@ describe('an upstream that stalls', () => {
   });
 });
 
+const LEAVES: [string, string, boolean][] = [
+  ['after its headers', '[silent]', false],
+  ['after its headers', '[silent]', true],
+  ['before its headers', '[hang]', false],
+  ['before its headers', '[hang]', true],
+];
+
 describe('a client that leaves while its upstream is silent', () => {
-  it.each([false, true])('cancels the upstream, releases the hold and charges nothing (stream: %s)', { timeout: 30_000 }, async (stream) => {
+  it.each(LEAVES)('cancels an upstream silent %s, releases the hold and charges nothing (%s, stream: %s)', { timeout: 30_000 }, async (_, tag, stream) => {
     const agent = await funded();
     const client = new AbortController();
-    // The default idle timeout (60 s): only the client's leaving can end this request early.
+    // The default timeouts (60 s): only the client's leaving can end this request early.
     const nonce = crypto.randomUUID();
-    const sending = chat(agent.api_key, `[silent] ${nonce}`, { stream, env: upstreamEnv, signal: client.signal });
+    const sending = chat(agent.api_key, `${tag} ${nonce}`, { stream, env: upstreamEnv, signal: client.signal });
     // The upstream has the request and is silent: the client hangs up.
     expect(await upstreamSaw(nonce, () => true)).toBeDefined();
     client.abort();
