@@ -93,7 +93,11 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
     }
   };
 
+  let output: ReadableStreamDefaultController<Uint8Array> | undefined;
   const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      output = controller;
+    },
     async pull(controller) {
       try {
         for (;;) {
@@ -156,6 +160,12 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
     options.clientSignal?.removeEventListener('abort', onClientAbort);
     options.abortUpstream();
     await reader.cancel();
+    // Told by the signal, not by the body's cancel: the body ends too (nobody reads it).
+    try {
+      output?.close();
+    } catch {
+      // already cancelled or closed
+    }
     await settleOnce('left').catch(() => null);
   };
   const onClientAbort = () => void leave();
