@@ -16,7 +16,7 @@ export interface ChatStreamOptions {
   promptEstimate: number;
   /** Charges the account for `usage`; called at most once, whatever ends the stream. */
   settle: (usage: Usage) => Promise<{ costMicros: number; balanceMicros: number }>;
-  /** Frees the hold without a charge, instead of `settle`: the provider failed before it delivered anything. */
+  /** Frees the hold without a charge, instead of `settle`: the stream failed, or its client left, before any of the answer was delivered. */
   release: () => Promise<unknown>;
   /** Cancels the upstream request (the client went away, or the upstream failed). */
   abortUpstream: () => void;
