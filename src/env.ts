@@ -33,8 +33,10 @@ type OptionalConfig = Partial<
     /** The token's EIP-712 domain (default "USD Coin", "2": USDC's). */
     | 'USDC_EIP712_NAME'
     | 'USDC_EIP712_VERSION'
-    /** How long an upstream may take to answer with headers, in ms (default 120000). */
+    /** How long a chat upstream may take to answer with headers, in ms (default `UPSTREAM_IDLE_TIMEOUT_MS`). */
     | 'UPSTREAM_TIMEOUT_MS'
+    /** How long an upstream's body may send nothing before the request ends, in ms (default 60000). */
+    | 'UPSTREAM_IDLE_TIMEOUT_MS'
     /** How long one image render may take, in ms (default 300000, at most 360000). */
     | 'IMAGE_RENDER_TIMEOUT_MS'
     /** Domains scrape, crawl and extract never fetch (comma-separated; subdomains included). */

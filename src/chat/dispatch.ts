@@ -2,7 +2,8 @@ import { paramGroup } from '../catalog';
 import type { ChatRoute } from '../catalog/types';
 import { GatewayError } from '../errors';
 import type { ChatAdapter, ChatRequest } from '../providers/chat/types';
-import { DEFAULT_UPSTREAM_TIMEOUT_MS, sendUpstream } from '../providers/http';
+import { sendUpstream } from '../providers/http';
+import { upstreamIdleMs } from '../providers/idle';
 import { adapterOf, providerBaseUrl, providerKey } from '../providers/registry';
 import type { GuardOptions } from '../web/guard';
 import { imageFetcher } from './fetch-image';
@@ -50,7 +51,8 @@ export async function dispatchChat(
       imageFetcher(options.guard),
     );
     const outcome = await sendUpstream(built, {
-      timeoutMs: Number(options.env.UPSTREAM_TIMEOUT_MS) || DEFAULT_UPSTREAM_TIMEOUT_MS,
+      // Waiting for headers is waiting for a first byte: the idle bound, unless set on its own.
+      timeoutMs: Number(options.env.UPSTREAM_TIMEOUT_MS) || upstreamIdleMs(options.env),
       signal: options.signal,
       errorMessage: adapter.errorMessage,
     });

@@ -58,8 +58,15 @@ export async function holdAndDispatch(c: Context<AppEnv>, ask: Ask): Promise<Hel
   };
   const refusal = (hold: Extract<Awaited<ReturnType<typeof account.authorizeHold>>, { ok: false }>) =>
     holdFailureError(hold, (available) => shortfallMessage(plan, available, price, model));
+  // The client's own signal too: one that disconnects before the headers cancels the call (no retry).
+  const clientSignal = c.req.raw.signal;
   const send = (heldMicros: number, signal: AbortSignal) =>
-    dispatchChat(request, routes, { env: c.env, signal, maxTokens: loweredMaxTokens(plan, heldMicros, price, request.n ?? 1), guard: () => requestGuard(c) });
+    dispatchChat(request, routes, {
+      env: c.env,
+      signal: AbortSignal.any([signal, clientSignal]),
+      maxTokens: loweredMaxTokens(plan, heldMicros, price, request.n ?? 1),
+      guard: () => requestGuard(c),
+    });
 
   const speculate = maySpeculate({
     enabled: c.env.SPECULATIVE_DISPATCH !== 'off',

@@ -16,7 +16,11 @@ function manualUpstream() {
   return { stream, send: (text: string) => controller.enqueue(encoder.encode(text)), end: () => controller.close(), fail: (err: Error) => controller.error(err) };
 }
 
-function pipeline(upstream: ReadableStream<Uint8Array>, charge = async (usage: Usage) => ({ costMicros: usage.inputTokens + usage.outputTokens, balanceMicros: 1_000 })) {
+function pipeline(
+  upstream: ReadableStream<Uint8Array>,
+  charge = async (usage: Usage) => ({ costMicros: usage.inputTokens + usage.outputTokens, balanceMicros: 1_000 }),
+  watch: { idleMs?: number; clientSignal?: AbortSignal } = {},
+) {
   const settle = vi.fn(charge);
   const release = vi.fn(async () => {});
   const abortUpstream = vi.fn();
@@ -28,6 +32,8 @@ function pipeline(upstream: ReadableStream<Uint8Array>, charge = async (usage: U
     settle,
     release,
     abortUpstream,
+    idleMs: watch.idleMs ?? 60_000,
+    clientSignal: watch.clientSignal,
     xService: ({ costMicros }) => ({ request_id: 'req_test', cost_usd: String(costMicros) }),
   });
   return { reader: body.getReader(), settle, release, abortUpstream, settled };
@@ -148,5 +154,67 @@ describe('chatEventStream', () => {
     expect(abortUpstream).toHaveBeenCalled();
     expect(await settled).toMatchObject({ usage: { inputTokens: 50, outputTokens: 4 } });
     expect(settle).toHaveBeenCalledTimes(1);
+  });
+
+  it('ends with an error frame and charges nothing when the upstream sends nothing for the idle timeout', async () => {
+    const upstream = manualUpstream();
+    const { reader, settle, release, abortUpstream, settled } = pipeline(upstream.stream, undefined, { idleMs: 50 });
+    upstream.send(chunk(''));
+    const frames = await readAll(reader);
+    expect(frames.at(-1)).toBe('data: [DONE]');
+    expect(JSON.parse(frames.at(-2)!.slice(6))).toMatchObject({ error: { code: 'provider_error', message: expect.stringContaining('sent nothing for 50 ms') } });
+    expect(abortUpstream).toHaveBeenCalled();
+    expect(settle).not.toHaveBeenCalled();
+    expect(release).toHaveBeenCalledTimes(1);
+    expect(await settled).toBeNull();
+  });
+
+  it('charges what was delivered when the upstream goes silent mid-answer (D6)', async () => {
+    const upstream = manualUpstream();
+    const { reader, settle } = pipeline(upstream.stream, undefined, { idleMs: 50 });
+    upstream.send(chunk('Some words here'));
+    const frames = await readAll(reader);
+    expect(JSON.parse(frames.at(-2)!.slice(6))).toMatchObject({ error: { code: 'provider_error' }, x_service: { cost_usd: '54' } });
+    expect(settle).toHaveBeenCalledWith({ inputTokens: 50, outputTokens: 4, cacheReadTokens: 0, cacheWriteTokens: 0 });
+  });
+
+  it('notices a client that leaves while the upstream is silent: the upstream is cancelled and nothing charged', async () => {
+    const upstream = manualUpstream();
+    const client = new AbortController();
+    const { reader, settle, release, abortUpstream, settled } = pipeline(upstream.stream, undefined, { clientSignal: client.signal });
+    upstream.send(chunk(''));
+    await reader.read();
+    // The gateway waits on the silent upstream; nothing is written that could fail.
+    const pending = reader.read();
+    client.abort();
+    expect(await settled).toBeNull();
+    expect(abortUpstream).toHaveBeenCalled();
+    expect(release).toHaveBeenCalledTimes(1);
+    expect(settle).not.toHaveBeenCalled();
+    void pending.catch(() => {});
+  });
+
+  it('charges a client that leaves during a silence for what was streamed to it (D6)', async () => {
+    const upstream = manualUpstream();
+    const client = new AbortController();
+    const { reader, settle, release, settled } = pipeline(upstream.stream, undefined, { clientSignal: client.signal });
+    upstream.send(chunk('Some words here'));
+    await reader.read();
+    void reader.read().catch(() => {});
+    client.abort();
+    expect(await settled).toMatchObject({ usage: { inputTokens: 50, outputTokens: 4 } });
+    expect(settle).toHaveBeenCalledTimes(1);
+    expect(release).not.toHaveBeenCalled();
+  });
+
+  it('charges nothing when the client leaves before any of the answer, even after the provider reported usage', async () => {
+    const upstream = manualUpstream();
+    const { reader, settle, release, settled } = pipeline(upstream.stream);
+    upstream.send(chunk('') + usageFrame);
+    await reader.read();
+    await reader.cancel();
+    expect(await settled).toBeNull();
+    expect(settle).not.toHaveBeenCalled();
+    expect(release).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,5 +1,6 @@
 import type { ChatCompletionChunk, ResponseContext, StreamTranslator, Usage } from '../providers/chat/types';
 import { SseParser } from '../providers/chat/sse';
+import { idleReader } from '../providers/idle';
 import { billableUsage, usageWire } from './usage';
 
 export interface Settled {
@@ -15,10 +16,14 @@ export interface ChatStreamOptions {
   promptEstimate: number;
   /** Charges the account for `usage`; called at most once, whatever ends the stream. */
   settle: (usage: Usage) => Promise<{ costMicros: number; balanceMicros: number }>;
-  /** Frees the hold without a charge, instead of `settle`: the provider failed before it delivered anything. */
+  /** Frees the hold without a charge, instead of `settle`: the stream failed, or its client left, before any of the answer was delivered. */
   release: () => Promise<unknown>;
-  /** Cancels the upstream request (the client went away). */
+  /** Cancels the upstream request (the client went away, or the upstream failed). */
   abortUpstream: () => void;
+  /** The longest wait for the upstream's next byte; past it the stream fails as the provider's. */
+  idleMs: number;
+  /** The client's request signal: it aborts when the client disconnects, even while the upstream is silent. */
+  clientSignal?: AbortSignal;
   /** Builds the final frame's `x_service` member (D15). */
   xService: (settled: Settled) => Record<string, string>;
 }
@@ -29,18 +34,23 @@ const DONE = encoder.encode('data: [DONE]\n\n');
 
 /**
  * Translates an upstream event stream into chat chunks as each read arrives (no buffering),
- * then sends the usage frame with the cost and `data: [DONE]`. An upstream error, or an upstream
- * that stops before finishing, ends with an error frame, never a clean-looking end, and charges
- * what was delivered; nothing when nothing was. A client that disconnects cancels the upstream
- * and pays for what was generated (D6).
+ * then sends the usage frame with the cost and `data: [DONE]`. An upstream error, an upstream
+ * that stops before finishing or sends nothing for `idleMs`, ends with an error frame, never a
+ * clean-looking end, and charges what was delivered. A client that disconnects (the body
+ * cancelled, or `clientSignal`, which also fires while the upstream is silent) cancels the
+ * upstream and pays for what was streamed to it (D6). Nothing of the answer delivered, nothing
+ * is charged: the hold is released.
  */
 export function chatEventStream(options: ChatStreamOptions): { body: ReadableStream<Uint8Array>; settled: Promise<Settled | null> } {
   const { translator, context } = options;
-  const reader = options.upstream.getReader();
+  const reader = idleReader(options.upstream, options.idleMs);
   const decoder = new TextDecoder();
   const parser = new SseParser();
   let streamedText = '';
+  /** Whether any of the answer reached the client (text, a tool call or a refusal). */
+  let delivered = false;
   let finished = false;
+  let left = false;
   let chunkId: string | undefined;
 
   let settleStarted = false;
@@ -54,8 +64,9 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
     settleStarted = true;
     try {
       const reported = translator.usage();
-      if (ending === 'failed' && reported === null && streamedText === '') {
-        // The client got an error frame and no answer: there is nothing to charge for.
+      if (ending !== 'complete' && !delivered) {
+        // The client got no answer (an error frame, or nothing before it left): nothing to charge
+        // for, whatever the provider reported; what it bills is the operator's loss.
         await options.release();
         resolveSettled(null);
         return null;
@@ -76,16 +87,23 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
       for (const choice of chunk.choices) {
         if (choice.delta.content) streamedText += choice.delta.content;
         for (const call of choice.delta.tool_calls ?? []) streamedText += (call.function?.name ?? '') + (call.function?.arguments ?? '');
+        if (streamedText !== '' || choice.delta.refusal) delivered = true;
         if (choice.finish_reason) finished = true;
       }
     }
   };
 
+  let output: ReadableStreamDefaultController<Uint8Array> | undefined;
   const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      output = controller;
+    },
     async pull(controller) {
       try {
         for (;;) {
           const { done, value } = await reader.read();
+          // The client left while this read waited: `leave` has settled it.
+          if (left) return;
           const chunks = (done ? parser.end() : parser.push(decoder.decode(value, { stream: true }))).flatMap((event) => translator.push(event));
           if (done) chunks.push(...translator.finish());
           note(chunks);
@@ -119,6 +137,8 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
         }
       } catch (err) {
         options.abortUpstream();
+        // The client left while this read waited: `leave` settles; nobody reads an error frame.
+        if (left) return;
         const result = await settleOnce('failed').catch(() => null);
         const message = err instanceof Error ? err.message : String(err);
         controller.enqueue(
@@ -131,11 +151,27 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
         controller.close();
       }
     },
-    async cancel() {
-      options.abortUpstream();
-      await reader.cancel().catch(() => {});
-      await settleOnce('left').catch(() => null);
-    },
+    cancel: () => leave(),
   });
+
+  const leave = async () => {
+    if (left) return;
+    left = true;
+    options.clientSignal?.removeEventListener('abort', onClientAbort);
+    options.abortUpstream();
+    await reader.cancel();
+    // Told by the signal, not by the body's cancel: the body ends too (nobody reads it).
+    try {
+      output?.close();
+    } catch {
+      // already cancelled or closed
+    }
+    await settleOnce('left').catch(() => null);
+  };
+  const onClientAbort = () => void leave();
+  if (options.clientSignal?.aborted) onClientAbort();
+  else options.clientSignal?.addEventListener('abort', onClientAbort);
+  // Once settled, a later abort of the client's signal means nothing.
+  void settled.then(() => options.clientSignal?.removeEventListener('abort', onClientAbort));
   return { body, settled };
 }

@@ -1,4 +1,5 @@
 import { GatewayError } from '../errors';
+import { DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS } from './idle';
 import { chatStatusError, errorDetail, UnconfirmedRender, upstreamError, UpstreamTrouble, type UpstreamOutcome } from './upstream-errors';
 
 /**
@@ -9,8 +10,12 @@ import { chatStatusError, errorDetail, UnconfirmedRender, upstreamError, Upstrea
  * same status URL again), which each states in its own wrapper below.
  */
 
-/** Time allowed for an upstream to answer with headers (the body may stream for longer). */
-export const DEFAULT_UPSTREAM_TIMEOUT_MS = 120_000;
+/**
+ * Time allowed for an upstream to answer with headers: the idle timeout's bound, since waiting for
+ * headers is waiting for a first byte (the body may stream for longer, each read bounded by
+ * `UPSTREAM_IDLE_TIMEOUT_MS`, `idle.ts`).
+ */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS;
 
 /** One media upstream call answers within this (a status poll, a submission, a result read). */
 export const MEDIA_CALL_TIMEOUT_MS = 30_000;
@@ -75,6 +80,8 @@ export async function sendUpstream(
 ): Promise<UpstreamOutcome> {
   const reply = await callUpstream(request, options);
   if (!reply.reached) {
+    // The caller left (or gave up on this call): nobody waits for a retry on another route.
+    if (reply.aborted) return { ok: false, retryable: false, error: new GatewayError('provider_unavailable', 'The request was cancelled before the provider answered.') };
     const message = reply.timedOut
       ? `The provider did not answer within ${Math.round(options.timeoutMs / 1000)} s.`
       : `The provider could not be reached (${reply.message}).`;

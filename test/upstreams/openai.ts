@@ -8,8 +8,10 @@ import type { ServerResponse } from 'node:http';
 import {
   DIE_AFTER_WORDS,
   HELLO_WORDS,
+  HUGE_LINE_BYTES,
   promptTokensOf,
   scenarioOf,
+  SILENCE_MS,
   SLOW_CHUNK_MS,
   SLOW_WORDS,
   TOOL_ARGUMENTS,
@@ -132,6 +134,20 @@ export async function startOpenAIUpstream(options: OpenAIUpstreamOptions = {}): 
           return sendJson(res, 200, textCompletion(answer, SLOW_WORDS, groq));
         }
         return streamWords(res, request, answer, SLOW_WORDS, { groq, delayMs: SLOW_CHUNK_MS });
+      case 'silent':
+        if (body.stream !== true) {
+          res.writeHead(200, { 'Content-Type': 'application/json' });
+          res.flushHeaders();
+          if (await hungUp(res, SILENCE_MS)) return;
+          return void res.end(JSON.stringify(textCompletion(answer, HELLO_WORDS, groq)));
+        }
+        return streamWords(res, request, answer, HELLO_WORDS, { groq, silenceMs: SILENCE_MS });
+      case 'hang':
+        if (await hungUp(res, SILENCE_MS)) return;
+        break;
+      case 'huge-line':
+        if (body.stream !== true) break;
+        return streamHugeLine(res, request, answer, groq);
       case 'tool': {
         const toolName = firstToolName(body);
         if (toolName !== undefined) {
@@ -227,15 +243,32 @@ function chunkStream(res: ServerResponse, request: RecordedRequest, answer: Answ
   };
 }
 
+/** Waits `ms`, or less if the caller closes the connection first: whether it did. */
+function hungUp(res: ServerResponse, ms: number): Promise<boolean> {
+  if (res.destroyed) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      res.off('close', onClose);
+      resolve(false);
+    }, ms);
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    res.once('close', onClose);
+  });
+}
+
 async function streamWords(
   res: ServerResponse,
   request: RecordedRequest,
   answer: Answer,
   words: string[],
-  options: { groq: boolean; die?: boolean; delayMs?: number },
+  options: { groq: boolean; die?: boolean; delayMs?: number; silenceMs?: number },
 ): Promise<void> {
   const stream = chunkStream(res, request, answer, options.groq);
   stream.delta({ role: 'assistant', content: '', refusal: null }, options.groq ? { x_groq: { id: answer.groqId } } : {});
+  if (options.silenceMs && (await hungUp(res, options.silenceMs))) return;
   for (const word of words) {
     if (stream.isClosed()) return;
     if (options.delayMs) await sleep(options.delayMs);
@@ -247,6 +280,34 @@ async function streamWords(
     return stream.sse.die();
   }
   stream.end('stop', words.length * answer.n);
+}
+
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
+}
+
+/** The role chunk, then one `data:` line of `HUGE_LINE_BYTES` that never ends, then the answer. */
+async function streamHugeLine(res: ServerResponse, request: RecordedRequest, answer: Answer, groq: boolean): Promise<void> {
+  const stream = chunkStream(res, request, answer, groq);
+  stream.delta({ role: 'assistant', content: '', refusal: null });
+  const piece = 'x'.repeat(64 * 1024);
+  stream.sse.write('data: ');
+  for (let sent = 0; sent < HUGE_LINE_BYTES; sent += piece.length) {
+    if (stream.isClosed()) return;
+    // Respects backpressure, so a reader that stops reading stops the writes.
+    if (!res.write(piece)) await drainedOrClosed(res);
+  }
+  stream.sse.write('\n\n');
+  for (const word of HELLO_WORDS) stream.delta({ content: word });
+  stream.end('stop', HELLO_WORDS.length * answer.n);
 }
 
 function streamToolCall(res: ServerResponse, request: RecordedRequest, answer: Answer, toolName: string, groq: boolean): void {

@@ -2,7 +2,7 @@
  * Every chat simulator behaves the same way for the same prompt, so one end-to-end test can run
  * against each wire format. The scenario is chosen by a tag in the last user message's text.
  */
-export type Scenario = 'hello' | 'tool' | 'die' | 'error500' | 'error429' | 'slow';
+export type Scenario = 'hello' | 'tool' | 'die' | 'error500' | 'error429' | 'slow' | 'silent' | 'hang' | 'huge-line';
 
 export function scenarioOf(lastUserText: string): Scenario {
   if (lastUserText.includes('[tool]')) return 'tool';
@@ -10,6 +10,9 @@ export function scenarioOf(lastUserText: string): Scenario {
   if (lastUserText.includes('[500]')) return 'error500';
   if (lastUserText.includes('[429]')) return 'error429';
   if (lastUserText.includes('[slow]')) return 'slow';
+  if (lastUserText.includes('[silent]')) return 'silent';
+  if (lastUserText.includes('[hang]')) return 'hang';
+  if (lastUserText.includes('[huge-line]')) return 'huge-line';
   return 'hello';
 }
 
@@ -17,6 +20,16 @@ export function scenarioOf(lastUserText: string): Scenario {
 export const HELLO_WORDS = ['Hello', ' from', ' the', ' simulator', '!'];
 export const SLOW_WORDS = Array.from({ length: 200 }, (_, i) => ` w${i}`);
 export const SLOW_CHUNK_MS = 50;
+
+/**
+ * `silent` answers its headers (and, streamed, the role chunk), then sends nothing; `hang` sends
+ * not even headers. Either answers in full after this long, unless the caller hangs up first, so
+ * a gateway that waits it out is charged for an answer its client may never have received.
+ */
+export const SILENCE_MS = 10_000;
+
+/** `huge-line` streams one `data:` line of this many bytes, without a line end, in 64 KiB writes. */
+export const HUGE_LINE_BYTES = 16 * 1024 * 1024;
 
 /** `die` sends these chunks, then drops the connection without a terminator. */
 export const DIE_AFTER_WORDS = ['Partial', ' answer'];

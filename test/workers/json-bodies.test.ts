@@ -72,6 +72,18 @@ const CONTENT_TYPES: [string, Record<string, string>][] = [
   ['text/plain (fetch with a string body)', { 'Content-Type': 'text/plain;charset=UTF-8' }],
   ['application/x-www-form-urlencoded (curl -d)', { 'Content-Type': 'application/x-www-form-urlencoded' }],
   ['no Content-Type', {}],
+  // Spellings of JSON that Hono's and zod-openapi's media-type checks refused with 415 (issue 35).
+  ...[
+    'application/json;',
+    'application/json ; charset=utf-8',
+    'APPLICATION/JSON',
+    'application/json;charset="utf-8"',
+    'application/json; charset=utf-8;',
+    'application/vnd.api+json',
+    'application/merge-patch+json',
+    'application/problem+json; charset=utf-8',
+    'application/vnd_gateway+json',
+  ].map((type): [string, Record<string, string>] => [type, { 'Content-Type': type }]),
 ];
 
 function send(method: string, url: string, headers: Record<string, string>, body: BodyInit | null): Promise<Response> {
@@ -97,6 +109,16 @@ describe('JSON bodies whatever the Content-Type (D20)', () => {
       await expectError(res, 400, 'invalid_request', 'invalid_request_error', param);
     }
   });
+
+  it.each(['application/json;', 'APPLICATION/JSON ; charset=utf-8', 'text/plain'])(
+    'validates a request with no body declared as %s as {}, naming the first required field',
+    async (type) => {
+      const as = await caller();
+      const { url, auth } = as('/v1/chat/completions');
+      const res = await call(url, { method: 'POST', headers: { ...auth, 'Content-Type': type } });
+      await expectError(res, 400, 'invalid_request', 'invalid_request_error', 'model');
+    },
+  );
 
   it.each(CONTENT_TYPES)('answers a malformed body sent as %s with 400 on every JSON route', async (_, typeHeader) => {
     const as = await caller();

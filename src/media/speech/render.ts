@@ -1,4 +1,5 @@
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, detailOrStatus, sendUpstream } from '../../providers/http';
+import { readAllIdle, upstreamIdleMs } from '../../providers/idle';
 import { adapterTarget } from '../../providers/registry';
 import type { SpeechPlan } from './plan';
 import { splitForSpeech } from './split';
@@ -23,7 +24,8 @@ export async function renderSpeech(plan: SpeechPlan, env: Env): Promise<Uint8Arr
       errorMessage: detailOrStatus,
     });
     if (!outcome.ok) throw outcome.error;
-    return new Uint8Array(await outcome.response.arrayBuffer());
+    // A body that goes silent fails the part (502) instead of holding the render's claim.
+    return readAllIdle(outcome.response.body, upstreamIdleMs(env));
   };
   const audio: Uint8Array[] = new Array(parts.length);
   for (let start = 0; start < parts.length; start += PARALLEL_PARTS) {

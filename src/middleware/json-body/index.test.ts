@@ -30,4 +30,23 @@ describe('JSON body', () => {
       expect(parse.mock.calls.filter(([text]) => text === body), contentType).toHaveLength(1);
     }
   });
+
+  it("keeps the client's signal on a request it re-declares as JSON, so a client that leaves is still noticed", async () => {
+    const hono = new OpenAPIHono<AppEnv>();
+    const route = createRoute({
+      method: 'post',
+      path: '/wait',
+      middleware: [parseJsonBody()] as const,
+      request: { body: { content: { 'application/json': { schema: z.object({}) } }, required: true } },
+      responses: { 200: { description: 'answers once the client has left' } },
+    });
+    const waiting = hono.openapi(route, (c) => new Promise<Response>((resolve) => c.req.raw.signal.addEventListener('abort', () => resolve(c.json({ noticed: true })))));
+    for (const contentType of ['text/plain', 'application/json;']) {
+      const client = new AbortController();
+      const pending = waiting.request('/wait', { method: 'POST', body: '{}', headers: { 'Content-Type': contentType }, signal: client.signal });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      client.abort();
+      expect(await (await pending).json(), contentType).toEqual({ noticed: true });
+    }
+  });
 });

@@ -14,6 +14,7 @@ import { executionContext } from '../../execution-context';
 import { REQUEST_ID_HEADER } from '../../middleware/request-id';
 import { formatUsd } from '../../money';
 import type { ResponseContext, Usage } from '../../providers/chat/types';
+import { readAllIdle, upstreamIdleMs } from '../../providers/idle';
 import type { RequestRecord } from '../../../durable-objects/account/requests';
 import type { chatCompletions } from './chat.routes';
 
@@ -70,6 +71,8 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
       settle,
       release,
       abortUpstream,
+      idleMs: upstreamIdleMs(c.env),
+      clientSignal: c.req.raw.signal,
       xService: ({ costMicros, balanceMicros }) => ({
         request_id: context.requestId,
         cost_usd: formatUsd(costMicros),
@@ -87,7 +90,11 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
     });
   }
 
-  const completed = finishCompletion(dispatched, context, prompt.estimate, settle, release);
+  const completed = finishCompletion(dispatched, context, prompt.estimate, settle, release, {
+    idleMs: upstreamIdleMs(c.env),
+    clientSignal: c.req.raw.signal,
+    abortUpstream,
+  });
   // Keeps the Worker alive until the answer is read and its charge written, even if the client leaves.
   waitUntil(c, completed);
   const { body, settled } = await completed;
@@ -102,12 +109,23 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
   });
 };
 
+/** How a non-streamed answer's body is read: each read bounded, and the client watched. */
+interface BodyWatch {
+  /** The longest wait for the upstream's next byte (`UPSTREAM_IDLE_TIMEOUT_MS`). */
+  idleMs: number;
+  /** Aborts when the client disconnects. */
+  clientSignal: AbortSignal;
+  abortUpstream: () => void;
+}
+
 /**
- * Reads a non-streamed answer and settles it; runs to the end even if the client disconnects.
- * The answer is serialized while the settlement is on its way, so only the round trip waits. If
- * neither the account nor the journal acknowledges the charge, the answer still leaves, without a
- * stated cost (`settled` null): its hold then expires uncharged, unless the settlement landed
- * unacknowledged, and either way the client was charged only for an answer it got.
+ * Reads a non-streamed answer and settles it. The answer is serialized while the settlement is on
+ * its way, so only the round trip waits. If neither the account nor the journal acknowledges the
+ * charge, the answer still leaves, without a stated cost (`settled` null): its hold then expires
+ * uncharged, unless the settlement landed unacknowledged, and either way the client was charged
+ * only for an answer it got. An upstream that sends nothing for `idleMs`, or a client that leaves
+ * before the answer is read, cancels the upstream and releases the hold: no charge for an answer
+ * the client was neither given nor told about (what the provider bills is the operator's loss).
  */
 async function finishCompletion(
   dispatched: Dispatched,
@@ -115,14 +133,23 @@ async function finishCompletion(
   promptEstimate: number,
   settle: (usage: Usage) => Promise<{ costMicros: number; balanceMicros: number }>,
   release: () => Promise<unknown>,
+  watch: BodyWatch,
 ) {
+  const left = () => new GatewayError('invalid_request', 'The client disconnected before the answer was ready; nothing was charged.');
   let parsed;
   try {
-    parsed = dispatched.adapter.parseResponse(await dispatched.response.json(), context);
+    const bytes = await readAllIdle(dispatched.response.body, watch.idleMs, watch.clientSignal);
+    parsed = dispatched.adapter.parseResponse(JSON.parse(new TextDecoder().decode(bytes)), context);
   } catch (err) {
-    // The upstream answered 200 with something unreadable: nothing usable, nothing charged.
+    // Stalled, cut off, unreadable, or the client left: nothing usable, nothing charged.
+    watch.abortUpstream();
     await release();
+    if (watch.clientSignal.aborted) throw left();
     throw err instanceof GatewayError ? err : new GatewayError('provider_error', 'The provider answered with an unreadable body.');
+  }
+  if (watch.clientSignal.aborted) {
+    await release();
+    throw left();
   }
   const text = () => parsed.completion.choices.map((choice) => (choice.message.content ?? '') + JSON.stringify(choice.message.tool_calls ?? '')).join('');
   const usage = billableUsage(parsed.usage, promptEstimate, text, true);
