@@ -78,6 +78,11 @@ export class AccountDurableObject extends AccountCore {
     return this.parts.organization.isOrganization ? this.parts.organization.members(Date.now()) : null;
   }
 
+  /** The newest `limit` invites with their uses (the operator's listing); null when this is not an organization. */
+  async organizationInvites(limit: number): Promise<InviteRow[] | null> {
+    return this.parts.organization.isOrganization ? this.parts.orgUsage.invites(limit) : null;
+  }
+
   // ---- D29 in the dashboard (org-owner.ts, org-usage.ts): a claimed account's human makes and runs organizations. ----
 
   /** In the would-be owner's account: a place for organization `organizationId`, taken before it is made. */
