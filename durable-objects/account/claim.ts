@@ -124,11 +124,12 @@ export class ClaimState {
     if (row?.human_claim_id) return { ok: false, reason: 'claimed' };
     let bind = email;
     if (row && row.reset_at !== null) {
-      if (row.reclaim_token_hash !== null) {
-        if (this.verify(tokenHash, now) !== 'operator') return { ok: false, reason: 'needs_operator_token' };
-      } else {
+      if (row.reclaim_token_hash === null && row.reclaim_email !== null) {
         if (email !== null && email !== row.reclaim_email) return { ok: false, reason: 'email_not_on_record' };
         bind = row.reclaim_email;
+      } else if (this.verify(tokenHash, now) !== 'operator') {
+        // Reset before D36 (neither recorded), or with no address on record: only the operator's token opens a claim.
+        return { ok: false, reason: 'needs_operator_token' };
       }
     }
     const inits = this.#storage.sql.exec<{ at: number }>(CLAIM_SQL.recentInits).toArray().filter((r) => r.at > now - HOUR_MS);
@@ -170,14 +171,15 @@ export class ClaimState {
   /**
    * Operator reset (D36): nobody holds the account any more (it stays claimed), no open claim can
    * finish, and the next claim needs the code mailed to the reset human's verified address (the
-   * one given, else the one an earlier reset recorded), or, with none the gateway can mail, the
+   * one an earlier reset recorded, else the one given), or, with none the gateway can mail, the
    * one-time token `terms.tokenHash`. Null without an account.
    */
   resetHuman(terms: ResetTerms, now: number): ResetResult | 'changed' | null {
     if (!this.#memory.account) return null;
     const row = this.#row();
     if ((row?.human_claim_id ?? null) !== terms.expectedHolder) return 'changed';
-    const email = terms.email ?? row?.reclaim_email ?? null;
+    // Once reset, the address recorded then stays the one on record (`terms.email` is D1's fallback for an account reset before D36).
+    const email = row?.reclaim_email ?? terms.email;
     const byMail = email !== null && terms.canMail;
     this.#storage.sql.exec(CLAIM_SQL.reset, now, email, byMail ? null : terms.tokenHash, byMail ? null : terms.tokenExpiresAt);
     return byMail ? { email, token: false } : { email: null, token: true };

@@ -55,10 +55,14 @@ export async function resetHuman(env: Env, accountId: string, reason: string, id
   return { ok: true, reset: (await humanResetById(db, id)) ?? reset, reclaim };
 }
 
-/** The verified address of the human who holds the account: their approved claim's, once its mailed code was entered. */
+/**
+ * The verified address of the human who holds the account: their approved claim's, once its mailed
+ * code was entered. With nobody holding it (reset already) or a holder from before claims were
+ * bound to passkeys, the newest approved claim's verified address (the Durable Object prefers what
+ * an earlier reset recorded).
+ */
 async function addressOnRecord(db: Database, accountId: string, humanClaimId: string | null): Promise<string | null> {
-  if (humanClaimId === null) return null;
-  if (humanClaimId === LEGACY_HUMAN) return verifiedAddressOf(db, accountId);
+  if (humanClaimId === null || humanClaimId === LEGACY_HUMAN) return verifiedAddressOf(db, accountId);
   const claim = await claimById(db, humanClaimId);
   return claim?.email && claim.emailVerifiedAt !== null ? claim.email : null;
 }

@@ -136,6 +136,21 @@ describe('claiming again after an operator reset (D36)', () => {
     await expectError(await claimInit({ claim_token: token! }), 401, 'invalid_claim_token', 'authentication_error');
   });
 
+  it('refuses the original token of an account reset before D36; the next reset finds the address its human verified', async () => {
+    const address = `early-${crypto.randomUUID()}@example.com`;
+    const agent = await claimedAccount(address);
+    // As the reset before D36 and migration 0014 leave it: nobody holds it, nothing recorded.
+    const stub = env.ACCOUNT.get(env.ACCOUNT.idFromName(agent.account_id));
+    await runInDurableObject(stub, (_, state) => {
+      state.storage.sql.exec('UPDATE human_claim SET human_claim_id = NULL, current_claim_id = NULL, reset_at = ?', Date.now());
+    });
+    await expectError(await claimInit({ claim_token: agent.claim_token }), 401, 'invalid_claim_token', 'authentication_error');
+    expect(await reset(agent.account_id)).toMatchObject({ reclaim: 'email', reclaim_email: 'ea•••@example.com' });
+    const init = await openClaim(agent.claim_token);
+    const { mails } = await mailed(() => visitorPastCode(pathOf(init), init.user_code));
+    expect(mails.map((mail) => mail.to)).toEqual([address]);
+  });
+
   it('answers an idempotent retry without the token (shown once); the first one still works', async () => {
     const agent = await claimedAccount();
     const key = crypto.randomUUID();

@@ -4,6 +4,9 @@ ALTER TABLE `human_claim` ADD `reset_at` integer;--> statement-breakpoint
 ALTER TABLE `human_claim` ADD `reclaim_email` text;--> statement-breakpoint
 ALTER TABLE `human_claim` ADD `reclaim_token_hash` text;--> statement-breakpoint
 ALTER TABLE `human_claim` ADD `reclaim_token_expires_at` integer;--> statement-breakpoint
+-- A claimed account nobody holds was reset before D36: its claim token no longer claims it either
+-- (the operator's next reset gives it an address on record or a one-time token).
+UPDATE `human_claim` SET `reset_at` = CAST(strftime('%s', 'now') AS INTEGER) * 1000 WHERE `human_claim_id` IS NULL AND EXISTS (SELECT 1 FROM `account` WHERE `claimed_at` IS NOT NULL);--> statement-breakpoint
 -- D29: an invite's joins, counted at join; invites made before keep no limit (null) as issued.
 ALTER TABLE `org_invites` ADD `uses` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE `org_invites` ADD `max_uses` integer;--> statement-breakpoint
