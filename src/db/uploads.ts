@@ -40,13 +40,18 @@ export async function uploadOfKey(db: Database, key: string): Promise<UploadRow 
   return db.select().from(uploads).where(eq(uploads.key, key)).get();
 }
 
-/** Records the object `etag` as checked; the upload counts as stored from its first check on. */
-export async function markChecked(db: Database, key: string, etag: string, now: number): Promise<void> {
-  await db
+/**
+ * Pins the checked object `etag`: the upload counts as stored from its first check on. Only the
+ * first pin holds (two checks racing a second PUT cannot both pin); false when one was there.
+ */
+export async function markChecked(db: Database, key: string, etag: string, now: number): Promise<boolean> {
+  const rows = await db
     .update(uploads)
     .set({ etag, uploadedAt: sql`COALESCE(${uploads.uploadedAt}, ${now})` })
-    .where(eq(uploads.key, key))
-    .run();
+    .where(and(eq(uploads.key, key), isNull(uploads.etag)))
+    .returning({ key: uploads.key })
+    .all();
+  return rows.length > 0;
 }
 
 /** After its object failed the check (and was deleted): pending again, unlisted, usable by a new PUT. */

@@ -26,7 +26,11 @@ export async function checkUpload(bucket: R2Bucket, db: Database, row: UploadRow
     await markRefused(db, row.key);
     return { ok: false, reason: 'refused', detail };
   }
-  await markChecked(db, row.key, head.etag, now);
+  if (!(await markChecked(db, row.key, head.etag, now))) {
+    // Another check pinned a version meanwhile: this object is that one, or its replacement.
+    const pinned = await uploadOfKey(db, row.key);
+    if (pinned?.etag !== head.etag) return replaced(bucket, db, row.key, now);
+  }
   return { ok: true, etag: head.etag };
 }
 
