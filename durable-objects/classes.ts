@@ -18,6 +18,7 @@ export const ACCOUNT_METHODS = [
   'approveMember',
   'removeMember',
   'organizationMembers',
+  'organizationInvites',
   'reserveOwnedOrganization',
   'ownedOrganizations',
   'createOwnedOrganization',

@@ -1,4 +1,4 @@
-import type { HumanHolder, OpenClaimResult } from './claim';
+import type { HumanHolder, OpenClaimResult, ResetResult, ResetTerms } from './claim';
 import { AccountCore } from './account-core';
 import type { JoinRefusal } from './membership';
 import type { InviteTerms, MemberHoldRequest, MemberKeySpend, MemberRow, NotMember } from './organization';
@@ -76,6 +76,11 @@ export class AccountDurableObject extends AccountCore {
   /** The members with their spend this month; null when this is not an organization. */
   async organizationMembers(): Promise<MemberRow[] | null> {
     return this.parts.organization.isOrganization ? this.parts.organization.members(Date.now()) : null;
+  }
+
+  /** The newest `limit` invites with their uses (the operator's listing); null when this is not an organization. */
+  async organizationInvites(limit: number): Promise<InviteRow[] | null> {
+    return this.parts.organization.isOrganization ? this.parts.orgUsage.invites(limit) : null;
   }
 
   // ---- D29 in the dashboard (org-owner.ts, org-usage.ts): a claimed account's human makes and runs organizations. ----
@@ -197,9 +202,9 @@ export class AccountDurableObject extends AccountCore {
 
   // ---- The human: claims (claim.ts) and auto top-up (top-up.ts); the operator: suspension and card reversals (suspension.ts). ----
 
-  /** The account, when `tokenHash` is its claim token (constant-time); null otherwise or without an account. */
+  /** The account, when `tokenHash` is its claim token or, after a reset, the operator's live one-time token (D36); null otherwise. */
   async accountForClaimToken(tokenHash: string): Promise<AccountSnapshot | null> {
-    return this.parts.claim.verify(tokenHash) ? this.parts.snapshot() : null;
+    return this.parts.claim.verify(tokenHash, Date.now()) ? this.parts.snapshot() : null;
   }
 
   /** A human has claimed the account: it never expires and the card caps are lifted. Null without an account. */
@@ -207,14 +212,17 @@ export class AccountDurableObject extends AccountCore {
     return this.parts.claim.markClaimed(now) ? this.parts.snapshot() : null;
   }
 
-  /** Opens claim `claimId` (it alone can then be approved); refused while a human holds the account or past the hourly limit. */
-  async openClaim(claimId: string, now: number): Promise<OpenClaimResult> {
-    return this.parts.claim.open(claimId, now);
+  /**
+   * Opens claim `claimId` for the token `tokenHash` (it alone can then be approved); refused while a
+   * human holds the account or past the hourly limit, and after a reset as D36 says (`claim.ts`).
+   */
+  async openClaim(claimId: string, now: number, tokenHash = '', email: string | null = null): Promise<OpenClaimResult> {
+    return this.parts.claim.open(claimId, now, tokenHash, email);
   }
 
-  /** Approves claim `claimId` if it is still current and nobody holds the account: atomically, its human then holds it. */
-  async approveClaim(claimId: string, now: number): Promise<boolean> {
-    return this.parts.claim.approve(claimId, now);
+  /** Approves claim `claimId` if it is still current, nobody holds the account and a reset's terms are met: atomically, its human then holds it. */
+  async approveClaim(claimId: string, now: number, verifiedEmail: string | null = null): Promise<boolean> {
+    return this.parts.claim.approve(claimId, now, verifiedEmail);
   }
 
   /** Who holds the account (the approved claim whose passkeys and sessions work); null without an account. */
@@ -222,9 +230,9 @@ export class AccountDurableObject extends AccountCore {
     return this.parts.claim.holder();
   }
 
-  /** Operator reset: the human's passkeys and sessions stop working at once; the account stays claimed. False without an account. */
-  async resetHuman(): Promise<boolean> {
-    return this.parts.claim.resetHuman();
+  /** Operator reset (D36): the human's passkeys and sessions stop working at once; the account stays claimed, and is claimed again only on `terms`. Null without an account. */
+  async resetHuman(terms: ResetTerms): Promise<ResetResult | 'changed' | null> {
+    return this.parts.claim.resetHuman(terms, Date.now());
   }
 
   /** D28: an operator suspends the account (every key refused, funding still works). Null without an account. */

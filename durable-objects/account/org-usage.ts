@@ -5,6 +5,9 @@ export interface InviteRow {
   autoApprove: boolean;
   createdAt: number;
   revokedAt: number | null;
+  /** Joins it made, and how many it may make (null: an invite made before the count, unbounded). */
+  uses: number;
+  maxUses: number | null;
 }
 
 /** Charges of one UTC day made for one member, summed. */
@@ -16,7 +19,7 @@ export interface MemberDailySpendRow {
 }
 
 const Q = {
-  invites: 'SELECT id, cap_micros, auto_approve, created_at, revoked_at FROM org_invites ORDER BY created_at DESC, id LIMIT ?1',
+  invites: 'SELECT id, cap_micros, auto_approve, created_at, revoked_at, uses, max_uses FROM org_invites ORDER BY created_at DESC, id LIMIT ?1',
   /** As `usage.ts`'s `dailySpend`, per member instead of per purpose: the ledger read backwards from its newest row. */
   memberDailySpend:
     "SELECT strftime('%Y-%m-%d', created_at / 1000, 'unixepoch') AS day, member_account_id AS account_id, -SUM(amount_micros) AS micros FROM ledger " +
@@ -35,9 +38,17 @@ export class OrgUsage {
   /** The newest `limit` invites, revoked ones included (marked). */
   invites(limit: number): InviteRow[] {
     return this.#storage.sql
-      .exec<{ id: string; cap_micros: number | null; auto_approve: number; created_at: number; revoked_at: number | null }>(Q.invites, limit)
+      .exec<{ id: string; cap_micros: number | null; auto_approve: number; created_at: number; revoked_at: number | null; uses: number; max_uses: number | null }>(Q.invites, limit)
       .toArray()
-      .map((row) => ({ id: row.id, capMicros: row.cap_micros, autoApprove: row.auto_approve === 1, createdAt: row.created_at, revokedAt: row.revoked_at }));
+      .map((row) => ({
+        id: row.id,
+        capMicros: row.cap_micros,
+        autoApprove: row.auto_approve === 1,
+        createdAt: row.created_at,
+        revokedAt: row.revoked_at,
+        uses: row.uses,
+        maxUses: row.max_uses,
+      }));
   }
 
   /** What each member was charged since `since` (ms), per UTC day, oldest day first. */

@@ -1,5 +1,6 @@
 import { hashesEqual } from '../../src/accounts/credentials';
 import { orgHoldPrefix } from '../../src/accounts/hold-owner';
+import { MAX_INVITE_USES } from '../../src/accounts/invite-limits';
 import { isLongLived, MAX_OPEN_HOLDS, MEMBER_OPEN_HOLDS_SHARE } from './holds';
 import { newId, sortableId } from './ids';
 import type { PoolGrant, PoolGrantRequest } from './org-hold-pool';
@@ -40,6 +41,8 @@ export type NotMember = { reason: 'not_member' };
 export interface InviteTerms {
   capMicros: number | null;
   autoApprove: boolean;
+  /** How many accounts may join with it (MAX_INVITE_USES at most), so one code cannot hand many accounts a cap each. */
+  maxUses: number;
 }
 
 export interface MemberRow {
@@ -71,7 +74,7 @@ const CURRENT: ReadonlySet<MemberStatus> = new Set(['pending', 'active']);
 
 /**
  * An organization's side of D29, in its own Durable Object: its members (status, monthly cap),
- * its invites (SHA-256 only, reusable until revoked) and the member holds. A member hold is
+ * its invites (SHA-256 only, each good for `max_uses` joins until revoked) and the member holds. A member hold is
  * decided here, synchronously, so every member's requests are serialized at one point: the
  * organization's available balance, the member's monthly cap (its charges this UTC month plus its
  * open holds here) and its key's limits (what the member's account left, less the key's spend and
@@ -98,14 +101,16 @@ export class Organization {
 
   /** Stores an invite by its hash; its id (`inv_...`) is what revocation names. */
   createInvite(hash: string, terms: InviteTerms, now: number): string {
+    if (!Number.isSafeInteger(terms.maxUses) || terms.maxUses < 1 || terms.maxUses > MAX_INVITE_USES) throw new Error(`invalid invite max_uses ${terms.maxUses}`);
     const id = newId('inv');
     this.#storage.sql.exec(
-      'INSERT INTO org_invites (id, hash, cap_micros, auto_approve, created_at) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO org_invites (id, hash, cap_micros, auto_approve, created_at, uses, max_uses) VALUES (?, ?, ?, ?, ?, 0, ?)',
       id,
       hash,
       terms.capMicros,
       terms.autoApprove ? 1 : 0,
       now,
+      terms.maxUses,
     );
     return id;
   }
@@ -117,21 +122,34 @@ export class Organization {
 
   /**
    * A member joins with an invite (its hash, compared in constant time). Idempotent: a pending or
-   * active member keeps its status and cap. One that left rejoins on the invite's terms; one that
-   * was refused or removed may only ask again (pending).
+   * active member keeps its status and cap (and uses nothing). One that left rejoins on the
+   * invite's terms; one that was refused or removed may only ask again (pending). An account's
+   * first join with an invite takes one of its `max_uses`, in the same step as the membership: two
+   * joins racing for the last use cannot both pass. A used-up invite is refused as a revoked one is.
    */
   join(memberAccountId: string, inviteHash: string, now: number): Result<{ status: 'pending' | 'active' }, { reason: 'invalid_invite' }> {
     if (!this.isOrganization || memberAccountId === this.#memory.account!.id) return { ok: false, reason: 'invalid_invite' };
     const [invite] = this.#storage.sql
-      .exec<{ id: string; hash: string; cap_micros: number | null; auto_approve: number; revoked_at: number | null }>(
-        'SELECT id, hash, cap_micros, auto_approve, revoked_at FROM org_invites WHERE hash = ?',
+      .exec<{ id: string; hash: string; cap_micros: number | null; auto_approve: number; revoked_at: number | null; uses: number; max_uses: number | null }>(
+        'SELECT id, hash, cap_micros, auto_approve, revoked_at, uses, max_uses FROM org_invites WHERE hash = ?',
         inviteHash,
       )
       .toArray();
     if (!invite || !hashesEqual(invite.hash, inviteHash) || invite.revoked_at !== null) return { ok: false, reason: 'invalid_invite' };
     const member = this.#row(memberAccountId);
     if (member && (member.status === 'pending' || member.status === 'active')) return { ok: true, status: member.status };
+    // An account that joined with this invite before (and left, or was refused or removed) takes no second use.
+    const takesUse = member?.invite_id !== invite.id;
+    if (takesUse && invite.max_uses !== null && invite.uses >= invite.max_uses) return { ok: false, reason: 'invalid_invite' };
     const status = invite.auto_approve === 1 && (!member || member.status === 'left') ? 'active' : 'pending';
+    this.#storage.transactionSync(() => this.#admit(memberAccountId, status, invite, takesUse, now));
+    this.#members.delete(memberAccountId);
+    return { ok: true, status };
+  }
+
+  /** Writes the membership and takes one use of its invite when `takesUse` (one transaction). */
+  #admit(memberAccountId: string, status: 'pending' | 'active', invite: { id: string; cap_micros: number | null }, takesUse: boolean, now: number): void {
+    if (takesUse) this.#storage.sql.exec('UPDATE org_invites SET uses = uses + 1 WHERE id = ?', invite.id);
     this.#storage.sql.exec(
       'INSERT INTO org_members (account_id, status, cap_micros, invite_id, joined_at, approved_at, left_at) VALUES (?, ?, ?, ?, ?, ?, NULL) ' +
         'ON CONFLICT (account_id) DO UPDATE SET status = excluded.status, cap_micros = excluded.cap_micros, invite_id = excluded.invite_id, joined_at = excluded.joined_at, approved_at = excluded.approved_at, left_at = NULL',
@@ -142,8 +160,6 @@ export class Organization {
       now,
       status === 'active' ? now : null,
     );
-    this.#members.delete(memberAccountId);
-    return { ok: true, status };
   }
 
   /** Approves a pending member (an active one stays active); null when the account is not a pending or active member. */

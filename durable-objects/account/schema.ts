@@ -174,6 +174,13 @@ export const humanClaim = sqliteTable('human_claim', {
   id: integer('id').primaryKey(),
   currentClaimId: text('current_claim_id'),
   humanClaimId: text('human_claim_id'),
+  /** D36: set by an operator reset until the account is claimed again; the claim token alone then claims nothing. */
+  resetAt: integer('reset_at'),
+  /** D36: the reset human's verified address, to which a re-claim's code must be mailed (null: none on record). */
+  reclaimEmail: text('reclaim_email'),
+  /** D36: the operator's one-time claim token (SHA-256) when no address is on record, and when it stops working. */
+  reclaimTokenHash: text('reclaim_token_hash'),
+  reclaimTokenExpiresAt: integer('reclaim_token_expires_at'),
 });
 
 /** When each recent claim init was accepted, for the per-account limit (rows older than an hour are dropped). */
@@ -231,7 +238,7 @@ export const orgMembers = sqliteTable('org_members', {
   leftAt: integer('left_at'),
 });
 
-/** D29, in an organization: invite codes, only as SHA-256; reusable until revoked. */
+/** D29, in an organization: invite codes, only as SHA-256; each joins at most `max_uses` accounts (null: invites made before the count, unbounded), until revoked. */
 export const orgInvites = sqliteTable('org_invites', {
   id: text('id').primaryKey(),
   hash: text('hash').notNull().unique(),
@@ -239,6 +246,9 @@ export const orgInvites = sqliteTable('org_invites', {
   autoApprove: integer('auto_approve', { mode: 'boolean' }).notNull().default(false),
   createdAt: integer('created_at').notNull(),
   revokedAt: integer('revoked_at'),
+  /** Joins it made (counted in the organization's Durable Object, in the same step as the join). */
+  uses: integer('uses').notNull().default(0),
+  maxUses: integer('max_uses'),
 });
 
 /** D29, in an organization: what each member's key was charged here per period (`total`, `d:...`, `m:...`): caps and key limits. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, lt, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, lt, lte, sql } from 'drizzle-orm';
 import type { Database } from '.';
 import { claimMailSends, claims } from './schema';
 
@@ -89,6 +89,18 @@ export async function recordApproval(db: Database, accountId: string, id: string
     db.update(claims).set({ status: 'approved', approvedAt: at }).where(and(eq(claims.id, id), sql`${claims.status} <> 'approved'`)),
     db.update(claims).set({ status: 'superseded' }).where(and(eq(claims.accountId, accountId), eq(claims.status, 'pending'))),
   ]);
+}
+
+/** The address of the account's newest approved claim whose mailed code was entered (accounts claimed before claims were bound to passkeys), or null. */
+export async function verifiedAddressOf(db: Database, accountId: string): Promise<string | null> {
+  const row = await db
+    .select({ email: claims.email })
+    .from(claims)
+    .where(and(eq(claims.accountId, accountId), eq(claims.status, 'approved'), isNotNull(claims.email), isNotNull(claims.emailVerifiedAt)))
+    .orderBy(desc(claims.approvedAt))
+    .limit(1)
+    .get();
+  return row?.email ?? null;
 }
 
 /** Ends the account's pending claims (an operator reset: none of them may finish). */

@@ -31,26 +31,40 @@ export async function uploadOfToken(db: Database, tokenHash: string): Promise<Up
   return db.select().from(uploads).where(eq(uploads.tokenHash, tokenHash)).get();
 }
 
-export async function markUploaded(db: Database, key: string, now: number): Promise<void> {
-  await db.update(uploads).set({ uploadedAt: now }).where(eq(uploads.key, key)).run();
+/** The Worker's own PUT stored the object `etag`: the version `/files` serves from now on. */
+export async function markUploaded(db: Database, key: string, now: number, etag: string | null = null): Promise<void> {
+  await db.update(uploads).set({ uploadedAt: now, etag }).where(eq(uploads.key, key)).run();
 }
 
 export async function uploadOfKey(db: Database, key: string): Promise<UploadRow | undefined> {
   return db.select().from(uploads).where(eq(uploads.key, key)).get();
 }
 
-/** Records the object `etag` as checked; the upload counts as stored from its first check on. */
-export async function markChecked(db: Database, key: string, etag: string, now: number): Promise<void> {
-  await db
+/**
+ * Pins the checked object `etag`: the upload counts as stored from its first check on. Only the
+ * first pin holds (two checks racing a second PUT cannot both pin); false when one was there.
+ */
+export async function markChecked(db: Database, key: string, etag: string, now: number): Promise<boolean> {
+  const rows = await db
     .update(uploads)
     .set({ etag, uploadedAt: sql`COALESCE(${uploads.uploadedAt}, ${now})` })
-    .where(eq(uploads.key, key))
-    .run();
+    .where(and(eq(uploads.key, key), isNull(uploads.etag)))
+    .returning({ key: uploads.key })
+    .all();
+  return rows.length > 0;
 }
 
 /** After its object failed the check (and was deleted): pending again, unlisted, usable by a new PUT. */
 export async function markRefused(db: Database, key: string): Promise<void> {
   await db.update(uploads).set({ etag: null, uploadedAt: null }).where(eq(uploads.key, key)).run();
+}
+
+/**
+ * The stored object was replaced (a second PUT to a presigned URL): the upload ends now, so
+ * nothing of that key is served or taken as an input again; the sweep deletes the row.
+ */
+export async function markReplaced(db: Database, key: string, now: number): Promise<void> {
+  await db.update(uploads).set({ expiresAt: now }).where(eq(uploads.key, key)).run();
 }
 
 /**

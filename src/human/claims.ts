@@ -3,6 +3,7 @@ import { database } from '../db';
 import { markClaimed as markClaimedIndex } from '../db/accounts';
 import { claimById, insertClaim, latestClaimOf, recordApproval, recordPoll, type ClaimRow } from '../db/claims';
 import type { AccountSnapshot } from '../../durable-objects/account/types';
+import type { OpenClaimResult } from '../../durable-objects/account/claim';
 import { codeHash, newClaimId, newSixDigitCode } from './codes';
 import { WRONG_CODES_PER_CLAIM } from './limits';
 
@@ -31,7 +32,7 @@ export function accountStub(env: Env, accountId: string) {
   return env.ACCOUNT.get(env.ACCOUNT.idFromName(accountId));
 }
 
-/** The account a claim token names, when the token is its own (checked by the account's Durable Object); null otherwise. */
+/** The account a claim token names, when the token is its own or the operator's one-time one (checked by the account's Durable Object); null otherwise. */
 export async function accountOfClaimToken(env: Env, token: string): Promise<AccountSnapshot | null> {
   const accountId = accountIdOfClaimToken(token);
   if (!accountId) return null;
@@ -44,19 +45,18 @@ export interface OpenedClaim {
   userCode: string;
 }
 
-export type OpenClaimOutcome =
-  | { ok: true; opened: OpenedClaim }
-  | { ok: false; reason: 'no_account' | 'claimed' }
-  | { ok: false; reason: 'rate_limited'; retryAfterSeconds: number };
+export type OpenClaimOutcome = { ok: true; opened: OpenedClaim } | Exclude<OpenClaimResult, { ok: true }>;
 
 /**
- * Opens a claim, superseding the account's pending one (the old code stops working). The account's
- * Durable Object decides first: refused while a human holds the account, and past three inits an
- * hour; otherwise the new claim is the only one it will approve. The D1 row follows.
+ * Opens a claim with the claim token `token`, superseding the account's pending one (the old code
+ * stops working). The account's Durable Object decides first: refused while a human holds the
+ * account, past three inits an hour, and after an operator reset unless D36's terms are met (it
+ * then names the address on record, which the claim is bound to); otherwise the new claim is the
+ * only one it will approve. The D1 row follows.
  */
-export async function openClaim(env: Env, accountId: string, email: string | null, now: number): Promise<OpenClaimOutcome> {
+export async function openClaim(env: Env, accountId: string, token: string, email: string | null, now: number): Promise<OpenClaimOutcome> {
   const id = newClaimId();
-  const verdict = await accountStub(env, accountId).openClaim(id, now);
+  const verdict = await accountStub(env, accountId).openClaim(id, now, await sha256Hex(token), email);
   if (!verdict.ok) return verdict;
   const userCode = newSixDigitCode();
   const claim: ClaimRow = {
@@ -64,7 +64,7 @@ export async function openClaim(env: Env, accountId: string, email: string | nul
     accountId,
     codeHash: await codeHash(id, 'user', userCode),
     status: 'pending',
-    email,
+    email: verdict.email,
     intervalSeconds: CLAIM_INTERVAL_SECONDS,
     lastPollAt: null,
     wrongAttempts: 0,
@@ -119,7 +119,10 @@ export async function approveClaim(env: Env, claimId: string, now: number): Prom
   const claim = await claimById(database(env), claimId);
   // Expiry and the wrong-code lock are read from the row; supersession and who holds the account, atomically by the Durable Object.
   if (!claim || claimState(claim, now) !== 'pending') return false;
-  if (!(await accountStub(env, claim.accountId).approveClaim(claim.id, now))) return false;
+  // A claim bound to an address finishes only once its mailed code was entered (after a reset, D36, the Durable Object checks the address too).
+  if (claim.email !== null && claim.emailVerifiedAt === null) return false;
+  const verifiedEmail = claim.email !== null && claim.emailVerifiedAt !== null ? claim.email : null;
+  if (!(await accountStub(env, claim.accountId).approveClaim(claim.id, now, verifiedEmail))) return false;
   await followApproval(env, claim.accountId, claim.id, now);
   return true;
 }

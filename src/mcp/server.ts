@@ -4,13 +4,14 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import { version } from '../../package.json';
 import { COST_HEADER } from '../billing/headers';
 import { REQUEST_ID_HEADER } from '../middleware/request-id';
+import { readBoundedText } from './bounded-body';
 import { toolInputSchema, TOOLS, TOOLS_BY_NAME } from './tools';
 
 /** Runs one request through the gateway's own route table (same auth, validation, billing and guards). */
 export type RouteCaller = (method: string, path: string, body?: unknown) => Promise<Response>;
 
-/** A tool's route answers JSON; anything larger than this is refused rather than buffered into a tool result. */
-const MAX_RESULT_BYTES = 4 * 1024 * 1024;
+/** A tool's route answers JSON; anything larger than this (4 MiB) is refused rather than buffered into a tool result. */
+export const MAX_RESULT_BYTES = 4 * 1024 * 1024;
 
 /**
  * The SDK validates JSON Schemas only for elicitation answers, which this server never asks for
@@ -51,12 +52,14 @@ async function toolResult(name: string, response: Response): Promise<CallToolRes
     'x-service/request_id': response.headers.get(REQUEST_ID_HEADER),
     'x-service/cost_usd': response.headers.get(COST_HEADER),
   };
-  const declared = Number(response.headers.get('content-length') ?? 0);
-  if (declared > MAX_RESULT_BYTES) {
+  const tooLarge = () => ({ ...refusal('api_error', `The ${name} result is larger than an MCP tool result may be (${MAX_RESULT_BYTES} bytes).`), _meta: meta });
+  // A declared length over the bound is refused unread; the bytes are counted as they arrive either way.
+  if (Number(response.headers.get('content-length') ?? 0) > MAX_RESULT_BYTES) {
     await response.body?.cancel();
-    return { ...refusal('api_error', `The ${name} result is larger than an MCP tool result may be.`), _meta: meta };
+    return tooLarge();
   }
-  const text = await response.text();
+  const text = await readBoundedText(response.body, MAX_RESULT_BYTES);
+  if (text === null) return tooLarge();
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -94,7 +97,9 @@ async function withFundLink(result: CallToolResult, call: RouteCaller): Promise<
     await response.body?.cancel();
     return result;
   }
-  const account = (await response.json()) as { fund_url?: unknown };
+  const text = await readBoundedText(response.body, MAX_RESULT_BYTES);
+  if (text === null) return result;
+  const account = JSON.parse(text) as { fund_url?: unknown };
   const structured = { ...result.structuredContent, fund_url: typeof account.fund_url === 'string' ? account.fund_url : null };
   return { ...result, structuredContent: structured, content: [{ type: 'text', text: summary('fund_account', 200, structured, null) }] };
 }

@@ -1,5 +1,5 @@
 import { database, type Database } from '../db';
-import { markChecked, markRefused, pendingUploads, uploadOfKey, type UploadRow } from '../db/uploads';
+import { markChecked, markRefused, markReplaced, pendingUploads, uploadOfKey, type UploadRow } from '../db/uploads';
 import { GatewayError } from '../errors';
 import { hostedKey } from './keys';
 import { matchesDeclaredType, SNIFF_BYTES } from './sniff';
@@ -7,16 +7,18 @@ import { matchesDeclaredType, SNIFF_BYTES } from './sniff';
 /**
  * A presigned PUT goes straight to R2, so the gateway learns of an upload only by looking: an
  * upload is "stored" from the first time its object is found in R2 with the declared size, type
- * and first bytes (`src/media/sniff.ts`). A presigned URL takes any number of PUTs until it
- * expires, so the ETag that passed is recorded and an object found under another ETag (replaced
- * since) is checked again. An object that fails is deleted and the row is pending again.
+ * and first bytes (`src/media/sniff.ts`), and that object's ETag is pinned. A presigned URL takes
+ * any number of PUTs until it expires, so an object found under another ETag later (replaced
+ * since) is never taken: it is deleted and the upload ends (`replaced`). An object that fails its
+ * first check is deleted and the row is pending again, for a right PUT within the URL's life.
  */
-export type UploadCheck = { ok: true } | { ok: false; reason: 'not_uploaded' | 'gone' } | { ok: false; reason: 'refused'; detail: string };
+export type UploadCheck = { ok: true; etag: string } | { ok: false; reason: 'not_uploaded' | 'gone' | 'replaced' } | { ok: false; reason: 'refused'; detail: string };
 
 export async function checkUpload(bucket: R2Bucket, db: Database, row: UploadRow, now: number): Promise<UploadCheck> {
   const head = await bucket.head(row.key);
   if (!head) return { ok: false, reason: row.uploadedAt === null ? 'not_uploaded' : 'gone' };
-  if (row.uploadedAt !== null && row.etag === head.etag) return { ok: true };
+  if (row.uploadedAt !== null && row.etag === head.etag) return { ok: true, etag: head.etag };
+  if (row.uploadedAt !== null && row.etag !== null) return replaced(bucket, db, row.key, now);
   const detail = head.size !== row.bytes ? `is ${head.size} bytes, not the ${row.bytes} declared` : await contentProblem(bucket, row, head);
   if (detail === 'gone') return { ok: false, reason: row.uploadedAt === null ? 'not_uploaded' : 'gone' };
   if (detail !== null) {
@@ -24,8 +26,19 @@ export async function checkUpload(bucket: R2Bucket, db: Database, row: UploadRow
     await markRefused(db, row.key);
     return { ok: false, reason: 'refused', detail };
   }
-  await markChecked(db, row.key, head.etag, now);
-  return { ok: true };
+  if (!(await markChecked(db, row.key, head.etag, now))) {
+    // Another check pinned a version meanwhile: this object is that one, or its replacement.
+    const pinned = await uploadOfKey(db, row.key);
+    if (pinned?.etag !== head.etag) return replaced(bucket, db, row.key, now);
+  }
+  return { ok: true, etag: head.etag };
+}
+
+/** The pinned object was replaced: the replacement is deleted and the upload ends (a later PUT to the URL is never served). */
+export async function replaced(bucket: R2Bucket, db: Database, key: string, now: number): Promise<UploadCheck> {
+  await markReplaced(db, key, now);
+  await bucket.delete(key);
+  return { ok: false, reason: 'replaced' };
 }
 
 /** What is wrong with the stored type or first bytes, or null; 'gone' when the object vanished meanwhile. */
@@ -74,6 +87,7 @@ export async function requireStoredUploads(env: Env, base: string, urls: string[
       const check = await checkUpload(env.MEDIA, db, row, now);
       if (check.ok) return;
       if (check.reason === 'refused') throw refused(`${check.detail}, so it was deleted; PUT the declared file to its upload_url again, or ask POST /v1/uploads for a new one`);
+      if (check.reason === 'replaced') throw refused('was replaced after it was stored, so it was deleted; ask POST /v1/uploads for a new one');
       throw refused(check.reason === 'not_uploaded' ? 'has not been uploaded yet: PUT its bytes to its upload_url first' : 'is not hosted here (it may have expired)');
     }),
   );

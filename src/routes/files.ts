@@ -1,29 +1,42 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../env';
 import { GatewayError } from '../errors';
+import { database } from '../db';
+import { uploadOfKey } from '../db/uploads';
 import { isHostedKey } from '../media/keys';
+import { checkUpload, replaced } from '../media/upload-check';
 import { isUploadType } from '../media/uploads';
 
 /**
  * `GET /files/<key>`: hosted objects (generated media, uploads, job results), with their type,
  * length and ETag, `Range` requests (206, for video and audio players) and `If-None-Match` (304).
  * Keys carry a random part, so a link is a capability: unguessable and listed nowhere public (D10).
+ * Every header is the gateway's own choice: nothing R2 stored beside the bytes (a client's
+ * `Content-Encoding`, `Content-Disposition`, `Cache-Control` on a presigned PUT) is replayed. An
+ * upload is served only as its reservation says (its declared type) and only in the version the
+ * gateway pinned when it first found it stored: a later PUT to its presigned URL is never served.
  */
 export async function serveFile(c: Context<AppEnv>): Promise<Response> {
   const key = c.req.path.slice('/files/'.length);
   if (!isHostedKey(key)) throw new GatewayError('not_found', 'No such file.');
+  const upload = key.startsWith('uploads/') ? await pinnedUpload(c.env, key) : null;
   const range = parseRange(c.req.header('Range'));
   const head = range === 'unsatisfiable' || range ? await c.env.MEDIA.head(key) : null;
-  if ((range === 'unsatisfiable' || range) && !head) throw new GatewayError('not_found', 'No such file (it may have expired).');
+  if ((range === 'unsatisfiable' || range) && !head) throw gone();
   const bounded = head && range && range !== 'unsatisfiable' ? clamp(range, head.size) : null;
   if (head && (range === 'unsatisfiable' || !bounded)) {
     return new Response(null, { status: 416, headers: { 'Content-Range': `bytes */${head.size}`, 'Accept-Ranges': 'bytes' } });
   }
 
   const object = await getConditionally(c.env.MEDIA, key, c.req.raw.headers, bounded);
-  if (!object) throw new GatewayError('not_found', 'No such file (it may have expired).');
+  if (!object) throw gone();
+  if (upload && object.etag !== upload.etag) {
+    if ('body' in object) await object.body.cancel();
+    await replaced(c.env.MEDIA, database(c.env), key, Date.now());
+    throw gone();
+  }
   const headers = new Headers();
-  object.writeHttpMetadata(headers);
+  headers.set('Content-Type', upload?.contentType ?? object.httpMetadata?.contentType ?? 'application/octet-stream');
   makeInert(headers);
   headers.set('ETag', object.httpEtag);
   headers.set('Cache-Control', 'private, max-age=3600');
@@ -36,6 +49,23 @@ export async function serveFile(c: Context<AppEnv>): Promise<Response> {
   }
   headers.set('Content-Length', String(object.size));
   return new Response(object.body, { headers });
+}
+
+const gone = () => new GatewayError('not_found', 'No such file (it may have expired).');
+
+/**
+ * An upload's reservation while it is hosted, with the ETag of its stored version (checked and
+ * pinned now when a presigned PUT was never seen); 404 for anything else.
+ */
+async function pinnedUpload(env: Env, key: string): Promise<{ contentType: string; etag: string }> {
+  const db = database(env);
+  const now = Date.now();
+  const row = await uploadOfKey(db, key);
+  if (!row || row.expiresAt <= now) throw gone();
+  if (row.uploadedAt !== null && row.etag !== null) return { contentType: row.contentType, etag: row.etag };
+  const check = await checkUpload(env.MEDIA, db, row, now);
+  if (!check.ok) throw gone();
+  return { contentType: row.contentType, etag: check.etag };
 }
 
 /**

@@ -7,10 +7,10 @@ describe('the claim module of the account Durable Object', () => {
     withAccountModules({}, ({ storage, memory }) => {
       const claim = new ClaimState(storage, memory);
       // withAccountModules stores 'claim' as the token's hash.
-      expect(claim.verify('claim')).toBe(true);
-      expect(claim.verify('clain')).toBe(false);
-      expect(claim.verify('clai')).toBe(false);
-      expect(claim.verify('')).toBe(false);
+      expect(claim.verify('claim', NOW)).toBe('original');
+      expect(claim.verify('clain', NOW)).toBeNull();
+      expect(claim.verify('clai', NOW)).toBeNull();
+      expect(claim.verify('', NOW)).toBeNull();
     }));
 
   it('marks the account claimed once: it stops expiring, and a second call keeps the first time', () =>
@@ -26,7 +26,7 @@ describe('the claim module of the account Durable Object', () => {
     withAccountModules({}, ({ storage, memory }) => {
       memory.clear();
       const claim = new ClaimState(storage, memory);
-      expect(claim.verify('claim')).toBe(false);
+      expect(claim.verify('claim', NOW)).toBeNull();
       expect(claim.markClaimed(NOW)).toBe(false);
     }));
 });

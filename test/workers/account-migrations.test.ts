@@ -36,4 +36,31 @@ describe('account storage migrations', () => {
     expect(rows.ledger).toEqual([{ hold_id: 'hold_expired', note: 'expired', request_id: null }]);
     expect(rows.expiredIndex).toEqual([{ sql: expect.stringContaining("WHERE kind = 'release' AND note = 'expired'") }]);
   });
+
+  it.each([
+    ['reset before D36 (nobody holds it)', null, expect.any(Number)],
+    ['held by its human', 'clm_x', null],
+  ])('0015 marks a claimed account %s as reset, so its claim token alone no longer claims it; invites count the members they joined', async (_, holder, resetAt) => {
+    const stub = accountStub(crypto.randomUUID());
+    const rows = await runInDurableObject(stub, async (_, state) => {
+      const db = drizzle(state.storage);
+      const entries = migrations.journal.entries.slice(0, 15);
+      const before = Object.fromEntries(Object.entries(migrations.migrations).filter(([name]) => Number(name.slice(1)) < 15));
+      await migrate(db, { journal: { ...migrations.journal, entries }, migrations: before });
+      state.storage.sql.exec("INSERT INTO account (id, created_at, claim_token_hash, claimed_at) VALUES ('acct', 1, 'h', 2)");
+      state.storage.sql.exec('INSERT INTO human_claim (id, current_claim_id, human_claim_id) VALUES (1, NULL, ?)', holder);
+      state.storage.sql.exec("INSERT INTO org_invites (id, hash, auto_approve, created_at) VALUES ('inv_a', 'a', 1, 1), ('inv_b', 'b', 1, 1)");
+      for (const member of ['m1', 'm2']) state.storage.sql.exec("INSERT INTO org_members (account_id, status, invite_id, joined_at) VALUES (?, 'active', 'inv_a', 1)", member);
+      await migrate(db, migrations);
+      return {
+        claim: state.storage.sql.exec('SELECT human_claim_id, reset_at, reclaim_email, reclaim_token_hash FROM human_claim').one(),
+        invites: state.storage.sql.exec('SELECT id, uses, max_uses FROM org_invites ORDER BY id').toArray(),
+      };
+    });
+    expect(rows.claim).toEqual({ human_claim_id: holder, reset_at: resetAt, reclaim_email: null, reclaim_token_hash: null });
+    expect(rows.invites).toEqual([
+      { id: 'inv_a', uses: 2, max_uses: null },
+      { id: 'inv_b', uses: 0, max_uses: null },
+    ]);
+  });
 });

@@ -15,7 +15,7 @@ function withOrganization<T>(balanceMicros: number, capMicros: number | null, bo
     modules.storage.sql.exec("UPDATE account SET kind = 'organization', name = 'test', id = ?", crypto.randomUUID());
     modules.memory.load(modules.storage);
     const org = new Organization(modules.storage, modules.memory, modules.ledger, modules.spend);
-    const inviteId = org.createInvite('b'.repeat(64), { capMicros, autoApprove: true }, NOW);
+    const inviteId = org.createInvite('b'.repeat(64), { capMicros, autoApprove: true, maxUses: 1 }, NOW);
     expect(inviteId).toMatch(/^inv_/);
     expect(org.join(MEMBER, 'b'.repeat(64), NOW)).toEqual({ ok: true, status: 'active' });
     return body(org, modules);

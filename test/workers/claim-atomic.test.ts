@@ -118,8 +118,8 @@ describe('the account Durable Object as the authority on a claim', () => {
     const { agent } = await agentWithClaim();
     const stub = accountStub(agent.account_id);
     const now = Date.now();
-    expect(await stub.openClaim('clm_a', now)).toEqual({ ok: true });
-    expect(await stub.openClaim('clm_b', now)).toEqual({ ok: true });
+    expect(await stub.openClaim('clm_a', now)).toEqual({ ok: true, email: null });
+    expect(await stub.openClaim('clm_b', now)).toEqual({ ok: true, email: null });
     // The fourth init within the hour (agentWithClaim made the first).
     expect(await stub.openClaim('clm_c', now)).toEqual({ ok: false, reason: 'rate_limited', retryAfterSeconds: expect.any(Number) });
     expect(await stub.approveClaim('clm_a', now)).toBe(false);

@@ -133,6 +133,28 @@ describe('an organization in its owner’s dashboard', () => {
     expect(inviteIds(html)).toEqual([]);
   });
 
+  it('makes an invite for the number of agents asked (1 by default), lists its uses and refuses a bad count (400)', async () => {
+    const owner = await claimedOwner();
+    const orgId = await createOrganization(owner);
+    for (const bad of ['0', '1001', 'many']) {
+      const { res, html } = await owner.visitor.post(`/dashboard/organizations/${orgId}/invites`, { max_uses: bad });
+      expect(res.status).toBe(400);
+      expect(html).toContain('Enter how many agents may join with it, 1 to 1000.');
+    }
+    const code = await createInvite(owner, orgId, { max_uses: '2' });
+    expect((await join(await register(), code)).status).toBe(200);
+    expect((await owner.visitor.get(`/dashboard/organizations/${orgId}`)).html).toContain('1 of 2');
+    expect((await join(await register(), code)).status).toBe(200);
+    expect((await join(await register(), code)).status).toBe(404);
+    const listed = (await owner.visitor.get(`/dashboard/organizations/${orgId}`)).html;
+    expect(listed).toContain('2 of 2');
+    expect(listed).toContain('used up');
+
+    const single = await createInvite(owner, orgId);
+    expect((await join(await register(), single)).status).toBe(200);
+    expect((await join(await register(), single)).status).toBe(404);
+  });
+
   it('refuses a name that is empty, and an account no human claimed', async () => {
     const owner = await claimedOwner();
     await owner.visitor.get('/dashboard/organizations');

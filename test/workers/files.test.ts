@@ -57,6 +57,18 @@ describe('GET /files/<key>', () => {
     expect(res.status).toBe(304);
   });
 
+  it('answers with its own headers only: none of the metadata stored with the object is replayed', async () => {
+    const key = `outputs/${crypto.randomUUID()}/${crypto.randomUUID()}.mp4`;
+    await env.MEDIA.put(key, bytes, {
+      httpMetadata: { contentType: 'video/mp4', contentEncoding: 'gzip', contentLanguage: 'xx', cacheControl: 'public, max-age=31536000', cacheExpiry: new Date(Date.now() + 3_600_000) },
+    });
+    const res = await call(`/files/${key}`);
+    expect(res.status).toBe(200);
+    expect([...res.headers.keys()].filter((name) => !['content-type', 'content-length', 'etag', 'cache-control', 'accept-ranges', 'x-content-type-options', 'content-security-policy', 'x-service-request-id'].includes(name))).toEqual([]);
+    expect(res.headers.get('cache-control')).toBe('private, max-age=3600');
+    expect(await body(res)).toEqual(bytes);
+  });
+
   it('answers 404 for an unknown key and for a key outside the hosted kinds', async () => {
     expect((await call(`/files/outputs/${crypto.randomUUID()}/nope.png`)).status).toBe(404);
     expect((await call(`/files/outputs/${crypto.randomUUID()}/nope.png`, { headers: { Range: 'bytes=0-1' } })).status).toBe(404);

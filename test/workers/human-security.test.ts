@@ -93,19 +93,20 @@ describe('the security page', () => {
 });
 
 describe('POST /admin/accounts/{id}/human/reset', () => {
-  it("removes the human's passkeys and sessions; the account stays claimed and takes a new claim", async () => {
+  it("removes the human's passkeys and sessions; the account stays claimed and takes a new claim with the operator's token (D36)", async () => {
     const { agent, visitor, passkey } = await claimedAccount();
     const stored = (await passkeyById(database(env), passkey.id))!;
     const res = await reset(agent.account_id);
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ account_id: agent.account_id, passkeys_removed: 1, sessions_revoked: 1, reset_id: expect.stringMatching(/^reset:/) });
+    const answer = (await res.json()) as { claim_token: string };
+    expect(answer).toMatchObject({ account_id: agent.account_id, passkeys_removed: 1, sessions_revoked: 1, reset_id: expect.stringMatching(/^reset:/), reclaim: 'claim_token' });
     expect(await dashboardStatus(visitor)).toBe(303);
     await expectError((await signInWith(passkey)).res, 400, 'invalid_request', 'invalid_request_error');
     const account = (await (await call('/agent/account', bearer(agent.api_key))).json()) as { claimed: boolean };
     expect(account.claimed).toBe(true);
     await expectError(await claimPoll(agent.claim_token), 400, 'expired_token', 'invalid_request_error');
 
-    const again = await claimInit({ claim_token: agent.claim_token });
+    const again = await claimInit({ claim_token: answer.claim_token });
     expect(again.status).toBe(200);
     const fresh = (await again.json()) as ClaimInit;
     const human = await claimWithPasskey(new URL(fresh.verification_uri).pathname, fresh.user_code);
@@ -124,10 +125,12 @@ describe('POST /admin/accounts/{id}/human/reset', () => {
   it('answers a retry with the same Idempotency-Key with the first reset, resetting nothing again', async () => {
     const { agent } = await claimedAccount();
     const key = crypto.randomUUID();
-    const first = await (await reset(agent.account_id, undefined, { 'Idempotency-Key': key })).json();
-    const fresh = (await (await claimInit({ claim_token: agent.claim_token })).json()) as ClaimInit;
+    const { claim_token, claim_token_expires_at, reclaim, ...first } = (await (await reset(agent.account_id, undefined, { 'Idempotency-Key': key })).json()) as Record<string, unknown>;
+    expect(reclaim).toBe('claim_token');
+    const fresh = (await (await claimInit({ claim_token })).json()) as ClaimInit;
     const human = await claimWithPasskey(new URL(fresh.verification_uri).pathname, fresh.user_code);
     const retry = await reset(agent.account_id, undefined, { 'Idempotency-Key': key });
+    // The same reset, without the token (it is shown once).
     expect(await retry.json()).toEqual(first);
     expect((await signInWith(human.passkey)).res.status).toBe(200);
   });

@@ -38,7 +38,7 @@ export async function createOrganization(name = 'fleet', creditUsd?: string): Pr
   return org;
 }
 
-export async function invite(organizationId: string, body: { member_cap_usd?: string; auto_approve?: boolean } = {}): Promise<string> {
+export async function invite(organizationId: string, body: { member_cap_usd?: string; auto_approve?: boolean; max_uses?: number } = {}): Promise<string> {
   const res = await call(`/admin/organizations/${organizationId}/invites`, json(body, admin));
   expect(res.status, await res.clone().text()).toBe(201);
   return ((await res.json()) as { invite_code: string }).invite_code;

@@ -324,7 +324,7 @@ describe('money under concurrency', () => {
 
   it('keeps a share of the in-flight holds for every member when one member takes all the organization\'s', async () => {
     const org = await createOrganization('fair', '5');
-    const code = await invite(org.organization_id, { auto_approve: true });
+    const code = await invite(org.organization_id, { auto_approve: true, max_uses: 2 });
     const [runaway, other] = [await register(), await register()];
     await join(runaway, code);
     await join(other, code);
@@ -490,7 +490,7 @@ describe('what a member may not do', () => {
 
   it('keeps the operator\'s routes to the operator, and one member\'s requests from another', async () => {
     const org = await createOrganization('private', '1');
-    const code = await invite(org.organization_id, { auto_approve: true });
+    const code = await invite(org.organization_id, { auto_approve: true, max_uses: 2 });
     const [a, b] = [await register(), await register()];
     await join(a, code);
     await join(b, code);

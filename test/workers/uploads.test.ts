@@ -168,3 +168,75 @@ describe('presigned uploads', () => {
     expect(res.error.message).toContain('is not hosted here');
   });
 });
+
+describe('an upload is stored once (issue 35, item 7)', () => {
+  const file = (path: string, init: RequestInit = {}, vars?: Partial<Env>) => Promise.resolve(app.fetch(new Request(`${BASE}${path}`, init), gatewayEnv(vars), createExecutionContext()));
+  const filePath = (reservation: Reservation) => new URL(reservation.public_url).pathname;
+
+  it('serves only the version it first found under a presigned URL: a later PUT is deleted and nothing of the key is served again', async () => {
+    const apiKey = await fundedKey();
+    const reservation = await reserve(apiKey, 100);
+    const first = pngBytes(100);
+    await storeAsR2Would(reservation.key, first);
+    // The first GET finds it, checks it and pins it.
+    const served = await file(filePath(reservation));
+    expect(served.status).toBe(200);
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(first);
+
+    // A second PUT of a file just as valid (another PNG of the same size) changes nothing the gateway serves.
+    const second = pngBytes(100).fill(9, 8);
+    await storeAsR2Would(reservation.key, second);
+    await expectError(await file(filePath(reservation)), 404, 'not_found', 'invalid_request_error');
+    expect(await env.MEDIA.head(reservation.key)).toBeNull();
+    const refused = await expectError(await edit(apiKey, reservation.public_url), 400, 'invalid_request', 'invalid_request_error', 'image_url');
+    expect(refused.error.message).toContain('is not hosted here');
+    expect(await listed(apiKey)).toEqual([]);
+
+    // Nor does a third while the URL still works.
+    await storeAsR2Would(reservation.key, first);
+    await expectError(await file(filePath(reservation)), 404, 'not_found', 'invalid_request_error');
+    expect(await listed(apiKey)).toEqual([]);
+  });
+
+  it('refuses a replacement found when the upload is used as an input', async () => {
+    const apiKey = await fundedKey();
+    const reservation = await reserve(apiKey, 100);
+    await storeAsR2Would(reservation.key, pngBytes(100));
+    expect((await edit(apiKey, reservation.public_url)).status).toBe(200);
+    await storeAsR2Would(reservation.key, pngBytes(100).fill(3, 8));
+    const refused = await expectError(await edit(apiKey, reservation.public_url), 400, 'invalid_request', 'invalid_request_error', 'image_url');
+    expect(refused.error.message).toContain('was replaced after it was stored');
+    await expectError(await file(filePath(reservation)), 404, 'not_found', 'invalid_request_error');
+  });
+
+  it("answers with the reservation's type and the gateway's own headers, never what the client stored with the object", async () => {
+    const apiKey = await fundedKey();
+    const reservation = await reserve(apiKey, 100);
+    await env.MEDIA.put(reservation.key, pngBytes(100), {
+      httpMetadata: { contentType: 'image/png', contentEncoding: 'gzip', contentLanguage: 'xx', contentDisposition: 'inline; filename="a.html"', cacheControl: 'public, max-age=31536000' },
+    });
+    const res = await file(filePath(reservation));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBeNull();
+    expect(res.headers.get('content-language')).toBeNull();
+    expect(res.headers.get('content-disposition')).toBeNull();
+    expect(res.headers.get('cache-control')).toBe('private, max-age=3600');
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(res.headers.get('content-length')).toBe('100');
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(pngBytes(100));
+  });
+
+  it("takes one PUT on the Worker's own upload URL and serves what it stored", async () => {
+    const apiKey = await fundedKey();
+    const local = {};
+    const reservation = await reserve(apiKey, 100, local);
+    const put = (bytes: Uint8Array) =>
+      file(new URL(reservation.upload_url).pathname, { method: 'PUT', headers: { 'Content-Type': 'image/png', 'Content-Length': '100' }, body: bytes }, local);
+    const first = pngBytes(100);
+    expect((await put(first)).status).toBe(200);
+    await expectError(await put(pngBytes(100).fill(5, 8)), 400, 'invalid_request', 'invalid_request_error');
+    const served = await file(filePath(reservation), {}, local);
+    expect(served.status).toBe(200);
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(first);
+  });
+});

@@ -14,6 +14,7 @@ import m0011 from './0011_organization_owners.sql';
 import m0012 from './0012_org_key_spend.sql';
 import m0013 from './0013_org_pool_holds.sql';
 import m0014 from './0014_request_record_key.sql';
+import m0015 from './0015_reclaim_and_invite_uses.sql';
 
   export default {
     journal,
@@ -32,7 +33,8 @@ m0010,
 m0011,
 m0012,
 m0013,
-m0014
+m0014,
+m0015
     }
   }
   

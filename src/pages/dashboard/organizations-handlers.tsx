@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { OwnerAction } from '../../../durable-objects/account/org-owner';
+import { MAX_INVITE_USES } from '../../accounts/invite-limits';
 import { newClaimToken, newFundToken, newInviteCode, sha256Hex } from '../../accounts/credentials';
 import { database } from '../../db';
 import { insertAccount, markClaimed } from '../../db/accounts';
@@ -153,22 +154,28 @@ async function act(c: Context<AppEnv>, human: SignedIn, action: OwnerAction) {
   return result.ok ? result : null;
 }
 
-/** `POST /dashboard/organizations/:id/invites`: an invite with a monthly cap and auto-approval or not; its code is on this answer only. */
+/** `POST /dashboard/organizations/:id/invites`: an invite with a monthly cap, auto-approval or not, and how many may join with it (default 1); its code is on this answer only. */
 export async function createInvite(c: Context<AppEnv>): Promise<Response> {
   const req = await signedInPost(c);
   if (req instanceof Response) return req;
   const { human, form } = req;
   const capText = text(form.member_cap_usd);
   const autoApprove = form.auto_approve !== undefined;
+  const usesText = text(form.max_uses);
   const capMicros = capText === '' ? null : CAP.test(capText) ? parseUsd(capText) : null;
+  const fields = { member_cap_usd: capText, auto_approve: autoApprove, max_uses: usesText };
   if (capText !== '' && capMicros === null) {
-    return renderOrganization(c, human, { inviteFields: { member_cap_usd: capText, auto_approve: autoApprove }, problem: 'Enter the monthly cap in USD, e.g. 25.00, or leave it empty for no cap.' }, 400);
+    return renderOrganization(c, human, { inviteFields: fields, problem: 'Enter the monthly cap in USD, e.g. 25.00, or leave it empty for no cap.' }, 400);
+  }
+  const maxUses = usesText === '' ? 1 : /^\d{1,4}$/.test(usesText) ? Number(usesText) : 0;
+  if (maxUses < 1 || maxUses > MAX_INVITE_USES) {
+    return renderOrganization(c, human, { inviteFields: fields, problem: `Enter how many agents may join with it, 1 to ${MAX_INVITE_USES}.` }, 400);
   }
   const id = c.req.param('id') ?? '';
   const code = UUID.test(id) ? newInviteCode(id) : '';
-  const done = code ? await act(c, human, { op: 'invite', hash: await sha256Hex(code), terms: { capMicros, autoApprove } }) : null;
+  const done = code ? await act(c, human, { op: 'invite', hash: await sha256Hex(code), terms: { capMicros, autoApprove, maxUses } }) : null;
   if (!done?.inviteId) return notFound(c, human);
-  const newInvite: NewInvite = { id: done.inviteId, code, capMicros, autoApprove };
+  const newInvite: NewInvite = { id: done.inviteId, code, capMicros, autoApprove, maxUses };
   return renderOrganization(c, human, { newInvite });
 }
 

@@ -1,3 +1,4 @@
+import { MAX_INVITE_USES } from '../../accounts/invite-limits';
 import type { InviteRow } from '../../../durable-objects/account/org-usage';
 import type { MemberRow } from '../../../durable-objects/account/organization';
 import { displayUsd, isoDay } from '../shell';
@@ -88,6 +89,7 @@ export interface NewInvite {
   code: string;
   capMicros: number | null;
   autoApprove: boolean;
+  maxUses: number;
 }
 
 export interface OrganizationPageProps extends Frame {
@@ -98,7 +100,7 @@ export interface OrganizationPageProps extends Frame {
   /** The invite just made: its code is on this answer only. */
   newInvite?: NewInvite | undefined;
   /** The invite form sent back with its error. */
-  inviteFields?: { member_cap_usd: string; auto_approve: boolean } | undefined;
+  inviteFields?: { member_cap_usd: string; auto_approve: boolean; max_uses: string } | undefined;
   notice?: string | undefined;
   problem?: string | undefined;
 }
@@ -259,6 +261,12 @@ export function OrganizationPage(props: OrganizationPageProps) {
               <input type="text" inputmode="decimal" id="member_cap_usd" name="member_cap_usd" value={props.inviteFields?.member_cap_usd ?? ''} placeholder="25.00" />
             </div>
             <div>
+              <label for="max_uses">
+                Agents who may join with it <span class="hint">1 to {MAX_INVITE_USES}; each joining account gets its own cap.</span>
+              </label>
+              <input type="text" inputmode="numeric" id="max_uses" name="max_uses" value={props.inviteFields?.max_uses ?? '1'} />
+            </div>
+            <div>
               <label class="check">
                 <input type="checkbox" name="auto_approve" value="1" checked={props.inviteFields?.auto_approve ?? false} /> Approve whoever joins with it at once
               </label>
@@ -275,6 +283,7 @@ export function OrganizationPage(props: OrganizationPageProps) {
                 <th scope="col">Invite</th>
                 <th scope="col">Monthly cap</th>
                 <th scope="col">Approval</th>
+                <th scope="col">Used</th>
                 <th scope="col">Created</th>
                 <th scope="col">State</th>
               </tr>
@@ -287,9 +296,12 @@ export function OrganizationPage(props: OrganizationPageProps) {
                   </td>
                   <td data-label="Monthly cap">{cap(invite.capMicros)}</td>
                   <td data-label="Approval">{invite.autoApprove ? 'automatic' : 'by you'}</td>
+                  <td data-label="Used">{invite.maxUses === null ? `${invite.uses} (no limit)` : `${invite.uses} of ${invite.maxUses}`}</td>
                   <td data-label="Created">{utcTime(invite.createdAt)}</td>
                   <td data-label="State">
-                    {invite.revokedAt === null ? (
+                    {invite.revokedAt === null && invite.maxUses !== null && invite.uses >= invite.maxUses ? (
+                      <span class="badge expired">used up</span>
+                    ) : invite.revokedAt === null ? (
                       <form method="post" action={`${base}/invites/${invite.id}/revoke`}>
                         <Csrf token={props.csrf} />
                         <button type="submit" class="secondary" aria-label={`Revoke ${invite.id}`}>
@@ -316,7 +328,7 @@ function InviteCreated(props: { invite: NewInvite }) {
     <section aria-labelledby="invite-created-title">
       <h2 id="invite-created-title">Invite created</h2>
       <p>
-        Copy this code now: it is not shown again. An agent joins with it (monthly cap: {cap(props.invite.capMicros)}; approval: {props.invite.autoApprove ? 'automatic' : 'by you'}; listed
+        Copy this code now: it is not shown again. An agent joins with it (monthly cap: {cap(props.invite.capMicros)}; approval: {props.invite.autoApprove ? 'automatic' : 'by you'}; joins: {props.invite.maxUses}; listed
         below as <code>{props.invite.id}</code>):
       </p>
       <code class="secret" id="new-invite">

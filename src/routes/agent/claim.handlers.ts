@@ -17,12 +17,15 @@ async function claimedAccount(env: Env, token: string): Promise<AccountSnapshot>
 export const claimInitHandler: RouteHandler<typeof claimInit, AppEnv> = async (c) => {
   const { claim_token, email } = c.req.valid('json');
   const account = await claimedAccount(c.env, claim_token);
-  if (email && !emailSender(c.env, publicBaseUrl(c))) {
+  const canMail = emailSender(c.env, publicBaseUrl(c)) !== undefined;
+  if (email && !canMail) {
     throw new GatewayError('invalid_request', 'This gateway cannot send email: claim without an email address.', { param: 'email' });
   }
-  const outcome = await openClaim(c.env, account.accountId, email?.trim().toLowerCase() ?? null, Date.now());
+  const outcome = await openClaim(c.env, account.accountId, claim_token, email?.trim().toLowerCase() ?? null, Date.now());
   if (!outcome.ok) throw initRefusal(outcome);
   const { claim, userCode } = outcome.opened;
+  // After a reset the claim is bound to the address on record (D36); a gateway that lost its sender cannot finish it.
+  if (claim.email !== null && !canMail) throw new GatewayError('invalid_request', 'This account can be claimed again only by a code mailed to its owner, and this gateway cannot send email now.');
   const uri = `${publicBaseUrl(c)}/claim/${claim.id}`;
   return c.json(
     {
@@ -45,6 +48,17 @@ function initRefusal(outcome: Exclude<OpenClaimOutcome, { ok: true }>): GatewayE
       return new GatewayError('rate_limit_exceeded', `At most ${CLAIM_INITS_PER_HOUR} claims can be started per account in an hour.`, { retryAfter: outcome.retryAfterSeconds });
     case 'no_account':
       return new GatewayError('invalid_claim_token', 'The claim token is unknown or wrong.');
+    case 'needs_operator_token':
+      return new GatewayError(
+        'invalid_claim_token',
+        "An operator reset this account's human: it can be claimed again only with the one-time claim token the operator was given, not with the agent's claim token.",
+      );
+    case 'email_not_on_record':
+      return new GatewayError(
+        'invalid_request',
+        "An operator reset this account's human: a new claim goes to the owner's verified address on record; leave email out (or give that address).",
+        { param: 'email' },
+      );
   }
 }
 

@@ -3,7 +3,7 @@ import { KiB, limitBody } from '../../middleware/body-limit';
 import { parseJsonBody } from '../../middleware/json-body';
 import { errors, jsonBody, jsonResponse } from '../schemas';
 
-const ClaimToken = z.string().min(8).openapi({ example: 'act_...', description: 'The claim token `POST /agent/register` returned.' });
+const ClaimToken = z.string().min(8).openapi({ example: 'act_...', description: 'The claim token `POST /agent/register` returned, or after an operator reset of an account with no address on record, the one-time claim token the operator was given (D36).' });
 
 export const ClaimInitRequest = z
   .object({
@@ -34,7 +34,7 @@ export const claimInit = createRoute({
   tags: ['agent'],
   summary: 'Start handing the account to a human: a code and a link to show them',
   description:
-    'Refused (400) once a human holds the account. At most 3 inits per account in any hour: the 4th is 429 `rate_limit_exceeded` with `Retry-After`.',
+    'Refused (400) once a human holds the account. At most 3 inits per account in any hour: the 4th is 429 `rate_limit_exceeded` with `Retry-After`. After an operator reset (D36) the claim is bound to the reset human\'s verified address (its code is mailed there), or, with none on record, takes only the operator\'s one-time claim token (401 `invalid_claim_token` for the agent\'s own).',
   middleware: [limitBody(4 * KiB), parseJsonBody()] as const,
   request: { body: jsonBody(ClaimInitRequest) },
   responses: { 200: jsonResponse(ClaimInit, 'The claim: show the human both the link and the code'), ...errors(400, 401, 413, 429) },

@@ -124,7 +124,9 @@ export async function putUpload(c: Context<AppEnv>): Promise<Response> {
     await c.env.MEDIA.delete(reservation.key);
     throw new GatewayError('invalid_request', `The body was not exactly ${reservation.bytes} bytes; nothing was stored.`);
   }
-  await markUploaded(db, reservation.key, Date.now());
+  // The version `/files` serves: nothing else can write this key (no presigned URL was given for it).
+  const stored = await c.env.MEDIA.head(reservation.key);
+  await markUploaded(db, reservation.key, Date.now(), stored?.etag ?? null);
   return c.json({ key: reservation.key, bytes: reservation.bytes, public_url: fileUrl(publicBaseUrl(c), reservation.key) }, 200);
 }
 

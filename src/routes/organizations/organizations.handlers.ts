@@ -1,6 +1,7 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { JoinRefusal } from '../../../durable-objects/account/membership';
 import type { MemberRow } from '../../../durable-objects/account/organization';
+import type { InviteRow } from '../../../durable-objects/account/org-usage';
 import type { AuthFailure } from '../../../durable-objects/account/types';
 import { AccountClient } from '../../accounts/account-client';
 import { newClaimToken, newFundToken, newInviteCode, organizationIdOfInvite, sha256Hex } from '../../accounts/credentials';
@@ -35,6 +36,18 @@ export function memberBody(member: MemberRow) {
   };
 }
 
+function inviteBody(invite: InviteRow) {
+  return {
+    invite_id: invite.id,
+    member_cap_usd: invite.capMicros === null ? null : formatUsd(invite.capMicros),
+    auto_approve: invite.autoApprove,
+    uses: invite.uses,
+    max_uses: invite.maxUses,
+    created_at: new Date(invite.createdAt).toISOString(),
+    revoked_at: iso(invite.revokedAt),
+  };
+}
+
 export const createOrganizationHandler: RouteHandler<typeof createOrganization, AppEnv> = async (c) => {
   const { name } = c.req.valid('json');
   const organizationId = crypto.randomUUID();
@@ -54,8 +67,8 @@ export const createOrganizationHandler: RouteHandler<typeof createOrganization, 
 export const getOrganizationHandler: RouteHandler<typeof getOrganization, AppEnv> = async (c) => {
   const { organization_id } = c.req.valid('param');
   const stub = await organization(c.env, organization_id);
-  const [view, members] = await Promise.all([stub.view(), stub.organizationMembers()]);
-  if (!view || !members) throw noOrganization(organization_id);
+  const [view, members, invites] = await Promise.all([stub.view(), stub.organizationMembers(), stub.organizationInvites(100)]);
+  if (!view || !members || !invites) throw noOrganization(organization_id);
   return c.json(
     {
       organization_id,
@@ -64,6 +77,7 @@ export const getOrganizationHandler: RouteHandler<typeof getOrganization, AppEnv
       balance_usd: formatUsd(view.balanceMicros),
       held_usd: formatUsd(view.heldMicros),
       members: members.map(memberBody),
+      invites: invites.map(inviteBody),
     },
     200,
   );
@@ -73,10 +87,14 @@ export const createInviteHandler: RouteHandler<typeof createInvite, AppEnv> = as
   const { organization_id } = c.req.valid('param');
   const body = c.req.valid('json');
   const capMicros = body.member_cap_usd === undefined ? null : parseUsd(body.member_cap_usd);
+  const terms = { capMicros, autoApprove: body.auto_approve === true, maxUses: body.max_uses ?? 1 };
   const code = newInviteCode(organization_id);
-  const inviteId = await (await organization(c.env, organization_id)).createInvite(await sha256Hex(code), { capMicros, autoApprove: body.auto_approve === true });
+  const inviteId = await (await organization(c.env, organization_id)).createInvite(await sha256Hex(code), terms);
   if (inviteId === null) throw noOrganization(organization_id);
-  return c.json({ invite_code: code, invite_id: inviteId, member_cap_usd: capMicros === null ? null : formatUsd(capMicros), auto_approve: body.auto_approve === true }, 201);
+  return c.json(
+    { invite_code: code, invite_id: inviteId, member_cap_usd: capMicros === null ? null : formatUsd(capMicros), auto_approve: terms.autoApprove, uses: 0, max_uses: terms.maxUses },
+    201,
+  );
 };
 
 export const revokeInviteHandler: RouteHandler<typeof revokeInvite, AppEnv> = async (c) => {
@@ -104,7 +122,7 @@ export const removeMemberHandler: RouteHandler<typeof removeMember, AppEnv> = as
   return c.json(memberBody(member), 200);
 };
 
-const invalidInvite = () => new GatewayError('not_found', 'No such invite (it may have been revoked).', { param: 'invite_code' });
+const invalidInvite = () => new GatewayError('not_found', 'No such invite (it may have been revoked or used up).', { param: 'invite_code' });
 
 export const joinOrganizationHandler: RouteHandler<typeof joinOrganization, AppEnv> = async (c) => {
   const { invite_code } = c.req.valid('json');

@@ -3,6 +3,7 @@ import { adminToken } from '../../middleware/admin-token';
 import { apiKey } from '../../middleware/api-key';
 import { KiB, limitBody } from '../../middleware/body-limit';
 import { parseJsonBody } from '../../middleware/json-body';
+import { MAX_INVITE_USES } from '../../accounts/invite-limits';
 import { bearerAuth, errors, jsonBody, jsonResponse, UsdString } from '../schemas';
 
 /** D29 organizations: the operator's routes (`/admin/organizations`) and a member's (`/agent/org`). */
@@ -10,6 +11,18 @@ import { bearerAuth, errors, jsonBody, jsonResponse, UsdString } from '../schema
 const OrganizationIdParam = z.object({ organization_id: z.uuid().openapi({ param: { name: 'organization_id', in: 'path' } }) });
 const MemberParam = OrganizationIdParam.extend({ account_id: z.uuid().openapi({ param: { name: 'account_id', in: 'path' } }) });
 const InviteParam = OrganizationIdParam.extend({ invite_id: z.string().min(1).max(100).openapi({ param: { name: 'invite_id', in: 'path' } }) });
+
+export const Invite = z
+  .object({
+    invite_id: z.string(),
+    member_cap_usd: UsdString.nullable(),
+    auto_approve: z.boolean(),
+    uses: z.int().openapi({ description: 'Accounts that joined with it.' }),
+    max_uses: z.int().nullable().openapi({ description: 'How many may; null for an invite made before invites were counted (unbounded).' }),
+    created_at: z.iso.datetime(),
+    revoked_at: z.iso.datetime().nullable(),
+  })
+  .openapi('OrganizationInvite');
 
 export const Member = z
   .object({
@@ -43,11 +56,14 @@ export const getOrganization = createRoute({
   ...admin,
   method: 'get',
   path: '/admin/organizations/{organization_id}',
-  summary: 'An organization: its balance and members, with their status, cap and spend this month',
+  summary: 'An organization: its balance, members (status, cap, spend this month) and invites (uses and max_uses)',
   middleware: [adminToken()] as const,
   request: { params: OrganizationIdParam },
   responses: {
-    200: jsonResponse(Organization.extend({ balance_usd: UsdString, held_usd: UsdString, members: z.array(Member) }), 'The organization'),
+    200: jsonResponse(
+      Organization.extend({ balance_usd: UsdString, held_usd: UsdString, members: z.array(Member), invites: z.array(Invite).openapi({ description: 'The newest 100, revoked ones included.' }) }),
+      'The organization',
+    ),
     ...errors(401, 404),
   },
 });
@@ -56,7 +72,7 @@ export const createInvite = createRoute({
   ...admin,
   method: 'post',
   path: '/admin/organizations/{organization_id}/invites',
-  summary: 'An invite code, reusable until revoked, with a monthly cap per member and auto-approval or not',
+  summary: 'An invite code for `max_uses` joins (default 1) until revoked, with a monthly cap per member and auto-approval or not',
   middleware: [adminToken(), limitBody(16 * KiB), parseJsonBody()] as const,
   request: {
     params: OrganizationIdParam,
@@ -64,12 +80,25 @@ export const createInvite = createRoute({
       z.object({
         member_cap_usd: z.string().regex(/^\d{1,9}(\.\d{1,6})?$/, 'a non-negative decimal USD string').optional().openapi({ example: '25.00', description: 'Per UTC calendar month; absent for no cap.' }),
         auto_approve: z.boolean().optional(),
+        max_uses: z
+          .int()
+          .min(1)
+          .max(MAX_INVITE_USES)
+          .optional()
+          .openapi({ example: 1, description: `How many accounts may join with it: 1 (the default) to ${MAX_INVITE_USES}. A used-up invite is refused as a revoked one.` }),
       }),
     ),
   },
   responses: {
     201: jsonResponse(
-      z.object({ invite_code: z.string().openapi({ description: 'Shown once.' }), invite_id: z.string(), member_cap_usd: UsdString.nullable(), auto_approve: z.boolean() }),
+      z.object({
+        invite_code: z.string().openapi({ description: 'Shown once.' }),
+        invite_id: z.string(),
+        member_cap_usd: UsdString.nullable(),
+        auto_approve: z.boolean(),
+        uses: z.int(),
+        max_uses: z.int(),
+      }),
       'The invite',
     ),
     ...errors(400, 401, 404),
