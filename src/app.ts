@@ -1,5 +1,6 @@
 import type { AppEnv } from './env';
-import { GatewayError, renderError } from './errors';
+import { GatewayError } from './errors';
+import { renderError } from './routes/error-response';
 import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
 import { refuseSelfFetch } from './middleware/self-fetch';

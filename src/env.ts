@@ -1,5 +1,4 @@
 import type { AccountClient } from './accounts/account-client';
-import type { AccountDurableObject } from '../durable-objects/account/account';
 import type { RequestLogFields } from './observability/request-log';
 import type { ProviderId } from './providers/ids';
 
@@ -73,8 +72,6 @@ declare global {
     interface Env extends OptionalConfig, OptionalBindings {}
   }
 }
-
-export type AccountStub = DurableObjectStub<AccountDurableObject>;
 
 /** The caller named by a well-formed API key; the key itself is verified by the account's Durable Object. */
 export interface Caller {

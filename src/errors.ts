@@ -1,10 +1,34 @@
-import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
-import type { AppEnv } from './env';
-import { fundingDetails, type FundingDetails, type FundingHint } from './funding/funding-details';
-import { x402Challenge } from './x402/challenge-header';
+
+/**
+ * The gateway's one error class and envelope, at the bottom of the imports: this module imports
+ * nothing of the gateway. The renderer that completes a 402's `error.funding` and its x402
+ * challenge sits at the HTTP layer (`src/routes/error-response.ts`).
+ */
+
+/** What the account tells the Worker when it refuses for want of money: its fund link's token and the two amounts. */
+export interface FundingHint {
+  fundToken: string | null;
+  availableMicros: number;
+  requiredMicros: number;
+  /** What an x402 challenge asks for when it is not the shortfall (a refused payment: the amount to pay again). */
+  x402AmountMicros?: number;
+  /** D29: the balance short is this organization's (its fund link; a payment per request would credit the member instead, so no x402). */
+  organizationId?: string;
+}
+
+/** `error.funding` of a 402 `insufficient_credits` (D23): every way this account can pay, and how much it has and needs. */
+export interface FundingDetails {
+  fund_url: string | null;
+  usdc: { network: 'base'; contract: string; fund_endpoint: string } | null;
+  x402: boolean;
+  available_usd: string;
+  required_usd: string;
+  /** D29: present when the balance short is an organization's: the fund link and USDC endpoint are its own. */
+  organization_id?: string;
+}
 
 export type ErrorType =
   | 'invalid_request_error'
@@ -116,15 +140,6 @@ export function toGatewayError(err: unknown, requestId: string): GatewayError {
   }
   console.error(JSON.stringify({ requestId, error: err instanceof Error ? err.stack ?? err.message : String(err) }));
   return new GatewayError('api_error', `The gateway hit an unexpected error. Quote request id ${requestId} when reporting it.`);
-}
-
-export function renderError(err: unknown, c: Context<AppEnv>): Response {
-  const error = toGatewayError(err, c.get('requestId'));
-  const body = error.body();
-  const { funding } = error.options;
-  if (!funding) return c.json(body, error.status, error.headers());
-  body.error = { ...body.error, funding: fundingDetails(c, funding) };
-  return c.json(body, error.status, { ...error.headers(), ...(funding.organizationId === undefined && x402Challenge(c, funding, error.message)) });
 }
 
 /** Validation failures name the field at fault as a dotted path in `error.param`. */

@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import type { RouteClass } from './types';
+
+/** The classes of routes a key may be limited to (D27 `allowed_routes`); free reads belong to none. */
+export const ROUTE_CLASSES = ['chat', 'images', 'videos', 'speech', 'web', 'uploads'] as const;
+export type RouteClass = (typeof ROUTE_CLASSES)[number];
 
 /** One row: the account this Durable Object serializes. */
 export const account = sqliteTable('account', {

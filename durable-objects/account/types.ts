@@ -1,9 +1,7 @@
 import type { RequestRecord, StoredRequest } from './requests';
-import type { CreditSource, LedgerKind } from './schema';
+import type { CreditSource, LedgerKind, RouteClass } from './schema';
 
-/** The classes of routes a key may be limited to (D27 `allowed_routes`); free reads belong to none. */
-export const ROUTE_CLASSES = ['chat', 'images', 'videos', 'speech', 'web', 'uploads'] as const;
-export type RouteClass = (typeof ROUTE_CLASSES)[number];
+export { ROUTE_CLASSES, type RouteClass } from './schema';
 
 /** Why a key may not spend; the Worker maps each to one wire error (`src/accounts/failures.ts`). */
 export type AuthFailure =

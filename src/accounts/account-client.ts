@@ -1,9 +1,12 @@
+import type { AccountDurableObject } from '../../durable-objects/account/account';
 import type { RequestRecord } from '../../durable-objects/account/requests';
 import type { AccountOp, AccountOpReply, AccountOpResults, HoldRequest, RouteClass } from '../../durable-objects/account/types';
 import type { Evidence } from '../chat/speculation';
-import type { AccountStub } from '../env';
 import { GatewayError } from '../errors';
 import { holdOwner } from './hold-owner';
+
+/** The Worker's stub of an account's Durable Object. */
+export type AccountStub = DurableObjectStub<AccountDurableObject>;
 
 /**
  * How long a settlement or release may wait for company: the next request's hold usually comes

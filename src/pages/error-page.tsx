@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../env';
-import { renderError, toGatewayError } from '../errors';
+import { toGatewayError } from '../errors';
+import { renderError } from '../routes/error-response';
 import { pageHeaders } from './security';
 import { Shell } from './shell';
 

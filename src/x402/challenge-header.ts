@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../env';
-import type { FundingHint } from '../funding/funding-details';
+import type { FundingHint } from '../errors';
 import { paymentRequiredHeader } from './challenge';
 import { challengeAmountMicros, x402Config } from './config';
 

@@ -1,6 +1,6 @@
 import type { Context, Handler, MiddlewareHandler, Next } from 'hono';
 import type { AppEnv } from '../../env';
-import { renderError } from '../../errors';
+import { renderError } from '../error-response';
 
 /** One route's handlers in order: its middleware, its validators, its handler (as Hono stores them). */
 export type Chain = readonly (Handler<AppEnv> | MiddlewareHandler<AppEnv>)[];
