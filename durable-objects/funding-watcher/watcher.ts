@@ -1,6 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { ChainMismatchError } from '../../src/funding/chain-mismatch';
 import { usdcConfig, type UsdcConfig } from '../../src/funding/usdc-config';
+import type { ReadBlock } from '../../src/funding/reorg';
 import type { CursorStore } from '../../src/funding/watch';
 
 /** Seconds between passes while an intent is open or a deposit awaits confirmations. */
@@ -12,13 +13,15 @@ const MISMATCH_INTERVAL_MS = 60_000;
 
 /** The last block read, always a confirmed one. */
 const CURSOR_KEY = 'confirmed_cursor';
+/** The blocks read as they were then (`ReadBlock`), to find a reorg's fork point. */
+const READ_BLOCKS_KEY = 'read_blocks';
 /** Where an earlier watcher, which read up to the unconfirmed head, kept its place. */
 const LEGACY_CURSOR_KEY = 'cursor';
 
 /**
  * The one USDC watcher (`idFromName('usdc')`): an alarm a few seconds apart while anything is
- * open, none otherwise. `POST /agent/fund` and the cron wake it. Its only state is the last block
- * read; deposits and intents live in D1, and credits are idempotent in each account's Durable
+ * open or a deposit is not yet final, none otherwise. `POST /agent/fund`, an x402 payment and the
+ * cron wake it. Its only state is the last block read and the hashes of the blocks it read; deposits and intents live in D1, and credits are idempotent in each account's Durable
  * Object, so a pass cut off anywhere is simply done again. An endpoint on the wrong chain makes
  * every pass stop before reading anything, logged each time.
  */
@@ -58,6 +61,8 @@ export class FundingWatcherDurableObject extends DurableObject<Env> {
         return legacy === undefined ? undefined : Math.max(0, legacy - config.confirmations);
       },
       set: (block) => storage.put(CURSOR_KEY, block),
+      readBlocks: async () => (await storage.get<ReadBlock[]>(READ_BLOCKS_KEY)) ?? [],
+      setReadBlocks: (blocks) => storage.put(READ_BLOCKS_KEY, blocks),
     };
   }
 }

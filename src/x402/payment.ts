@@ -105,7 +105,7 @@ export async function creditPayment(env: Env, accountId: string, payment: Settle
     accountId,
     amountMicros: payment.amountMicros,
     source: 'x402',
-    idempotencyKey: depositId ? depositCreditKey(depositId) : payment.creditKey,
+    idempotencyKey: depositId ? depositCreditKey({ id: depositId, reversals: 0 }) : payment.creditKey,
     note: `x402 payment from ${payment.payer}, transaction ${payment.response.transaction}`,
   });
   if (!result) throw new GatewayError('invalid_api_key', 'The API key is not valid.');
