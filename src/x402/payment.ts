@@ -109,6 +109,8 @@ export async function creditPayment(env: Env, accountId: string, payment: Settle
     note: `x402 payment from ${payment.payer}, transaction ${payment.response.transaction}`,
   });
   if (!result) throw new GatewayError('invalid_api_key', 'The API key is not valid.');
+  // The watcher checks the recorded transfer until its block is final, and takes the credit back should a reorg remove it.
+  if (depositId) await env.FUNDING_WATCHER.get(env.FUNDING_WATCHER.idFromName('usdc')).wake();
 }
 
 /** The payment's transfer recorded as a deposit credited to `accountId`; its id, or null when the receipt could not be read. */
