@@ -198,6 +198,37 @@ describe('x402 on keyed /v1 routes (relayer settlement)', () => {
   });
 });
 
+describe('x402 on /mcp', () => {
+  it('a payment on /mcp is credited once and the tool call is then served, not asked to pay again', async () => {
+    const agent = await stack.fundedAccount('0');
+    const payer = await wallet(5_000_000n);
+    const challenge = await fetch(`${stack.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(agent.apiKey), body: chatBody() });
+    const required = decodePaymentRequiredHeader(challenge.headers.get('PAYMENT-REQUIRED')!);
+    const accepted = required.accepts[0]!;
+    const partial = await new ExactEvmScheme(payer).createPaymentPayload(2, accepted);
+    const payment = encodePaymentSignatureHeader({ ...partial, x402Version: 2, accepted, resource: required.resource } as PaymentPayload);
+    const call = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'chat_completion', arguments: { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello' }] } },
+    };
+    const res = await fetch(`${stack.gateway.url}/mcp`, {
+      method: 'POST',
+      headers: keyed(agent.apiKey, { Accept: 'application/json, text/event-stream', 'PAYMENT-SIGNATURE': payment }),
+      body: JSON.stringify(call),
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { result: { isError?: boolean; content: { text: string }[] } };
+    expect(body.result.isError, body.result.content[0]?.text).toBeUndefined();
+    expect(decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!)).toMatchObject({ success: true, payer: payer.address });
+    expect(await chain.balanceOf(payer.address)).toBe(4_000_000n);
+    const balance = Number(await agent.balance());
+    expect(balance).toBeGreaterThan(0.99);
+    expect(balance).toBeLessThan(1);
+  });
+});
+
 describe('x402 without a key: the /x402 prefix', () => {
   it('answers 402 with a challenge for the worst case (at least the minimum), validated as the route would', async () => {
     const crawl = await fetch(`${stack.gateway.url}/x402/v1/crawl`, { method: 'POST', body: JSON.stringify({ url: 'https://example.com/', limit: 500 }) });
