@@ -48,7 +48,7 @@ const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
  * cents, at least the minimum or `atLeastMicros`), then verifies and settles it on chain. Every refusal is a 402
  * `paymentFailed`: nothing is settled or credited.
  */
-export async function settlePayment(config: X402Config, header: string, atLeastMicros = config.minTopupMicros): Promise<SettledPayment> {
+export async function settlePayment(env: Env, config: X402Config, header: string, atLeastMicros = config.minTopupMicros): Promise<SettledPayment> {
   const payload: PaymentPayload | null = decodePaymentSignatureHeader(header);
   if (!payload) throw paymentFailed('the PAYMENT-SIGNATURE header is not base64 JSON of an x402 payment payload', config.minTopupMicros);
   const accepted = payload?.accepted;
@@ -66,7 +66,10 @@ export async function settlePayment(config: X402Config, header: string, atLeastM
   // Loaded on the first payment: the relayer's signer (viem accounts, @x402/evm, secp256k1 tables)
   // costs milliseconds of set-up that no other request should pay at a cold start (issue #25).
   const { settler } = await import('./settle');
-  const facilitator = settler(config);
+  const facilitator = settler(config, (tx) => {
+    const relayer = env.X402_RELAYER;
+    return relayer.get(relayer.idFromName(`relayer:${config.chainId}`)).send(tx);
+  });
   let verified;
   try {
     verified = await facilitator.verify(payload, requirements);
