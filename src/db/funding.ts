@@ -4,6 +4,8 @@ import { cardPayments, deposits, fundingIntents } from './schema';
 
 export type FundingIntentRow = typeof fundingIntents.$inferSelect;
 export type DepositRow = typeof deposits.$inferSelect;
+/** The note of a deposit that is an x402 payment's settlement, credited to the paying account (`src/x402/payment.ts`). */
+export const X402_DEPOSIT_NOTE = 'x402 payment';
 /** A deposit as first recorded (never reversed yet). */
 export type NewDeposit = Omit<DepositRow, 'reversals'>;
 export type CardPaymentRow = typeof cardPayments.$inferSelect;
@@ -75,7 +77,8 @@ export async function hasIntentsOpenSince(db: Database, since: number): Promise<
  * Records a transfer the watcher saw; a repeated sighting of the same (transaction, log) changes
  * nothing, nor does one of a log that a deposit moved by a reorg already stands for (same
  * transaction and log index, recorded under its first id). A transfer whose credit a reorg took
- * back (`reversed`) and that landed again is pending again, at its new place.
+ * back (`reversed`) and that landed again is pending again, at its new place (an x402 payment's
+ * keeps its account, to be credited to it again).
  */
 export async function recordDeposit(db: Database, row: NewDeposit): Promise<void> {
   await db.run(sql`
@@ -83,7 +86,8 @@ export async function recordDeposit(db: Database, row: NewDeposit): Promise<void
     SELECT ${row.id}, ${row.txHash}, ${row.logIndex}, ${row.blockNumber}, ${row.blockHash}, ${row.blockTime}, ${row.fromAddress}, ${row.amount}, ${row.status}, ${row.intentId}, ${row.accountId}, ${row.seenAt}, ${row.creditedAt}, ${row.note}, 0
     WHERE NOT EXISTS (SELECT 1 FROM deposits WHERE tx_hash = ${row.txHash} AND log_index = ${row.logIndex} AND id != ${row.id} AND status != 'reversed')
     ON CONFLICT (id) DO UPDATE SET status = 'pending', log_index = excluded.log_index, block_number = excluded.block_number, block_hash = excluded.block_hash,
-      block_time = NULL, intent_id = NULL, account_id = NULL, credited_at = NULL, seen_at = excluded.seen_at
+      block_time = NULL, intent_id = NULL, credited_at = NULL, seen_at = excluded.seen_at,
+      account_id = CASE WHEN deposits.note = ${X402_DEPOSIT_NOTE} THEN deposits.account_id ELSE NULL END
     WHERE deposits.status = 'reversed'`);
 }
 

@@ -1,7 +1,7 @@
 import type { Client } from 'viem';
 import { AccountClient } from '../accounts/account-client';
 import type { Database } from '../db';
-import { decidedDepositsAbove, forgetDeposit, markReversed, moveDeposit, type DepositRow } from '../db/funding';
+import { decidedDepositsAbove, forgetDeposit, markReversed, moveDeposit, X402_DEPOSIT_NOTE, type DepositRow } from '../db/funding';
 import { formatUsd } from '../money';
 import type { BlockHeader } from './chain';
 import type { UsdcConfig } from './usdc-config';
@@ -22,7 +22,8 @@ export interface ReadBlock {
 export const READ_BLOCKS_KEPT = 256;
 /** Where the node does not serve `finalized`: blocks this far below the head count as final. */
 export const FINALITY_FALLBACK_BLOCKS = 256;
-const DECIDED_BATCH = 100;
+/** Decided deposits checked per pass: those above the fork or the cursor (a few in steady state). */
+const DECIDED_BATCH = 1000;
 
 type Chain = typeof import('./chain');
 
@@ -104,11 +105,12 @@ export async function reverseDepositCredit(env: Env, deposit: DepositRow): Promi
   if (!deposit.accountId) return;
   const micros = Number(BigInt(deposit.amount));
   const stub = await new AccountClient(env, deposit.accountId).direct();
-  const what = deposit.note === 'x402 payment' ? 'x402 payment' : 'USDC deposit';
+  const x402 = deposit.note === X402_DEPOSIT_NOTE;
+  const what = x402 ? 'x402 payment' : 'USDC deposit';
   await stub.reverseCardPayment({
     amountMicros: micros,
     idempotencyKey: `usdc-reorg:${deposit.id}:${deposit.reversals}`,
-    source: deposit.note === 'x402 payment' ? 'x402' : 'usdc',
+    source: x402 ? 'x402' : 'usdc',
     note: `${what} of $${formatUsd(micros)} taken back: a reorg removed tx ${deposit.txHash} from the chain`,
     suspendReason: `a reorg removed the ${what} of $${formatUsd(micros)} (tx ${deposit.txHash}) and the balance could not cover it`,
   });

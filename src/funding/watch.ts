@@ -10,6 +10,7 @@ import {
   recordDeposit,
   setDepositBlockTime,
   settleDeposit,
+  X402_DEPOSIT_NOTE,
   type DepositRow,
 } from '../db/funding';
 import type { BlockHeader } from './chain';
@@ -177,25 +178,33 @@ export async function watchPass(env: Env, config: UsdcConfig, cursor: CursorStor
 async function creditDeposit(env: Env, db: Database, deposit: DepositRow, blockTimeMs: number, now: number): Promise<boolean> {
   if (deposit.blockTime !== blockTimeMs) await setDepositBlockTime(db, deposit.id, blockTimeMs);
   const micros = BigInt(deposit.amount);
+  // An x402 settlement a reorg took off and that landed again: its paying account's, as before.
+  if (deposit.note === X402_DEPOSIT_NOTE && deposit.accountId) return creditTo(env, db, deposit, deposit.accountId, null, 'x402', now);
   const candidates = micros <= BigInt(Number.MAX_SAFE_INTEGER) ? await intentsOpenAt(db, Number(micros), blockTimeMs, deposit.id) : [];
   const intent = candidates.length === 1 ? candidates[0] : undefined;
   if (!intent || !(await claimIntent(db, intent.id, deposit.id))) {
     await markUnmatched(db, deposit.id);
     return false;
   }
+  return creditTo(env, db, deposit, intent.accountId, intent.id, 'usdc', now);
+}
+
+/** Credits `deposit` to `accountId` under its key and records it; false (and `unmatched`) when the account no longer exists. */
+async function creditTo(env: Env, db: Database, deposit: DepositRow, accountId: string, intentId: string | null, source: 'usdc' | 'x402', now: number): Promise<boolean> {
+  const micros = Number(BigInt(deposit.amount));
   const credited = await creditFunding(env, {
-    accountId: intent.accountId,
-    amountMicros: Number(micros),
-    source: 'usdc',
+    accountId,
+    amountMicros: micros,
+    source,
     idempotencyKey: depositCreditKey(deposit),
-    note: `${usdcAmount(Number(micros))} USDC, tx ${deposit.txHash} log ${deposit.logIndex}`,
+    note: `${usdcAmount(micros)} USDC, tx ${deposit.txHash} log ${deposit.logIndex}${deposit.reversals > 0 ? ', landed again after a reorg' : ''}`,
   });
   if (!credited) {
     // The account was deleted meanwhile: the money waits for the operator.
     await markUnmatched(db, deposit.id);
     return false;
   }
-  await settleDeposit(db, deposit, intent.accountId, intent.id, now);
+  await settleDeposit(db, deposit, accountId, intentId, now, deposit.note ?? undefined);
   return true;
 }
 

@@ -2,7 +2,7 @@ import type { PaymentPayload, SettleResponse } from '@x402/core/types';
 import { decodePaymentSignatureHeader, encodePaymentResponseHeader } from './wire';
 import { GatewayError } from '../errors';
 import { database } from '../db';
-import { recordPaidDeposit } from '../db/funding';
+import { recordPaidDeposit, X402_DEPOSIT_NOTE } from '../db/funding';
 import { creditFunding } from '../funding/credit';
 import { usdcConfig } from '../funding/usdc-config';
 import { depositCreditKey } from '../funding/watch';
@@ -146,7 +146,7 @@ async function recordDeposit(env: Env, accountId: string, payment: SettledPaymen
     accountId,
     seenAt: now,
     creditedAt: now,
-    note: 'x402 payment',
+    note: X402_DEPOSIT_NOTE,
   });
   if (!ours) throw paymentFailed('this transfer was already credited to another account', payment.amountMicros);
   return id;

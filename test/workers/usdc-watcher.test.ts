@@ -3,7 +3,7 @@ import { encodeFunctionData, parseAbi } from 'viem';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { database } from '../../src/db';
-import { depositById, expireIntents, insertIntent, recordDeposit } from '../../src/db/funding';
+import { depositById, expireIntents, insertIntent, recordDeposit, recordPaidDeposit, X402_DEPOSIT_NOTE } from '../../src/db/funding';
 import { deposits, fundingIntents } from '../../src/db/schema';
 import { ChainMismatchError } from '../../src/funding/chain-mismatch';
 import type { UsdcConfig } from '../../src/funding/usdc-config';
@@ -411,6 +411,31 @@ describe('the USDC watcher and reorgs deeper than the confirmations', () => {
     expect(await depositById(database(env), `${sent.hash}:0`)).toMatchObject({ status: 'credited', reversals: 1 });
     expect(await settle(cursor)).toMatchObject({ credited: 0, reversed: 0 });
     expect((await stub.snapshot()).balanceMicros).toBe(24_000_646);
+  });
+
+  it('takes back an x402 credit whose settlement a reorg removed before the watcher read it, and credits its account again when it lands again', async () => {
+    const agent = await register();
+    const stub = accountStub(agent.account_id);
+    const sent = await transfer(1_230_000);
+    const signed = await rpc<string>('eth_getRawTransactionByHash', [sent.hash]);
+    const block = await rpc<{ hash: string }>('eth_getBlockByNumber', [`0x${sent.block.toString(16)}`, false]);
+    // Recorded and credited as `creditPayment` does, from the receipt, before the watcher reads the block.
+    const id = `${sent.hash}:0`;
+    const now = Date.now();
+    expect(await recordPaidDeposit(database(env), { id, txHash: sent.hash, logIndex: 0, blockNumber: sent.block, blockHash: block.hash, blockTime: null, fromAddress: payer, amount: '1230000', status: 'credited', intentId: null, accountId: agent.account_id, seenAt: now, creditedAt: now, note: X402_DEPOSIT_NOTE })).toBe(true);
+    await stub.credit({ amountMicros: 1_230_000, idempotencyKey: `usdc:${id}`, source: 'x402', note: 'x402 payment' });
+    const cursor = memoryCursor(sent.block - 1);
+    expect(await watchPass(withChain, config, cursor)).toMatchObject({ reversed: 0 });
+    await reorg(1);
+    expect(await settle(cursor)).toMatchObject({ reversed: 1 });
+    expect((await stub.snapshot()).balanceMicros).toBe(0);
+    expect(await depositById(database(env), id)).toMatchObject({ status: 'reversed', accountId: agent.account_id });
+    expect(await rpc<string>('eth_sendRawTransaction', [signed])).toBe(sent.hash);
+    await mine(config.confirmations);
+    expect(await settle(cursor)).toMatchObject({ credited: 1, reversed: 0 });
+    expect((await stub.snapshot()).balanceMicros).toBe(1_230_000);
+    expect((await creditsOf(stub)).map((row) => [row.amountMicros, row.source])).toEqual(expect.arrayContaining([[1_230_000, 'x402'], [-1_230_000, 'x402']]));
+    expect(await depositById(database(env), id)).toMatchObject({ status: 'credited', accountId: agent.account_id, reversals: 1 });
   });
 
   it('keeps a credit whose transaction such a reorg moved to another block, and lists nothing', async () => {
