@@ -116,13 +116,23 @@ export async function moveDeposit(db: Database, id: string, place: { logIndex: n
  * the transfer should it land again within the intent's hour. One conditional statement each, so
  * a pass done again counts nothing twice.
  */
-export async function markReversed(db: Database, deposit: DepositRow): Promise<void> {
+export async function markReversed(db: Database, deposit: DepositRow, now: number): Promise<void> {
   await db.batch([
     db
       .update(deposits)
       .set({ status: 'reversed', reversals: deposit.reversals + 1 })
       .where(and(eq(deposits.id, deposit.id), eq(deposits.status, 'credited'), eq(deposits.reversals, deposit.reversals))),
-    db.update(fundingIntents).set({ status: 'open', depositId: null }).where(and(eq(fundingIntents.depositId, deposit.id), eq(fundingIntents.status, 'paid'))),
+    // `open` only while its hour lasts and no other open intent took its amount meanwhile (amounts
+    // are unique among open intents); `expired` otherwise, which still matches a transfer mined in its hour.
+    db
+      .update(fundingIntents)
+      .set({
+        depositId: null,
+        status: sql`CASE WHEN ${fundingIntents.expiresAt} > ${now} AND NOT EXISTS (
+          SELECT 1 FROM funding_intents other WHERE other.status = 'open' AND other.amount_micros = ${fundingIntents.amountMicros}
+        ) THEN 'open' ELSE 'expired' END`,
+      })
+      .where(and(eq(fundingIntents.depositId, deposit.id), eq(fundingIntents.status, 'paid'))),
   ]);
 }
 

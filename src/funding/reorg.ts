@@ -90,7 +90,7 @@ export async function recheckDecided(env: Env, db: Database, chain: Chain, clien
       continue;
     }
     await reverseDepositCredit(env, deposit);
-    await markReversed(db, deposit);
+    await markReversed(db, deposit, Date.now());
     outcome.reversed++;
   }
   return outcome;

@@ -377,6 +377,21 @@ describe('the USDC watcher and reorgs deeper than the confirmations', () => {
     expect((await stub.snapshot()).suspended).toBeNull();
   });
 
+  it('takes back a removed credit even when another open intent took its amount meanwhile: the first intent is then expired', async () => {
+    const { intent, stub } = await intentFor(26_000_868);
+    const cursor = memoryCursor(await head());
+    await transfer(26_000_868);
+    await mine(config.confirmations);
+    expect(await settle(cursor)).toMatchObject({ credited: 1 });
+    // Paid intents free their amount: another account's intent takes it.
+    const other = await intentFor(26_000_868);
+    await reorg(DEPTH + 1);
+    expect(await settle(cursor)).toMatchObject({ reversed: 1 });
+    expect((await stub.snapshot()).balanceMicros).toBe(0);
+    expect(await intentStatus(intent.id)).toBe('expired');
+    expect(await intentStatus(other.intent.id)).toBe('open');
+  });
+
   it('suspends an account that spent a credit such a reorg then removed (D28)', async () => {
     const { agent, stub } = await intentFor(23_000_535);
     const cursor = memoryCursor(await head());
