@@ -71,10 +71,13 @@ export async function finalizedBlock(client: Client): Promise<number | null> {
   try {
     return Number((await getBlock(client, { blockTag: 'finalized' })).number);
   } catch (err) {
-    console.error('USDC: the node does not serve the finalized block', err);
+    // Once per isolate: the watcher asks every few seconds.
+    if (!finalizedUnservedLogged) console.error('USDC: the node does not serve the finalized block; counting 256 blocks instead', err);
+    finalizedUnservedLogged = true;
     return null;
   }
 }
+let finalizedUnservedLogged = false;
 
 /**
  * The transfer of the token to the deposit address that transaction `txHash` made, of `value`
