@@ -49,11 +49,14 @@ export async function findFork(chain: Chain, client: Client, blocks: ReadBlock[]
   return { fork: found >= 0 ? blocks[found]!.number : null, kept: blocks.slice(0, found + 1) };
 }
 
-/** Keeps the read blocks a later fork search needs: the last `READ_BLOCKS_KEPT`, and all above `finalized`. */
+/** At most this many, whatever `finalized` says (about 80 KiB: one Durable Object storage value holds 128). */
+const READ_BLOCKS_MAX = 1024;
+
+/** Keeps the read blocks a later fork search needs: the last `READ_BLOCKS_KEPT`, and all above `finalized` (up to `READ_BLOCKS_MAX`). */
 export function pruneReadBlocks(blocks: ReadBlock[], finalized: number): ReadBlock[] {
   const firstKept = blocks.findIndex((block) => block.number > finalized);
   const from = Math.min(firstKept === -1 ? blocks.length : firstKept, Math.max(0, blocks.length - READ_BLOCKS_KEPT));
-  return blocks.slice(from);
+  return blocks.slice(Math.max(from, blocks.length - READ_BLOCKS_MAX));
 }
 
 export interface RecheckOutcome {
