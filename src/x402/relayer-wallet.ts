@@ -1,6 +1,6 @@
 import { createClient, defineChain, http, type Client } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { getTransactionCount, sendTransaction } from 'viem/actions';
+import { getTransaction, getTransactionCount, sendTransaction } from 'viem/actions';
 import type { X402Config } from './config';
 
 /** A transaction the relayer's key signs and pays gas for (a settlement's `transferWithAuthorization`). */
@@ -13,7 +13,10 @@ export interface RelayedTransaction {
 /** The relayer's key on the configured chain: its next nonce as the node counts it, and a send with a nonce given. */
 export interface RelayerWallet {
   address: `0x${string}`;
-  pendingNonce(): Promise<number>;
+  /** Transactions of the key mined (`latest`), and counted with those the node holds in its pool (`pending`). */
+  nonces(): Promise<{ mined: number; pending: number }>;
+  /** Whether the node still knows transaction `hash` (mined or in its pool). */
+  knows(hash: `0x${string}`): Promise<boolean>;
   send(tx: RelayedTransaction, nonce: number): Promise<`0x${string}`>;
 }
 
@@ -30,7 +33,22 @@ export function relayerWallet(config: X402Config, privateKey: `0x${string}`): Re
   return {
     address: account.address,
     // `pending`: transactions still in the pool count, so a restarted owner does not reuse their nonces.
-    pendingNonce: () => getTransactionCount(client, { address: account.address, blockTag: 'pending' }),
+    nonces: async () => {
+      const [mined, pending] = await Promise.all([
+        getTransactionCount(client, { address: account.address, blockTag: 'latest' }),
+        getTransactionCount(client, { address: account.address, blockTag: 'pending' }),
+      ]);
+      return { mined, pending };
+    },
+    knows: async (hash) => {
+      try {
+        await getTransaction(client, { hash });
+        return true;
+      } catch (err) {
+        if (err instanceof Error && err.name === 'TransactionNotFoundError') return false;
+        throw err;
+      }
+    },
     send: (tx, nonce) => sendTransaction(client, { account, chain, to: tx.to, data: tx.data, nonce, ...(tx.gas !== undefined ? { gas: tx.gas } : {}) }),
   };
 }

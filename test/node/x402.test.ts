@@ -204,6 +204,7 @@ describe('x402 and reorgs', () => {
     const payer = await wallet(2_000_000n);
     const res = await payingFetch(payer)(`${stack.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(agent.apiKey), body: chatBody() });
     expect(res.status).toBe(200);
+    const paidAt = Date.now();
     const { transaction } = decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!);
     const spent = 1 - Number(await agent.balance());
     expect(spent).toBeGreaterThan(0);
@@ -227,6 +228,12 @@ describe('x402 and reorgs', () => {
     expect(after.suspended?.reason).toMatch(/reorg/);
     expect(Number(after.balance_usd)).toBeCloseTo(-spent, 6);
     expect(after.funding.deposits).toEqual([expect.objectContaining({ tx_hash: transaction, status: 'reversed' })]);
+
+    // The relayer's dropped transaction left a gap in its nonces: the next payment still settles.
+    while (Date.now() < paidAt + 2_500) await new Promise((resolve) => setTimeout(resolve, 100));
+    const next = await stack.fundedAccount('0');
+    const nextRes = await payingFetch(await wallet(2_000_000n))(`${stack.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(next.apiKey), body: chatBody() });
+    expect(nextRes.status).toBe(200);
   });
 });
 
