@@ -14,6 +14,7 @@ interface __BaseEnv_Env {
 	WEB_JOB: DurableObjectNamespace<import("./src/index").WebJobDurableObject>;
 	FUNDING_WATCHER: DurableObjectNamespace<import("./src/index").FundingWatcherDurableObject>;
 	SETTLEMENT_JOURNAL: DurableObjectNamespace<import("./src/index").SettlementJournalDurableObject>;
+	X402_RELAYER: DurableObjectNamespace<import("./src/index").RelayerDurableObject>;
 }
 declare namespace Cloudflare {
 	interface GlobalProps {

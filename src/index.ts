@@ -4,6 +4,7 @@ import { createApp } from './app';
 export { AccountDurableObject, WebJobDurableObject } from '../durable-objects/classes';
 export { FundingWatcherDurableObject } from '../durable-objects/funding-watcher/watcher';
 export { SettlementJournalDurableObject } from '../durable-objects/settlement-journal/journal';
+export { RelayerDurableObject } from '../durable-objects/relayer/relayer';
 
 const app = createApp();
 

@@ -18,6 +18,8 @@ export interface CardReversal {
   note: string;
   /** Why the account is suspended when the balance cannot cover the debit (D28). */
   suspendReason: string;
+  /** The rail whose money went back: `card` unless said (a USDC or x402 credit a reorg took off the chain). */
+  source?: 'card' | 'usdc' | 'x402';
 }
 
 /** A reversal undone (a failed refund, a dispute won): credited once, and only if `ofKey` was debited. */
@@ -75,7 +77,7 @@ export class Suspension {
    */
   reverse(reversal: CardReversal, now: number): ReversalResult {
     if (!Number.isSafeInteger(reversal.amountMicros) || reversal.amountMicros <= 0) throw new Error(`invalid reversal: ${reversal.amountMicros} micro-dollars`);
-    const debit = this.#ledger.credit({ amountMicros: -reversal.amountMicros, idempotencyKey: reversal.idempotencyKey, source: 'card', note: reversal.note }, now);
+    const debit = this.#ledger.credit({ amountMicros: -reversal.amountMicros, idempotencyKey: reversal.idempotencyKey, source: reversal.source ?? 'card', note: reversal.note }, now);
     if (debit.applied && debit.balanceMicros < 0) this.suspend(reversal.suspendReason, `suspend:${reversal.idempotencyKey}`, null, now);
     return { ...debit, suspended: this.view() };
   }

@@ -4,6 +4,10 @@ import { cardPayments, deposits, fundingIntents } from './schema';
 
 export type FundingIntentRow = typeof fundingIntents.$inferSelect;
 export type DepositRow = typeof deposits.$inferSelect;
+/** The note of a deposit that is an x402 payment's settlement, credited to the paying account (`src/x402/payment.ts`). */
+export const X402_DEPOSIT_NOTE = 'x402 payment';
+/** A deposit as first recorded (never reversed yet). */
+export type NewDeposit = Omit<DepositRow, 'reversals'>;
 export type CardPaymentRow = typeof cardPayments.$inferSelect;
 
 // ---- USDC intents -------------------------------------------------------------------------------
@@ -69,18 +73,76 @@ export async function hasIntentsOpenSince(db: Database, since: number): Promise<
 
 // ---- Deposits ----------------------------------------------------------------------------------
 
-/** Records a transfer the watcher saw; a repeated sighting of the same (transaction, log) changes nothing. */
-export async function recordDeposit(db: Database, row: DepositRow): Promise<void> {
-  await db.insert(deposits).values(row).onConflictDoNothing().run();
+/**
+ * Records a transfer the watcher saw; a repeated sighting of the same (transaction, log) changes
+ * nothing, nor does one of a log that a deposit moved by a reorg already stands for (same
+ * transaction and log index, recorded under its first id). A transfer whose credit a reorg took
+ * back (`reversed`) and that landed again is pending again, at its new place (an x402 payment's
+ * keeps its account, to be credited to it again).
+ */
+export async function recordDeposit(db: Database, row: NewDeposit): Promise<void> {
+  await db.run(sql`
+    INSERT INTO deposits (id, tx_hash, log_index, block_number, block_hash, block_time, from_address, amount, status, intent_id, account_id, seen_at, credited_at, note, reversals)
+    SELECT ${row.id}, ${row.txHash}, ${row.logIndex}, ${row.blockNumber}, ${row.blockHash}, ${row.blockTime}, ${row.fromAddress}, ${row.amount}, ${row.status}, ${row.intentId}, ${row.accountId}, ${row.seenAt}, ${row.creditedAt}, ${row.note}, 0
+    WHERE NOT EXISTS (SELECT 1 FROM deposits WHERE tx_hash = ${row.txHash} AND log_index = ${row.logIndex} AND id != ${row.id} AND status != 'reversed')
+    ON CONFLICT (id) DO UPDATE SET status = 'pending', log_index = excluded.log_index, block_number = excluded.block_number, block_hash = excluded.block_hash,
+      block_time = NULL, intent_id = NULL, credited_at = NULL, seen_at = excluded.seen_at,
+      account_id = CASE WHEN deposits.note = ${X402_DEPOSIT_NOTE} THEN deposits.account_id ELSE NULL END
+    WHERE deposits.status = 'reversed'`);
+}
+
+/**
+ * Deposits the watcher already decided (credited or unmatched) in blocks above `aboveBlock`: those
+ * a reorg may still take away. Oldest first.
+ */
+export async function decidedDepositsAbove(db: Database, aboveBlock: number, limit: number): Promise<DepositRow[]> {
+  return db
+    .select()
+    .from(deposits)
+    .where(and(inArray(deposits.status, ['credited', 'unmatched']), gt(deposits.blockNumber, aboveBlock)))
+    .orderBy(deposits.blockNumber, deposits.logIndex)
+    .limit(limit)
+    .all();
+}
+
+/** A credited deposit whose transaction a reorg moved to another block: the credit stands, at its new place. */
+export async function moveDeposit(db: Database, id: string, place: { logIndex: number; blockNumber: number; blockHash: string }): Promise<void> {
+  await db.update(deposits).set(place).where(eq(deposits.id, id)).run();
+}
+
+/**
+ * A credited deposit whose transfer a reorg took off the chain, after its credit was debited back:
+ * `reversed`, one more reversal counted (the next credit's key), and its intent open again for
+ * the transfer should it land again within the intent's hour. One conditional statement each, so
+ * a pass done again counts nothing twice.
+ */
+export async function markReversed(db: Database, deposit: DepositRow, now: number): Promise<void> {
+  await db.batch([
+    db
+      .update(deposits)
+      .set({ status: 'reversed', reversals: deposit.reversals + 1 })
+      .where(and(eq(deposits.id, deposit.id), eq(deposits.status, 'credited'), eq(deposits.reversals, deposit.reversals))),
+    // `open` only while its hour lasts and no other open intent took its amount meanwhile (amounts
+    // are unique among open intents); `expired` otherwise, which still matches a transfer mined in its hour.
+    db
+      .update(fundingIntents)
+      .set({
+        depositId: null,
+        status: sql`CASE WHEN ${fundingIntents.expiresAt} > ${now} AND NOT EXISTS (
+          SELECT 1 FROM funding_intents other WHERE other.status = 'open' AND other.amount_micros = ${fundingIntents.amountMicros}
+        ) THEN 'open' ELSE 'expired' END`,
+      })
+      .where(and(eq(fundingIntents.depositId, deposit.id), eq(fundingIntents.status, 'paid'))),
+  ]);
 }
 
 export async function pendingDeposits(db: Database, limit: number): Promise<DepositRow[]> {
   return db.select().from(deposits).where(eq(deposits.status, 'pending')).orderBy(deposits.blockNumber, deposits.logIndex).limit(limit).all();
 }
 
-/** A pending deposit whose block was reorged away: forgotten, to be read again from the new chain. */
+/** A pending or unmatched deposit whose block was reorged away: forgotten, to be read again from the new chain. */
 export async function forgetDeposit(db: Database, id: string): Promise<void> {
-  await db.delete(deposits).where(and(eq(deposits.id, id), eq(deposits.status, 'pending'))).run();
+  await db.delete(deposits).where(and(eq(deposits.id, id), inArray(deposits.status, ['pending', 'unmatched']))).run();
 }
 
 /** The time of a deposit's block, read when its confirmed block is checked. */
@@ -103,7 +165,7 @@ export async function settleDeposit(db: Database, deposit: DepositRow, accountId
  * anyone, and the watcher leaves it alone. True when the deposit is this account's (new, or
  * recorded for it before); false when it was credited to another.
  */
-export async function recordPaidDeposit(db: Database, row: DepositRow): Promise<boolean> {
+export async function recordPaidDeposit(db: Database, row: NewDeposit): Promise<boolean> {
   await db
     .insert(deposits)
     .values(row)

@@ -92,3 +92,30 @@ export async function takeSignInChallenge(db: Database, ip: string, hour: string
     .all();
   return rows[0]?.signInChallenges ?? null;
 }
+
+/**
+ * Takes one of this hour's failed keyless x402 payments for `ip` if fewer than `limit` were used
+ * (one conditional upsert, before any chain call); `refundX402Attempt` gives it back when the
+ * payment settled. Null when the allowance is used up.
+ */
+export async function reserveX402Attempt(db: Database, ip: string, hour: string, limit: number): Promise<number | null> {
+  const rows = await db
+    .insert(ipHourlyCounters)
+    .values({ ip, hour, x402Attempts: 1 })
+    .onConflictDoUpdate({
+      target: [ipHourlyCounters.ip, ipHourlyCounters.hour],
+      set: { x402Attempts: sql`${ipHourlyCounters.x402Attempts} + 1` },
+      setWhere: lt(ipHourlyCounters.x402Attempts, limit),
+    })
+    .returning({ x402Attempts: ipHourlyCounters.x402Attempts })
+    .all();
+  return rows[0]?.x402Attempts ?? null;
+}
+
+export async function refundX402Attempt(db: Database, ip: string, hour: string): Promise<void> {
+  await db
+    .update(ipHourlyCounters)
+    .set({ x402Attempts: sql`max(${ipHourlyCounters.x402Attempts} - 1, 0)` })
+    .where(and(eq(ipHourlyCounters.ip, ip), eq(ipHourlyCounters.hour, hour)))
+    .run();
+}

@@ -204,13 +204,16 @@ export const deposits = sqliteTable(
     fromAddress: text('from_address').notNull(),
     /** micro-USDC as a decimal string: a transfer may exceed what a JS number holds exactly. */
     amount: text('amount').notNull(),
-    status: text('status').$type<'pending' | 'credited' | 'unmatched'>().notNull(),
+    /** `reversed`: credited, then a reorg took its transfer off the chain and the credit was debited back. */
+    status: text('status').$type<'pending' | 'credited' | 'unmatched' | 'reversed'>().notNull(),
     intentId: text('intent_id'),
     accountId: text('account_id'),
     seenAt: integer('seen_at').notNull(),
     creditedAt: integer('credited_at'),
     /** For a deposit credited by hand: the operator's reason. */
     note: text('note'),
+    /** Credits a reorg took back (`depositCreditKey`): a transfer that lands again is credited under a fresh key. */
+    reversals: integer('reversals').notNull().default(0),
   },
   (t) => [
     index('deposits_status').on(t.status, t.blockNumber),
@@ -288,6 +291,8 @@ export const ipHourlyCounters = sqliteTable(
     wrongClaimCodes: integer('wrong_claim_codes').notNull().default(0),
     /** Sign-in challenges handed out (each a D1 row until used or swept): D3's abuse limit. */
     signInChallenges: integer('sign_in_challenges').notNull().default(0),
+    /** Keyless x402 payments tried (each costs chain calls before it is known to be good). */
+    x402Attempts: integer('x402_attempts').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.ip, t.hour] }), index('ip_hourly_counters_hour').on(t.hour)],
 );

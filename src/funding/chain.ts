@@ -64,11 +64,34 @@ export async function blockAt(client: Client, number: number): Promise<BlockHead
 }
 
 /**
+ * The chain's `finalized` block (on Base, an OP Stack chain: one whose L1 batch is finalized on
+ * Ethereum), which no reorg replaces; null when the node does not serve the tag.
+ */
+export async function finalizedBlock(client: Client): Promise<number | null> {
+  try {
+    return Number((await getBlock(client, { blockTag: 'finalized' })).number);
+  } catch (err) {
+    // Once per isolate: the watcher asks every few seconds.
+    if (!finalizedUnservedLogged) console.error('USDC: the node does not serve the finalized block; counting 256 blocks instead', err);
+    finalizedUnservedLogged = true;
+    return null;
+  }
+}
+let finalizedUnservedLogged = false;
+
+/**
  * The transfer of the token to the deposit address that transaction `txHash` made, of `value`
- * (an x402 payment's settlement); null when its receipt shows none.
+ * (an x402 payment's settlement), where it is now; null when its receipt shows none, or when the
+ * chain has no receipt of it (not mined, or a reorg took it off).
  */
 export async function transferInTransaction(client: Client, config: UsdcConfig, txHash: `0x${string}`, value: bigint): Promise<TransferLog | null> {
-  const receipt = await getTransactionReceipt(client, { hash: txHash });
+  let receipt;
+  try {
+    receipt = await getTransactionReceipt(client, { hash: txHash });
+  } catch (err) {
+    if (err instanceof Error && err.name === 'TransactionReceiptNotFoundError') return null;
+    throw err;
+  }
   const to = config.depositAddress.toLowerCase();
   const log = parseEventLogs({ abi: [TRANSFER], logs: receipt.logs, strict: true }).find(
     (entry) => entry.address.toLowerCase() === config.token.toLowerCase() && entry.args.to.toLowerCase() === to && entry.args.value === value,

@@ -1,6 +1,7 @@
 import { database, type Database } from '../db';
 import {
   claimIntent,
+  decidedDepositsAbove,
   forgetDeposit,
   hasIntentsOpenSince,
   intentsOpenAt,
@@ -9,11 +10,13 @@ import {
   recordDeposit,
   setDepositBlockTime,
   settleDeposit,
+  X402_DEPOSIT_NOTE,
   type DepositRow,
 } from '../db/funding';
 import type { BlockHeader } from './chain';
 import { creditFunding } from './credit';
 import { usdcAmount } from './intents';
+import { findFork, FINALITY_FALLBACK_BLOCKS, pruneReadBlocks, recheckDecided, type ReadBlock } from './reorg';
 import type { UsdcConfig } from './usdc-config';
 
 /** Blocks per `eth_getLogs` call: within what public Base endpoints accept. */
@@ -30,49 +33,89 @@ const PENDING_BATCH = 100;
  */
 const CLOSED_INTENT_GRACE_MS = 10 * 60 * 1000;
 
-/** Where the watcher keeps its place: the last block whose logs it has read (always a confirmed one). */
+/**
+ * Where the watcher keeps its place: the last block whose logs it has read (always a confirmed
+ * one), and the blocks it read as they were then (`ReadBlock`, oldest first), to find the fork
+ * point of a reorg.
+ */
 export interface CursorStore {
   get(): Promise<number | undefined>;
   set(block: number): Promise<void>;
+  readBlocks(): Promise<ReadBlock[]>;
+  setReadBlocks(blocks: ReadBlock[]): Promise<void>;
 }
 
 export interface PassOutcome {
-  /** Open intents, deposits awaiting confirmations or blocks not yet read remain: look again soon. */
+  /** Open intents, deposits awaiting confirmations or finality, or blocks not yet read remain: look again soon. */
   busy: boolean;
   seen: number;
   credited: number;
   unmatched: number;
+  /** Deposits whose block a reorg replaced: pending or unmatched ones forgotten, credited ones moved or reversed. */
   reorged: number;
+  /** Credits taken back because a reorg removed their transfer. */
+  reversed: number;
 }
 
 /**
  * One pass of the USDC watcher. It first checks that the endpoint serves the configured chain
  * (`ChainMismatchError` otherwise: nothing is read or credited). It reads the token's `Transfer`
- * logs to the deposit address only up to the confirmed height (`head - USDC_CONFIRMATIONS + 1`),
- * so a block is read once, after the reorgs it is expected to survive: a transfer a reorg drops
- * below that depth is never seen, one it adds or moves (to a lower or higher block) is read where
- * it finally landed. Each (transaction, log) is recorded once; then each recorded deposit's block
- * is read again, for its hash (a block replaced since its logs were read, by a reorg deeper
- * than the confirmations or a node that answered from a stale view: the deposit is forgotten and
- * the range read again) and its timestamp. A deposit is credited to the one intent of exactly its
- * amount that was open when its block was mined (D17: exactly what arrived), claimed first, then
- * credited under `usdc:<tx>:<log>`, so a pass done again credits nothing twice and no intent is
- * paid by two transfers; one no intent matches (another amount, a block before the intent was
- * made or after it expired) is kept as `unmatched` for the operator.
+ * logs to the deposit address up to the confirmed height (`head - USDC_CONFIRMATIONS + 1`), and
+ * remembers the hash of the last block of each range read. Reorgs of any depth within that memory
+ * are caught: when the newest remembered block's hash changed, the fork point is the highest one
+ * still on the chain; the watcher rewinds there and reads again, so a transfer a reorg added at a
+ * height already read is found, and deposits above the fork are checked (`recheckDecided`: an
+ * unmatched one forgotten, a credited one moved with its transaction or, if its transfer is gone,
+ * debited back and `reversed`). Deposits below the `finalized` block are settled: never checked
+ * again. Each (transaction, log) is recorded once; each pending deposit's block is read for its
+ * hash and timestamp, and a deposit is credited to the one intent of exactly its amount that was
+ * open when its block was mined (D17), claimed first, then credited under `depositCreditKey`, so a
+ * pass done again credits nothing twice and no intent is paid by two transfers; one no intent
+ * matches is kept as `unmatched` for the operator.
  */
 export async function watchPass(env: Env, config: UsdcConfig, cursor: CursorStore, now = Date.now()): Promise<PassOutcome> {
   const db = database(env);
-  const { blockAt, chainClient, headBlock, transfersTo } = await import('./chain');
-  const client = chainClient(config);
-  const head = await headBlock(client);
+  const chain = await import('./chain');
+  const client = chain.chainClient(config);
+  const head = await chain.headBlock(client);
   // The newest block with `confirmations` blocks on it, itself included: nothing above it is read.
   const confirmed = head - config.confirmations + 1;
-  const outcome: PassOutcome = { busy: false, seen: 0, credited: 0, unmatched: 0, reorged: 0 };
+  const finalized = Math.min(confirmed, (await chain.finalizedBlock(client)) ?? head - FINALITY_FALLBACK_BLOCKS);
+  const outcome: PassOutcome = { busy: false, seen: 0, credited: 0, unmatched: 0, reorged: 0, reversed: 0 };
 
-  let from = ((await cursor.get()) ?? Math.max(0, confirmed - FIRST_LOOKBACK)) + 1;
+  const start = await cursor.get();
+  let readBlocks = await cursor.readBlocks();
+  let from = (start ?? Math.max(0, confirmed - FIRST_LOOKBACK)) + 1;
+  // Deposits above this are checked against the chain now: those a fork replaced, and those in the blocks about to be read.
+  let checkAbove = from - 1;
+  const newest = readBlocks.at(-1);
+  if (newest && (await chain.blockAt(client, newest.number))?.hash !== newest.hash) {
+    const { fork, kept } = await findFork(chain, client, readBlocks);
+    const rewind = fork ?? Math.max(0, Math.min(finalized, readBlocks[0]!.number - 1));
+    console.warn(`USDC watcher: reorg below block ${newest.number}; reading again from block ${rewind + 1}`);
+    readBlocks = kept;
+    await cursor.setReadBlocks(readBlocks);
+    from = Math.min(from, rewind + 1);
+    checkAbove = from - 1;
+    await cursor.set(from - 1);
+  }
+  // Before the reads, so a moved deposit is known at its new place when its log is read there.
+  const rechecked = await recheckDecided(env, db, chain, client, config, Math.max(checkAbove, finalized));
+  outcome.reorged += rechecked.moved + rechecked.forgotten + rechecked.reversed;
+  outcome.reversed += rechecked.reversed;
+  if (rechecked.rewindTo !== undefined && rechecked.rewindTo + 1 < from) {
+    from = rechecked.rewindTo + 1;
+    await cursor.set(rechecked.rewindTo);
+  }
+
   for (let range = 0; range < RANGES_PER_PASS && from <= confirmed; range++) {
     const to = Math.min(confirmed, from + LOG_RANGE - 1);
-    for (const log of await transfersTo(client, config, from, to)) {
+    const before = await chain.blockAt(client, to);
+    const logs = await chain.transfersTo(client, config, from, to);
+    const after = await chain.blockAt(client, to);
+    // The range changed while it was read: read it again next pass.
+    if (!before || before.hash !== after?.hash) break;
+    for (const log of logs) {
       outcome.seen++;
       await recordDeposit(db, {
         id: `${log.txHash}:${log.logIndex}`,
@@ -91,6 +134,8 @@ export async function watchPass(env: Env, config: UsdcConfig, cursor: CursorStor
         note: null,
       });
     }
+    readBlocks = pruneReadBlocks([...readBlocks.filter((block) => block.number < from), { number: to, hash: before.hash }], finalized);
+    await cursor.setReadBlocks(readBlocks);
     await cursor.set(to);
     from = to + 1;
   }
@@ -105,7 +150,7 @@ export async function watchPass(env: Env, config: UsdcConfig, cursor: CursorStor
       outcome.busy = true;
       continue;
     }
-    if (!blocks.has(deposit.blockNumber)) blocks.set(deposit.blockNumber, await blockAt(client, deposit.blockNumber));
+    if (!blocks.has(deposit.blockNumber)) blocks.set(deposit.blockNumber, await chain.blockAt(client, deposit.blockNumber));
     const block = blocks.get(deposit.blockNumber);
     if (!block || block.hash !== deposit.blockHash) {
       await forgetDeposit(db, deposit.id);
@@ -121,6 +166,8 @@ export async function watchPass(env: Env, config: UsdcConfig, cursor: CursorStor
     outcome.busy = true;
   }
   if (pending.length === PENDING_BATCH || (await hasIntentsOpenSince(db, now - CLOSED_INTENT_GRACE_MS))) outcome.busy = true;
+  // A decided deposit not yet final may still be taken away by a reorg: keep watching until it is.
+  if (outcome.reorged > 0 || (await decidedDepositsAbove(db, finalized, 1)).length > 0) outcome.busy = true;
   return outcome;
 }
 
@@ -131,29 +178,41 @@ export async function watchPass(env: Env, config: UsdcConfig, cursor: CursorStor
 async function creditDeposit(env: Env, db: Database, deposit: DepositRow, blockTimeMs: number, now: number): Promise<boolean> {
   if (deposit.blockTime !== blockTimeMs) await setDepositBlockTime(db, deposit.id, blockTimeMs);
   const micros = BigInt(deposit.amount);
+  // An x402 settlement a reorg took off and that landed again: its paying account's, as before.
+  if (deposit.note === X402_DEPOSIT_NOTE && deposit.accountId) return creditTo(env, db, deposit, deposit.accountId, null, 'x402', now);
   const candidates = micros <= BigInt(Number.MAX_SAFE_INTEGER) ? await intentsOpenAt(db, Number(micros), blockTimeMs, deposit.id) : [];
   const intent = candidates.length === 1 ? candidates[0] : undefined;
   if (!intent || !(await claimIntent(db, intent.id, deposit.id))) {
     await markUnmatched(db, deposit.id);
     return false;
   }
+  return creditTo(env, db, deposit, intent.accountId, intent.id, 'usdc', now);
+}
+
+/** Credits `deposit` to `accountId` under its key and records it; false (and `unmatched`) when the account no longer exists. */
+async function creditTo(env: Env, db: Database, deposit: DepositRow, accountId: string, intentId: string | null, source: 'usdc' | 'x402', now: number): Promise<boolean> {
+  const micros = Number(BigInt(deposit.amount));
   const credited = await creditFunding(env, {
-    accountId: intent.accountId,
-    amountMicros: Number(micros),
-    source: 'usdc',
-    idempotencyKey: depositCreditKey(deposit.id),
-    note: `${usdcAmount(Number(micros))} USDC, tx ${deposit.txHash} log ${deposit.logIndex}`,
+    accountId,
+    amountMicros: micros,
+    source,
+    idempotencyKey: depositCreditKey(deposit),
+    note: `${usdcAmount(micros)} USDC, tx ${deposit.txHash} log ${deposit.logIndex}${deposit.reversals > 0 ? ', landed again after a reorg' : ''}`,
   });
   if (!credited) {
     // The account was deleted meanwhile: the money waits for the operator.
     await markUnmatched(db, deposit.id);
     return false;
   }
-  await settleDeposit(db, deposit, intent.accountId, intent.id, now);
+  await settleDeposit(db, deposit, accountId, intentId, now, deposit.note ?? undefined);
   return true;
 }
 
-/** The one idempotency key of a deposit's credit, automatic or by the operator's hand. */
-export function depositCreditKey(depositId: string): string {
-  return `usdc:${depositId}`;
+/**
+ * The one idempotency key of a deposit's credit, automatic or by the operator's hand: `usdc:<id>`,
+ * and after each credit a reorg took back (`reversals`) a fresh one, `usdc:<id>:<n>`, so a
+ * transfer that lands again is credited again, once.
+ */
+export function depositCreditKey(deposit: Pick<DepositRow, 'id' | 'reversals'>): string {
+  return deposit.reversals === 0 ? `usdc:${deposit.id}` : `usdc:${deposit.id}:${deposit.reversals}`;
 }

@@ -35,9 +35,10 @@ export function keylessX402(app: Hono<AppEnv>) {
     // Pricing every billed route needs all their schemas: loaded by the first keyless payment, not at startup.
     const { isBilledPath, priceRequest } = await import('../quote/price-request');
     // Settlement and the anonymous account (D1, funding) load with the first keyless payment too.
-    const [{ creditPayment, PAYMENT_RESPONSE, PAYMENT_SIGNATURE, paymentResponseHeader, settlePayment }, { createAnonymousAccount }] = await Promise.all([
+    const [{ creditPayment, PAYMENT_RESPONSE, PAYMENT_SIGNATURE, paymentResponseHeader, settlePayment }, { createAnonymousAccount }, { limitKeylessAttempt }] = await Promise.all([
       import('./payment'),
       import('../accounts/anonymous'),
+      import('./keyless-limit'),
     ]);
     if (!isBilledPath(url.pathname)) return forward(new Headers(c.req.raw.headers), bodyBytes);
 
@@ -51,7 +52,7 @@ export function keylessX402(app: Hono<AppEnv>) {
         { funding: { fundToken: null, availableMicros: 0, requiredMicros: priced.worstMicros, x402AmountMicros: amount } },
       );
     }
-    const payment = await settlePayment(config, signature, amount);
+    const payment = await limitKeylessAttempt(c, () => settlePayment(c.env, config, signature, amount));
     const account = await createAnonymousAccount(c.env, { now: Date.now(), welcomeMicros: 0 });
     await creditPayment(c.env, account.accountId, payment);
     c.var.log.account_id = account.accountId;

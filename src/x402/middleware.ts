@@ -28,7 +28,7 @@ export async function payThenServe(c: Context<AppEnv>, next: Next, header: strin
   if (!auth.ok) throw holdFailureError(auth);
   // Settlement (D1, funding, the chain's wire format) loads with the first paid request, not at startup (README "Startup").
   const { creditPayment, PAYMENT_RESPONSE, paymentResponseHeader, settlePayment } = await import('./payment');
-  const payment = await settlePayment(config, header);
+  const payment = await settlePayment(c.env, config, header);
   await creditPayment(c.env, caller.accountId, payment);
   await next();
   setResponseHeader(c, PAYMENT_RESPONSE, paymentResponseHeader(payment));

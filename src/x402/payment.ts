@@ -2,7 +2,7 @@ import type { PaymentPayload, SettleResponse } from '@x402/core/types';
 import { decodePaymentSignatureHeader, encodePaymentResponseHeader } from './wire';
 import { GatewayError } from '../errors';
 import { database } from '../db';
-import { recordPaidDeposit } from '../db/funding';
+import { recordPaidDeposit, X402_DEPOSIT_NOTE } from '../db/funding';
 import { creditFunding } from '../funding/credit';
 import { usdcConfig } from '../funding/usdc-config';
 import { depositCreditKey } from '../funding/watch';
@@ -48,7 +48,7 @@ const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
  * cents, at least the minimum or `atLeastMicros`), then verifies and settles it on chain. Every refusal is a 402
  * `paymentFailed`: nothing is settled or credited.
  */
-export async function settlePayment(config: X402Config, header: string, atLeastMicros = config.minTopupMicros): Promise<SettledPayment> {
+export async function settlePayment(env: Env, config: X402Config, header: string, atLeastMicros = config.minTopupMicros): Promise<SettledPayment> {
   const payload: PaymentPayload | null = decodePaymentSignatureHeader(header);
   if (!payload) throw paymentFailed('the PAYMENT-SIGNATURE header is not base64 JSON of an x402 payment payload', config.minTopupMicros);
   const accepted = payload?.accepted;
@@ -66,7 +66,10 @@ export async function settlePayment(config: X402Config, header: string, atLeastM
   // Loaded on the first payment: the relayer's signer (viem accounts, @x402/evm, secp256k1 tables)
   // costs milliseconds of set-up that no other request should pay at a cold start (issue #25).
   const { settler } = await import('./settle');
-  const facilitator = settler(config);
+  const facilitator = settler(config, (tx) => {
+    const relayer = env.X402_RELAYER;
+    return relayer.get(relayer.idFromName(`relayer:${config.chainId}`)).send(tx);
+  });
   let verified;
   try {
     verified = await facilitator.verify(payload, requirements);
@@ -105,10 +108,12 @@ export async function creditPayment(env: Env, accountId: string, payment: Settle
     accountId,
     amountMicros: payment.amountMicros,
     source: 'x402',
-    idempotencyKey: depositId ? depositCreditKey(depositId) : payment.creditKey,
+    idempotencyKey: depositId ? depositCreditKey({ id: depositId, reversals: 0 }) : payment.creditKey,
     note: `x402 payment from ${payment.payer}, transaction ${payment.response.transaction}`,
   });
   if (!result) throw new GatewayError('invalid_api_key', 'The API key is not valid.');
+  // The watcher checks the recorded transfer until its block is final, and takes the credit back should a reorg remove it.
+  if (depositId) await env.FUNDING_WATCHER.get(env.FUNDING_WATCHER.idFromName('usdc')).wake();
 }
 
 /** The payment's transfer recorded as a deposit credited to `accountId`; its id, or null when the receipt could not be read. */
@@ -141,7 +146,7 @@ async function recordDeposit(env: Env, accountId: string, payment: SettledPaymen
     accountId,
     seenAt: now,
     creditedAt: now,
-    note: 'x402 payment',
+    note: X402_DEPOSIT_NOTE,
   });
   if (!ours) throw paymentFailed('this transfer was already credited to another account', payment.amountMicros);
   return id;

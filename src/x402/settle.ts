@@ -1,9 +1,10 @@
 import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
-import { createClient, defineChain, http, type Abi } from 'viem';
+import { createClient, defineChain, encodeFunctionData, http, type Abi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { getCode, readContract, sendTransaction, verifyTypedData, waitForTransactionReceipt, writeContract } from 'viem/actions';
+import { getCode, readContract, verifyTypedData, waitForTransactionReceipt } from 'viem/actions';
 import type { X402Config } from './config';
+import type { RelayedTransaction } from './relayer-wallet';
 
 /** Verifies and settles on chain; the two calls of an x402 facilitator. */
 interface Settler {
@@ -13,8 +14,14 @@ interface Settler {
 
 type SchemeSigner = ConstructorParameters<typeof ExactEvmScheme>[0];
 
-/** The facilitator (`X402_FACILITATOR_URL`), or x402's own EVM facilitator scheme run here with the relayer's key. */
-export function settler(config: X402Config): Settler {
+/** Sends a transaction signed by the relayer's key: through its one nonce owner (`durable-objects/relayer`). */
+export type Relay = (tx: RelayedTransaction) => Promise<`0x${string}`>;
+
+/**
+ * The facilitator (`X402_FACILITATOR_URL`), or x402's own EVM facilitator scheme run here with the
+ * relayer's key, whose transactions all go out through `relay` (one serialization point for its nonce).
+ */
+export function settler(config: X402Config, relay: Relay): Settler {
   if (config.settlement.kind === 'facilitator') return facilitatorClient(config.settlement.url);
   const chain = defineChain({
     id: config.chainId,
@@ -24,15 +31,21 @@ export function settler(config: X402Config): Settler {
   });
   const account = privateKeyToAccount(config.settlement.privateKey);
   // A bare client and viem's tree-shakable actions, not a wallet client extended with every public
-  // action: the bundle keeps only the six calls @x402/evm's facilitator scheme makes.
+  // action: the bundle keeps only the calls @x402/evm's facilitator scheme makes. Reads and the
+  // receipt are asked here; signing and sending happen in the relayer's Durable Object.
   const client = createClient({ account, chain, transport: http(config.rpcUrl) });
   const signer: SchemeSigner = {
     getAddresses: () => [account.address],
     readContract: (args) => readContract(client, { ...args, abi: args.abi as Abi }),
     // viem's verifyTypedData takes a wider union than the signer type names; x402's call is one of them.
     verifyTypedData: (args) => verifyTypedData(client, args as Parameters<typeof verifyTypedData>[1]),
-    writeContract: (args) => writeContract(client, { ...args, abi: args.abi as Abi, account, chain } as Parameters<typeof writeContract>[1]),
-    sendTransaction: (args) => sendTransaction(client, { ...args, account, chain }),
+    writeContract: (args) =>
+      relay({
+        to: args.address,
+        data: `${encodeFunctionData({ abi: args.abi as Abi, functionName: args.functionName, args: args.args })}${args.dataSuffix?.slice(2) ?? ''}`,
+        ...(args.gas !== undefined ? { gas: args.gas } : {}),
+      }),
+    sendTransaction: (args) => relay({ to: args.to, data: args.data }),
     waitForTransactionReceipt: (args) => waitForTransactionReceipt(client, { ...args, timeout: 30_000 }),
     getCode: (args) => getCode(client, args),
   };

@@ -106,6 +106,15 @@ describe('chain harness', () => {
     expect(head.transactions).toHaveLength(0);
   });
 
+  it('serves the safe and finalized tags the watcher settles by: 32 and 64 blocks below the head', async () => {
+    await chain.mine(70);
+    const head = await chain.blockNumber();
+    const safe = await chain.publicClient.getBlock({ blockTag: 'safe' });
+    const finalized = await chain.publicClient.getBlock({ blockTag: 'finalized' });
+    expect(safe.number).toBe(head - 32n);
+    expect(finalized.number).toBe(head - 64n);
+  });
+
   it('drops a transfer with a reorg of depth 2: its log and its block are gone', async () => {
     const second = await chain.transfer(chain.payer, deposit, 1_000_000n);
     await chain.mine(1); // one confirmation

@@ -148,6 +148,7 @@ describe('npm run deploy against a stand-in of the Cloudflare API', () => {
       ['WEB_JOB', 'WebJobDurableObject'],
       ['FUNDING_WATCHER', 'FundingWatcherDurableObject'],
       ['SETTLEMENT_JOURNAL', 'SettlementJournalDurableObject'],
+      ['X402_RELAYER', 'RelayerDurableObject'],
     ]) {
       expect(bindings.get(name!)).toMatchObject({ type: 'durable_object_namespace', class_name: className });
     }

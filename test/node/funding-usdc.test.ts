@@ -167,6 +167,19 @@ describe('USDC deposits', () => {
     expect((await until(agent.account, (a) => a.balance_usd !== '0.000000', 30_000)).balance_usd).toBe(intent.amount_usdc);
   });
 
+  it('credits within 60 s a transfer that a reorg deeper than the confirmations places at a height already read (69 confirmations)', { timeout: 90_000 }, async () => {
+    const agent = await fundedAgent(gateway.url, ADMIN, '0');
+    const intent = (await (await fund(agent, { amount_usd: 9 })).json()) as Intent;
+    await chain.mine(12);
+    // The watcher (a pass every 3 s while an intent is open) reads up to head - 1.
+    await sleep(7_000);
+    const depth = CONFIRMATIONS + 6;
+    await chain.reorg(depth, [[chain.transferRequest(chain.payer, depositAddress, micros(intent.amount_usdc)), 0]]);
+    await chain.mine(69 - depth);
+    const account = await until(agent.account, (a) => a.balance_usd !== '0.000000', 60_000);
+    expect(account.balance_usd).toBe(intent.amount_usdc);
+  });
+
   it('credits nothing twice when the gateway is killed and started again mid-way', { timeout: 120_000 }, async () => {
     const agent = await fundedAgent(gateway.url, ADMIN, '0');
     const intents = await Promise.all([5, 6, 8].map(async (usd) => (await (await fund(agent, { amount_usd: usd })).json()) as Intent));

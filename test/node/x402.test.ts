@@ -4,7 +4,7 @@ import { ExactEvmScheme } from '@x402/evm';
 import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChain, type Chain } from '../upstreams/anvil';
+import { rpc, startChain, type Chain } from '../upstreams/anvil';
 import type { Upstream } from '../upstreams/server';
 import { startX402Facilitator } from '../upstreams/x402-facilitator';
 import { startFalUpstream, type FalUpstream } from '../upstreams/fal';
@@ -198,6 +198,99 @@ describe('x402 on keyed /v1 routes (relayer settlement)', () => {
   });
 });
 
+describe('x402 and reorgs', () => {
+  it('a credit whose settlement a reorg removes is taken back: below zero and suspended when already spent (D28)', { timeout: 60_000 }, async () => {
+    const agent = await stack.fundedAccount('0');
+    const payer = await wallet(2_000_000n);
+    const res = await payingFetch(payer)(`${stack.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(agent.apiKey), body: chatBody() });
+    expect(res.status).toBe(200);
+    const paidAt = Date.now();
+    const { transaction } = decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!);
+    const spent = 1 - Number(await agent.balance());
+    expect(spent).toBeGreaterThan(0);
+    // The settlement's block (the head: anvil mines one per transaction) is replaced by an empty one.
+    await chain.reorg(1);
+    await chain.mine(4);
+    expect(await chain.balanceOf(payer.address)).toBe(2_000_000n);
+    const admin = { Authorization: `Bearer ${STACK_ADMIN_TOKEN}` };
+    const view = async () =>
+      (await (await fetch(`${stack.gateway.url}/admin/accounts/${agent.accountId}`, { headers: admin })).json()) as {
+        balance_usd: string;
+        suspended: { reason: string } | null;
+        funding: { deposits: { tx_hash: string; status: string }[] };
+      };
+    const deadline = Date.now() + 30_000;
+    let after = await view();
+    while (after.suspended === null && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      after = await view();
+    }
+    expect(after.suspended?.reason).toMatch(/reorg/);
+    expect(Number(after.balance_usd)).toBeCloseTo(-spent, 6);
+    expect(after.funding.deposits).toEqual([expect.objectContaining({ tx_hash: transaction, status: 'reversed' })]);
+
+    // The relayer's dropped transaction left a gap in its nonces: the next payment still settles.
+    while (Date.now() < paidAt + 2_500) await new Promise((resolve) => setTimeout(resolve, 100));
+    const next = await stack.fundedAccount('0');
+    const nextRes = await payingFetch(await wallet(2_000_000n))(`${stack.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(next.apiKey), body: chatBody() });
+    expect(nextRes.status).toBe(200);
+  });
+});
+
+describe('x402 with concurrent payers', () => {
+  it('six payers at once, with a block every 2 seconds, are all settled and served', { timeout: 120_000 }, async () => {
+    const agents = await Promise.all(Array.from({ length: 6 }, () => stack.fundedAccount('0')));
+    const payers: PrivateKeyAccount[] = [];
+    // One at a time: the deployer's mints would collide on its own nonce.
+    for (let i = 0; i < agents.length; i++) payers.push(await wallet(2_000_000n));
+    // Blocks every 2 seconds, as Base makes them: transactions wait in the pool, so nonces must not collide.
+    await rpc(chain.rpcUrl, 'evm_setAutomine', [false]);
+    await rpc(chain.rpcUrl, 'evm_setIntervalMining', [2]);
+    try {
+      const answers = await Promise.all(
+        agents.map((agent, i) => payingFetch(payers[i]!)(`${stack.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(agent.apiKey), body: chatBody() })),
+      );
+      const statuses = await Promise.all(answers.map(async (res) => (res.status === 200 ? 200 : `${res.status} ${await res.text()}`)));
+      expect(statuses).toEqual(Array(6).fill(200));
+    } finally {
+      await rpc(chain.rpcUrl, 'evm_setIntervalMining', [0]);
+      await rpc(chain.rpcUrl, 'evm_setAutomine', [true]);
+    }
+    for (const payer of payers) expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
+  });
+});
+
+describe('x402 on /mcp', () => {
+  it('a payment on /mcp is credited once and the tool call is then served, not asked to pay again', async () => {
+    const agent = await stack.fundedAccount('0');
+    const payer = await wallet(5_000_000n);
+    const challenge = await fetch(`${stack.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(agent.apiKey), body: chatBody() });
+    const required = decodePaymentRequiredHeader(challenge.headers.get('PAYMENT-REQUIRED')!);
+    const accepted = required.accepts[0]!;
+    const partial = await new ExactEvmScheme(payer).createPaymentPayload(2, accepted);
+    const payment = encodePaymentSignatureHeader({ ...partial, x402Version: 2, accepted, resource: required.resource } as PaymentPayload);
+    const call = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'chat_completion', arguments: { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello' }] } },
+    };
+    const res = await fetch(`${stack.gateway.url}/mcp`, {
+      method: 'POST',
+      headers: keyed(agent.apiKey, { Accept: 'application/json, text/event-stream', 'PAYMENT-SIGNATURE': payment }),
+      body: JSON.stringify(call),
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { result: { isError?: boolean; content: { text: string }[] } };
+    expect(body.result.isError, body.result.content[0]?.text).toBeUndefined();
+    expect(decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!)).toMatchObject({ success: true, payer: payer.address });
+    expect(await chain.balanceOf(payer.address)).toBe(4_000_000n);
+    const balance = Number(await agent.balance());
+    expect(balance).toBeGreaterThan(0.99);
+    expect(balance).toBeLessThan(1);
+  });
+});
+
 describe('x402 without a key: the /x402 prefix', () => {
   it('answers 402 with a challenge for the worst case (at least the minimum), validated as the route would', async () => {
     const crawl = await fetch(`${stack.gateway.url}/x402/v1/crawl`, { method: 'POST', body: JSON.stringify({ url: 'https://example.com/', limit: 500 }) });
@@ -249,6 +342,31 @@ describe('x402 without a key: the /x402 prefix', () => {
     expect(replay.status).toBe(402);
     expect(replay.headers.get('X-Service-Api-Key')).toBeNull();
     expect(await chain.balanceOf(payer.address)).toBe(2_000_000n);
+  });
+
+  it('limits failing keyless payments per IPv6 /64 to 20 an hour, before any chain call: then 429 with Retry-After, even for a good payment', { timeout: 60_000 }, async () => {
+    const body = chatBody({ max_tokens: 50 });
+    const challenge = await fetch(`${stack.gateway.url}/x402/v1/chat/completions`, { method: 'POST', body });
+    const required = decodePaymentRequiredHeader(challenge.headers.get('PAYMENT-REQUIRED')!);
+    const signed = async (payer: PrivateKeyAccount) => {
+      const partial = await new ExactEvmScheme(payer).createPaymentPayload(2, required.accepts[0]!);
+      return encodePaymentSignatureHeader({ ...partial, x402Version: 2, accepted: required.accepts[0]!, resource: required.resource } as PaymentPayload);
+    };
+    // A payer without the funds: verification (a simulation on chain) refuses it, every time.
+    const unfunded = await signed(await wallet(0n));
+    const attempt = (ip: string, payment: string) =>
+      fetch(`${stack.gateway.url}/x402/v1/chat/completions`, { method: 'POST', headers: { 'PAYMENT-SIGNATURE': payment, 'CF-Connecting-IP': ip }, body });
+    for (let i = 1; i <= 20; i++) expect((await attempt(`2001:db8:35:1::${i.toString(16)}`, unfunded)).status).toBe(402);
+    const limited = await attempt('2001:db8:35:1:ffff::1', unfunded);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0);
+    expect(((await limited.json()) as { error: { code: string } }).error.code).toBe('rate_limit_exceeded');
+    // Refused before settlement: a good payment from that /64 moves nothing.
+    const payer = await wallet(2_000_000n);
+    expect((await attempt('2001:db8:35:1::abcd', await signed(payer))).status).toBe(429);
+    expect(await chain.balanceOf(payer.address)).toBe(2_000_000n);
+    // Another /64 is not limited.
+    expect((await attempt('2001:db8:35:2::1', unfunded)).status).toBe(402);
   });
 
   it('a payment below the worst case is refused before it is settled: 402, no account', async () => {

@@ -109,6 +109,8 @@ export interface ChainOptions {
   balanceEth?: number;
   /** Milliseconds to wait for anvil to listen and answer (default 30 s). */
   startTimeoutMs?: number;
+  /** Seconds between blocks (`--block-time`, as Base's 2): transactions wait in the pool. Default: one block per transaction. */
+  blockTimeSeconds?: number;
 }
 
 export interface Chain {
@@ -184,13 +186,16 @@ function anvilBinary(): string {
 const OUTPUT_LIMIT = 64 * 1024;
 
 export async function startChain(options: ChainOptions = {}): Promise<Chain> {
-  const { accounts: accountCount = 10, balanceEth = 10_000, startTimeoutMs = 30_000 } = options;
+  const { accounts: accountCount = 10, balanceEth = 10_000, startTimeoutMs = 30_000, blockTimeSeconds } = options;
   installExitHook();
   const started = performance.now();
   // Port 0: the OS picks a free port and anvil prints it, so two test files never race for one.
   const child = spawn(
     anvilBinary(),
-    ['--host', '127.0.0.1', '--port', '0', '--chain-id', String(BASE_CHAIN_ID), '--accounts', String(accountCount), '--balance', String(balanceEth)],
+    [
+      ...['--host', '127.0.0.1', '--port', '0', '--chain-id', String(BASE_CHAIN_ID), '--accounts', String(accountCount), '--balance', String(balanceEth)],
+      ...(blockTimeSeconds !== undefined ? ['--block-time', String(blockTimeSeconds)] : []),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   running.add(child);

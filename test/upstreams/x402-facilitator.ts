@@ -2,7 +2,7 @@ import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { x402Facilitator } from '@x402/core/facilitator';
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
-import { createWalletClient, defineChain, http, publicActions, type Hex } from 'viem';
+import { createWalletClient, defineChain, http, nonceManager, publicActions, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { sendJson, startUpstream, type Upstream } from './server';
 
@@ -19,7 +19,8 @@ export async function startX402Facilitator(options: { rpcUrl: string; chainId: n
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [options.rpcUrl] } },
   });
-  const account = privateKeyToAccount(options.relayerKey);
+  // Nonces counted in process, as a real facilitator does, so concurrent settlements do not collide.
+  const account = privateKeyToAccount(options.relayerKey, { nonceManager });
   const wallet = createWalletClient({ account, chain, transport: http(options.rpcUrl) }).extend(publicActions);
   const signer = toFacilitatorEvmSigner({ ...wallet, address: account.address } as unknown as Parameters<typeof toFacilitatorEvmSigner>[0]);
   const facilitator = new x402Facilitator().register(`eip155:${options.chainId}`, new ExactEvmScheme(signer));

@@ -55,6 +55,8 @@ export async function setup(project: TestProject) {
   project.provide('websiteUrl', website.url);
   project.provide('chatUpstreamUrl', chat.url);
   await chain.mint(chain.payer, 1_000_000_000_000n);
+  // Past anvil's `finalized` (head - 64): rows other files make at low block numbers are settled, never re-checked by a watcher pass.
+  await chain.mine(70);
   project.provide('imagesUpstreamUrl', upstream.url);
   project.provide('videosUpstreamUrl', videos.url);
   project.provide('chain', { rpcUrl: chain.rpcUrl, token: chain.token, payer: chain.payer, depositAddress: chain.accounts[9]! });

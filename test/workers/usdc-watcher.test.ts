@@ -3,13 +3,14 @@ import { encodeFunctionData, parseAbi } from 'viem';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { database } from '../../src/db';
-import { depositById, expireIntents, insertIntent, recordDeposit } from '../../src/db/funding';
+import { depositById, expireIntents, insertIntent, recordDeposit, recordPaidDeposit, X402_DEPOSIT_NOTE } from '../../src/db/funding';
 import { deposits, fundingIntents } from '../../src/db/schema';
 import { ChainMismatchError } from '../../src/funding/chain-mismatch';
 import type { UsdcConfig } from '../../src/funding/usdc-config';
+import type { ReadBlock } from '../../src/funding/reorg';
 import { watchPass, type CursorStore } from '../../src/funding/watch';
 import { eq } from 'drizzle-orm';
-import { accountStub, bearer, expectError, json, register } from './helpers';
+import { accountStub, ADMIN_TOKEN, bearer, call, expectError, json, register } from './helpers';
 
 /**
  * The USDC watcher's passes one at a time, inside workerd on real D1 and account Durable Objects,
@@ -65,7 +66,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function memoryCursor(start: number): CursorStore & { value: () => number } {
   let block = start;
-  return { get: async () => block, set: async (next) => void (block = next), value: () => block };
+  let read: ReadBlock[] = [];
+  return {
+    get: async () => block,
+    set: async (next) => void (block = next),
+    readBlocks: async () => read,
+    setReadBlocks: async (blocks) => void (read = blocks),
+    value: () => block,
+  };
 }
 
 /** A fresh account with an intent for an amount no other test uses (open for the next hour unless `times` says otherwise). */
@@ -83,7 +91,7 @@ async function intentFor(amountMicros: number, times: { createdAt?: number; expi
     depositId: null,
   };
   expect(await insertIntent(database(env), intent)).toBe(true);
-  return { intent, stub: accountStub(agent.account_id) };
+  return { intent, agent, stub: accountStub(agent.account_id) };
 }
 
 const creditsOf = async (stub: ReturnType<typeof accountStub>) => (await stub.ledgerEntries(20)).filter((row) => row.kind === 'credit');
@@ -92,13 +100,10 @@ const depositsOfTx = (hash: string) => database(env).select().from(deposits).whe
 
 /** Passes until one finds nothing more to do with the chain as it is (at most a few). */
 async function settle(cursor: CursorStore, passConfig = config) {
-  const total = { seen: 0, credited: 0, unmatched: 0, reorged: 0 };
+  const total = { seen: 0, credited: 0, unmatched: 0, reorged: 0, reversed: 0 };
   for (let pass = 0; pass < 4; pass++) {
     const outcome = await watchPass(withChain, passConfig, cursor);
-    total.seen += outcome.seen;
-    total.credited += outcome.credited;
-    total.unmatched += outcome.unmatched;
-    total.reorged += outcome.reorged;
+    for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += outcome[key];
   }
   return total;
 }
@@ -303,6 +308,166 @@ describe('the USDC watcher', () => {
     expect(await depositById(database(env), `${first.hash}:0`)).toMatchObject({ status: 'credited', intentId: intent.id });
     expect(await depositById(database(env), `${second.hash}:0`)).toMatchObject({ status: 'unmatched' });
     expect(await creditsOf(stub)).toHaveLength(1);
+  });
+});
+
+/**
+ * Reorgs deeper than the confirmations (issue 35): the watcher remembers the blocks it read, and
+ * when one changed it rewinds to the fork point and reads again, so a transfer such a reorg adds
+ * at a height already read is credited, one it removes after crediting is debited back
+ * (suspending an account that cannot cover it, D28), and one it moves stays credited once. Each
+ * test first buries the earlier tests' blocks below the reorgs' reach.
+ */
+describe('the USDC watcher and reorgs deeper than the confirmations', () => {
+  const DEPTH = config.confirmations + 3;
+  /** `anvil_reorg`: the last `depth` blocks replaced by new ones holding `txs` (each at its offset from the first new block). */
+  const reorg = async (depth: number, txs: [unknown, number][] = []) => {
+    await rpc('anvil_reorg', [depth, txs]);
+    await syncClock();
+  };
+  beforeEach(async () => {
+    await mine(2 * DEPTH);
+    await syncClock();
+  });
+
+  it('credits a transfer that such a reorg places at a height the watcher already read', async () => {
+    const { intent, stub } = await intentFor(21_000_313);
+    const cursor = memoryCursor(await head());
+    await mine(DEPTH + 2);
+    // The watcher reads past the heights the reorg will replace.
+    await settle(cursor);
+    const read = await cursor.get();
+    expect(read).toBe((await head()) - config.confirmations + 1);
+    await reorg(DEPTH, [[transferRequest(21_000_313), 0]]);
+    await mine(1);
+    expect(await settle(cursor)).toMatchObject({ credited: 1 });
+    const [deposit] = await database(env).select().from(deposits).where(eq(deposits.intentId, intent.id)).all();
+    expect(deposit!.blockNumber).toBeLessThanOrEqual(read!);
+    expect((await stub.snapshot()).balanceMicros).toBe(21_000_313);
+    expect(await creditsOf(stub)).toHaveLength(1);
+    expect(await intentStatus(intent.id)).toBe('paid');
+  });
+
+  it('lists for the operator a transfer such a reorg places at a read height that no intent matches', async () => {
+    const cursor = memoryCursor(await head());
+    await mine(DEPTH + 2);
+    await settle(cursor);
+    await reorg(DEPTH, [[transferRequest(2_718_281), 1]]);
+    expect(await settle(cursor)).toMatchObject({ unmatched: 1 });
+    const res = await call('/admin/deposits/unmatched', { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const listed = ((await res.json()) as { data: { amount_usdc: string }[] }).data;
+    expect(listed.some((row) => row.amount_usdc === '2.718281')).toBe(true);
+  });
+
+  it('takes back once a credit whose transfer such a reorg removed, and opens its intent again', async () => {
+    const { intent, stub } = await intentFor(22_000_424);
+    const cursor = memoryCursor(await head());
+    const sent = await transfer(22_000_424);
+    await mine(config.confirmations);
+    expect(await settle(cursor)).toMatchObject({ credited: 1 });
+    expect((await stub.snapshot()).balanceMicros).toBe(22_000_424);
+    await reorg(DEPTH + 1);
+    expect(await receiptOf(sent.hash)).toBeNull();
+    expect(await settle(cursor)).toMatchObject({ reversed: 1, credited: 0 });
+    expect((await stub.snapshot()).balanceMicros).toBe(0);
+    const debits = (await stub.ledgerEntries(50)).filter((row) => row.kind === 'credit' && row.amountMicros < 0);
+    expect(debits).toEqual([expect.objectContaining({ amountMicros: -22_000_424, source: 'usdc' })]);
+    expect(await depositsOfTx(sent.hash)).toEqual([expect.objectContaining({ status: 'reversed', reversals: 1 })]);
+    expect(await intentStatus(intent.id)).toBe('open');
+    expect((await stub.snapshot()).suspended).toBeNull();
+  });
+
+  it('takes back a removed credit even when another open intent took its amount meanwhile: the first intent is then expired', async () => {
+    const { intent, stub } = await intentFor(26_000_868);
+    const cursor = memoryCursor(await head());
+    await transfer(26_000_868);
+    await mine(config.confirmations);
+    expect(await settle(cursor)).toMatchObject({ credited: 1 });
+    // Paid intents free their amount: another account's intent takes it.
+    const other = await intentFor(26_000_868);
+    await reorg(DEPTH + 1);
+    expect(await settle(cursor)).toMatchObject({ reversed: 1 });
+    expect((await stub.snapshot()).balanceMicros).toBe(0);
+    expect(await intentStatus(intent.id)).toBe('expired');
+    expect(await intentStatus(other.intent.id)).toBe('open');
+  });
+
+  it('suspends an account that spent a credit such a reorg then removed (D28)', async () => {
+    const { agent, stub } = await intentFor(23_000_535);
+    const cursor = memoryCursor(await head());
+    await transfer(23_000_535);
+    await mine(config.confirmations);
+    expect(await settle(cursor)).toMatchObject({ credited: 1 });
+    // Spent (an operator's debit stands in for billed requests).
+    expect(await stub.debit({ amountMicros: -20_000_000, idempotencyKey: `spent:${agent.account_id}`, source: 'operator', note: 'spent' })).toMatchObject({ ok: true });
+    await reorg(DEPTH + 1);
+    expect(await settle(cursor)).toMatchObject({ reversed: 1 });
+    const snapshot = await stub.snapshot();
+    expect(snapshot.balanceMicros).toBe(3_000_535 - 23_000_535);
+    expect(snapshot.suspended?.reason).toMatch(/reorg/);
+    const refused = await call('/agent/account', bearer(agent.api_key));
+    expect(refused.status).toBe(403);
+  });
+
+  it('credits again, once, a removed transfer that lands again', async () => {
+    const { stub } = await intentFor(24_000_646);
+    const cursor = memoryCursor(await head());
+    const sent = await transfer(24_000_646);
+    const signed = await rpc<string>('eth_getRawTransactionByHash', [sent.hash]);
+    await mine(config.confirmations);
+    await settle(cursor);
+    await reorg(DEPTH + 1);
+    expect(await settle(cursor)).toMatchObject({ reversed: 1 });
+    // The same signed transaction is mined again (as a node re-includes a reorged-out one).
+    expect(await rpc<string>('eth_sendRawTransaction', [signed])).toBe(sent.hash);
+    await mine(config.confirmations);
+    expect(await settle(cursor)).toMatchObject({ credited: 1, reversed: 0 });
+    expect((await stub.snapshot()).balanceMicros).toBe(24_000_646);
+    expect(await depositById(database(env), `${sent.hash}:0`)).toMatchObject({ status: 'credited', reversals: 1 });
+    expect(await settle(cursor)).toMatchObject({ credited: 0, reversed: 0 });
+    expect((await stub.snapshot()).balanceMicros).toBe(24_000_646);
+  });
+
+  it('takes back an x402 credit whose settlement a reorg removed before the watcher read it, and credits its account again when it lands again', async () => {
+    const agent = await register();
+    const stub = accountStub(agent.account_id);
+    const sent = await transfer(1_230_000);
+    const signed = await rpc<string>('eth_getRawTransactionByHash', [sent.hash]);
+    const block = await rpc<{ hash: string }>('eth_getBlockByNumber', [`0x${sent.block.toString(16)}`, false]);
+    // Recorded and credited as `creditPayment` does, from the receipt, before the watcher reads the block.
+    const id = `${sent.hash}:0`;
+    const now = Date.now();
+    expect(await recordPaidDeposit(database(env), { id, txHash: sent.hash, logIndex: 0, blockNumber: sent.block, blockHash: block.hash, blockTime: null, fromAddress: payer, amount: '1230000', status: 'credited', intentId: null, accountId: agent.account_id, seenAt: now, creditedAt: now, note: X402_DEPOSIT_NOTE })).toBe(true);
+    await stub.credit({ amountMicros: 1_230_000, idempotencyKey: `usdc:${id}`, source: 'x402', note: 'x402 payment' });
+    const cursor = memoryCursor(sent.block - 1);
+    expect(await watchPass(withChain, config, cursor)).toMatchObject({ reversed: 0 });
+    await reorg(1);
+    expect(await settle(cursor)).toMatchObject({ reversed: 1 });
+    expect((await stub.snapshot()).balanceMicros).toBe(0);
+    expect(await depositById(database(env), id)).toMatchObject({ status: 'reversed', accountId: agent.account_id });
+    expect(await rpc<string>('eth_sendRawTransaction', [signed])).toBe(sent.hash);
+    await mine(config.confirmations);
+    expect(await settle(cursor)).toMatchObject({ credited: 1, reversed: 0 });
+    expect((await stub.snapshot()).balanceMicros).toBe(1_230_000);
+    expect((await creditsOf(stub)).map((row) => [row.amountMicros, row.source])).toEqual(expect.arrayContaining([[1_230_000, 'x402'], [-1_230_000, 'x402']]));
+    expect(await depositById(database(env), id)).toMatchObject({ status: 'credited', accountId: agent.account_id, reversals: 1 });
+  });
+
+  it('keeps a credit whose transaction such a reorg moved to another block, and lists nothing', async () => {
+    const { stub } = await intentFor(25_000_757);
+    const cursor = memoryCursor(await head());
+    const sent = await transfer(25_000_757);
+    const signed = await rpc<string>('eth_getRawTransactionByHash', [sent.hash]);
+    await mine(config.confirmations);
+    expect(await settle(cursor)).toMatchObject({ credited: 1 });
+    // The same transaction, one block later on the new chain.
+    await reorg(DEPTH + 1, [[signed, DEPTH - 2]]);
+    const moved = await receiptOf(sent.hash);
+    expect(Number(moved?.blockNumber)).toBe(sent.block + 1);
+    await mine(config.confirmations);
+    expect(await settle(cursor)).toMatchObject({ reversed: 0, credited: 0 });
+    expect((await stub.snapshot()).balanceMicros).toBe(25_000_757);
+    expect(await depositsOfTx(sent.hash)).toEqual([expect.objectContaining({ id: `${sent.hash}:0`, status: 'credited', blockNumber: Number(moved?.blockNumber), logIndex: Number(moved?.logs[0]?.logIndex) })]);
   });
 });
 

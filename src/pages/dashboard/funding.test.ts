@@ -23,6 +23,7 @@ const deposit = (over: Partial<DepositRow>): DepositRow => ({
   blockTime: 2_000,
   fromAddress: '0xfrom',
   amount: '10000042',
+  reversals: 0,
   status: 'credited',
   intentId: 'pi_1',
   accountId: 'a',

@@ -17,7 +17,7 @@ export interface FundingRow {
 }
 
 const CARD_STATUS: Record<CardPaymentRow['status'], string> = { open: 'awaiting payment', processing: 'processing', paid: 'paid', expired: 'not completed' };
-const DEPOSIT_STATUS: Record<DepositRow['status'], string> = { pending: 'confirming', credited: 'credited', unmatched: 'not matched' };
+const DEPOSIT_STATUS: Record<DepositRow['status'], string> = { pending: 'confirming', credited: 'credited', unmatched: 'not matched', reversed: 'reversed (reorg)' };
 
 export function fundingRows(cards: CardPaymentRow[], deposits: DepositRow[], credits: CreditEntry[], limit = 50): FundingRow[] {
   const rows: FundingRow[] = [

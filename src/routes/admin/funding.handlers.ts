@@ -63,6 +63,7 @@ export const creditDepositHandler: RouteHandler<typeof creditDeposit, AppEnv> = 
   const deposit = await depositById(db, deposit_id);
   if (!deposit) throw new GatewayError('not_found', `No deposit ${deposit_id}.`);
   if (deposit.status === 'pending') throw new GatewayError('invalid_request', 'This deposit is not confirmed yet; the watcher credits it if it matches an intent.', { param: 'deposit_id' });
+  if (deposit.status === 'reversed') throw new GatewayError('invalid_request', 'A reorg took this transfer off the chain and its credit was taken back; the watcher credits it again if it lands again.', { param: 'deposit_id' });
   if (deposit.status === 'credited' && deposit.accountId !== account_id) {
     throw new GatewayError('invalid_request', `This deposit was already credited to account ${deposit.accountId}.`, { param: 'account_id' });
   }
@@ -72,7 +73,7 @@ export const creditDepositHandler: RouteHandler<typeof creditDeposit, AppEnv> = 
     accountId: account_id,
     amountMicros: Number(micros),
     source: 'usdc',
-    idempotencyKey: depositCreditKey(deposit.id),
+    idempotencyKey: depositCreditKey(deposit),
     note: `operator: ${reason} (${usdcAmount(Number(micros))} USDC, tx ${deposit.txHash} log ${deposit.logIndex})`,
   });
   if (!result) throw new GatewayError('not_found', `No account ${account_id}.`);

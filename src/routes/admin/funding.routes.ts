@@ -14,7 +14,7 @@ export const Deposit = z
     block_number: z.int(),
     from: z.string(),
     amount_usdc: z.string(),
-    status: z.enum(['pending', 'credited', 'unmatched']),
+    status: z.enum(['pending', 'credited', 'unmatched', 'reversed']),
     account_id: z.string().nullable(),
     payment_intent: z.string().nullable(),
     seen_at: z.iso.datetime(),

@@ -5,8 +5,12 @@ import { executionContext } from '../../execution-context';
 import type { RouteCaller } from '../../mcp/server';
 import { publicBaseUrl } from '../../urls';
 
-/** Request headers a tool's in-process call does not inherit from the MCP request (the body and its framing are the tool's own). */
-const NOT_FORWARDED = ['content-type', 'content-length', 'accept', 'accept-encoding', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'];
+/**
+ * Request headers a tool's in-process call does not inherit from the MCP request (the body and its
+ * framing are the tool's own). An x402 `PAYMENT-SIGNATURE` was settled and credited once, on the
+ * MCP request itself: a tool that saw it again would try to settle a spent authorization (402).
+ */
+const NOT_FORWARDED = ['content-type', 'content-length', 'accept', 'accept-encoding', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'payment-signature'];
 
 /**
  * `POST /mcp`: a stateless MCP server (Streamable HTTP, JSON responses, no session). The key is checked

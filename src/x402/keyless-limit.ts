@@ -1,0 +1,35 @@
+import type { Context } from 'hono';
+import { clientIpKey } from '../client-ip';
+import { database } from '../db';
+import { refundX402Attempt, reserveX402Attempt } from '../db/ip-counters';
+import type { AppEnv } from '../env';
+import { GatewayError } from '../errors';
+import { utcHour } from '../human/limits';
+
+/**
+ * Keyless x402 payments that fail, per IP (an IPv6 /64, an IPv4 address) per UTC hour. Each
+ * attempt costs several chain calls (verification simulates the transfer) before it is known to be
+ * bad, and has no key to count against; one that settles is given back, so paying is never limited.
+ */
+export const KEYLESS_X402_FAILURES_PER_IP_PER_HOUR = 20;
+
+/**
+ * Runs `settle` (a keyless payment's verification and settlement) only if the caller's address has
+ * attempts left this hour: 429 `rate_limit_exceeded` with `Retry-After` otherwise, before any chain
+ * call. A payment that settles does not count.
+ */
+export async function limitKeylessAttempt<T>(c: Context<AppEnv>, settle: () => Promise<T>, now = Date.now()): Promise<T> {
+  const db = database(c.env);
+  const ip = clientIpKey(c);
+  const { hour, secondsLeft } = utcHour(now);
+  if ((await reserveX402Attempt(db, ip, hour, KEYLESS_X402_FAILURES_PER_IP_PER_HOUR)) === null) {
+    throw new GatewayError(
+      'rate_limit_exceeded',
+      `At most ${KEYLESS_X402_FAILURES_PER_IP_PER_HOUR} keyless x402 payments that fail per IP address (IPv6: per /64) per UTC hour; retry later, or pay with a key.`,
+      { retryAfter: secondsLeft },
+    );
+  }
+  const settled = await settle();
+  await refundX402Attempt(db, ip, hour);
+  return settled;
+}
