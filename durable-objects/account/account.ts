@@ -1,9 +1,9 @@
 import type { HumanHolder, OpenClaimResult, ResetResult, ResetTerms } from './claim';
 import { AccountCore } from './account-core';
 import type { JoinRefusal } from './membership';
-import type { InviteTerms, MemberHoldRequest, MemberKeySpend, MemberRow, NotMember } from './organization';
+import type { InviteTerms, MemberRow } from './organization';
+import type { MemberHoldRequest, MemberKeySpend, NotMember, PoolGrant, PoolGrantRequest } from './org-protocol';
 import type { MemberHoldReply } from './org-hold-channel';
-import type { PoolGrant, PoolGrantRequest } from './org-hold-pool';
 import type { OwnerAction, OwnerActionResult, ReserveResult } from './org-owner';
 import type { InviteRow, MemberDailySpendRow } from './org-usage';
 import type { StoredRequest } from './requests';

@@ -1,23 +1,9 @@
 import type { AccountMemory } from './memory';
 import type { SpendCounters } from './spend';
-import type { PoolGrant, PoolGrantRequest } from './org-hold-pool';
-import type { MemberHoldRequest, MemberKeySpend, NotMember } from './organization';
+import type { MemberHoldRequest, MemberKeySpend, NotMember, OrgPeer, PoolGrant, PoolGrantRequest } from './org-protocol';
 import type { StoredRequest } from './requests';
 import { run, SQL } from './statements';
 import type { Hold, HoldFailure, MemberView, Result, Spendable } from './types';
-
-/** What a member account asks of its organization's Durable Object (DO-to-DO RPC). */
-export interface OrgPeer {
-  joinAsMember(memberAccountId: string, inviteHash: string): Promise<Result<{ status: 'pending' | 'active' }, { reason: 'invalid_invite' }>>;
-  leftAsMember(memberAccountId: string): Promise<void>;
-  memberKeySpend(memberAccountId: string): Promise<MemberKeySpend>;
-  holdForMember(input: MemberHoldRequest): Promise<Result<Hold, HoldFailure | NotMember>>;
-  grantPool(input: PoolGrantRequest): Promise<Result<PoolGrant, HoldFailure | NotMember>>;
-  returnPooled(memberAccountId: string, holdIds: string[]): Promise<number>;
-  spendableForMember(input: Omit<MemberHoldRequest, 'request'>): Promise<Result<Spendable, HoldFailure | NotMember>>;
-  memberView(memberAccountId: string): Promise<MemberView | null>;
-  memberRequest(memberAccountId: string, requestId: string, keyId?: string): Promise<StoredRequest | null>;
-}
 
 export type JoinRefusal =
   | { reason: 'invalid_invite' }

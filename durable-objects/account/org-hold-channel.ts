@@ -1,4 +1,4 @@
-import type { MemberHoldRequest, NotMember } from './organization';
+import type { MemberHoldRequest, NotMember } from './org-protocol';
 import type { Hold, HoldFailure, Result } from './types';
 
 export type MemberHoldResult = Result<Hold, HoldFailure | NotMember>;

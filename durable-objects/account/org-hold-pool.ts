@@ -1,6 +1,6 @@
 import type { ExpiryAlarm } from './alarm';
 import { isLongLived, MEMBER_OPEN_HOLDS_SHARE } from './holds';
-import type { OrgPeer } from './membership';
+import type { OrgPeer, PoolGrantRequest } from './org-protocol';
 import type { Hold, HoldRequest } from './types';
 
 /**
@@ -42,24 +42,6 @@ export const REFILL_AT = POOL_SIZE / 4;
 const STOPS_THE_POOL: ReadonlySet<string> = new Set(['not_member', 'membership_pending', 'account_suspended']);
 /** After a refill failed or a refusal gave the pool back, no refill for this long. */
 const POOL_COOLDOWN_MS = 5_000;
-
-/** What a member asks its organization to place for its pool. */
-export interface PoolGrantRequest {
-  memberAccountId: string;
-  keyId: string;
-  purpose: string;
-  amountMicros: number;
-  count: number;
-  ttlMs: number;
-  /** What the member's pool already keeps aside there: the pool as a whole stays within its bounds. */
-  pooledMicros: number;
-}
-
-/** The holds placed (maybe fewer than asked, maybe none) and what the member could still hold there after them. */
-export interface PoolGrant {
-  holds: { holdId: string; amountMicros: number; expiresAt: number }[];
-  availableMicros: number;
-}
 
 interface PooledHold {
   holdId: string;

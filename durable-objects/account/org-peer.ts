@@ -1,5 +1,4 @@
-import type { AccountDurableObject } from './account';
-import type { OrgPeer } from './membership';
+import type { OrgPeer } from './org-protocol';
 import { OrgHoldChannel, type MemberHoldReply } from './org-hold-channel';
 
 /** What a peer's call answers. */
@@ -16,7 +15,8 @@ export function organizationPeers(env: Env): (organizationId: string) => OrgPeer
   return (organizationId) => {
     let peer = peers.get(organizationId);
     if (!peer) {
-      const stub: DurableObjectStub<AccountDurableObject> = env.ACCOUNT.get(env.ACCOUNT.idFromName(organizationId));
+      // The organization's object, typed by the binding (not by importing the class this module serves).
+      const stub = env.ACCOUNT.get(env.ACCOUNT.idFromName(organizationId));
       // A stub may be broken after a failed call: the next call makes a new peer.
       const call = async <T>(made: PromiseLike<T>): Promise<T> => {
         try {

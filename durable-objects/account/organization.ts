@@ -3,7 +3,7 @@ import { orgHoldPrefix } from '../../src/accounts/hold-owner';
 import { MAX_INVITE_USES } from '../../src/accounts/invite-limits';
 import { isLongLived, MAX_OPEN_HOLDS, MEMBER_OPEN_HOLDS_SHARE } from './holds';
 import { newId, sortableId } from './ids';
-import type { PoolGrant, PoolGrantRequest } from './org-hold-pool';
+import type { MemberHoldRequest, MemberKeySpend, NotMember, PoolGrant, PoolGrantRequest } from './org-protocol';
 import type { Ledger } from './ledger';
 import type { AccountMemory } from './memory';
 import { spendPeriods } from './periods';
@@ -12,31 +12,12 @@ import { tightest, type SpendCounters } from './spend';
 import { run, SQL } from './statements';
 import type { Hold, HoldFailure, HoldRequest, KeyLimit, MemberView, Result, Spendable } from './types';
 
-/** D29: what a member account sends its organization to hold money for one of its requests. */
-export interface MemberHoldRequest {
-  memberAccountId: string;
-  keyId: string;
-  /** The key's spend limits as the member's own account counts them; the organization subtracts the key's spend and holds here. */
-  keyLimits: KeyLimit[];
-  request: Omit<HoldRequest, 'keyHash'>;
-}
-
-/** A member's keys' spend in an organization, per period, and how many of its holds may still be charged there. */
-export interface MemberKeySpend {
-  spend: { keyId: string; period: string; spentMicros: number }[];
-  /** Open holds, and holds released at their deadline within LATE_CHARGE_WINDOW_MS that no settlement charged yet (a late one still may). */
-  openHolds: number;
-}
-
 /**
  * How long after a member's hold expired unsettled its late settlement is still expected (the
  * settlement journal retries every 30 s until the account answers): until then, a member that
  * left keeps asking for its keys' spend here, so the charge counts toward their limits.
  */
 const LATE_CHARGE_WINDOW_MS = 60 * 60 * 1000;
-
-/** The organization does not count the caller a member (never joined, left, refused, removed). */
-export type NotMember = { reason: 'not_member' };
 
 export interface InviteTerms {
   capMicros: number | null;

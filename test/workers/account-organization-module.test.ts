@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Organization, type MemberHoldRequest } from '../../durable-objects/account/organization';
+import { Organization } from '../../durable-objects/account/organization';
+import type { MemberHoldRequest } from '../../durable-objects/account/org-protocol';
 import { DAY_MS, NOW, rows, withAccountModules, type AccountModules } from './account-modules';
 
 /**
