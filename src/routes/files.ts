@@ -1,10 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../env';
 import { GatewayError } from '../errors';
-import { database } from '../db';
-import { uploadOfKey } from '../db/uploads';
 import { isHostedKey } from '../media/keys';
-import { checkUpload, replaced } from '../media/upload-check';
 import { isUploadType } from '../media/uploads';
 
 /**
@@ -32,6 +29,7 @@ export async function serveFile(c: Context<AppEnv>): Promise<Response> {
   if (!object) throw gone();
   if (upload && object.etag !== upload.etag) {
     if ('body' in object) await object.body.cancel();
+    const [{ database }, { replaced }] = await Promise.all([import('../db'), import('../media/upload-check')]);
     await replaced(c.env.MEDIA, database(c.env), key, Date.now());
     throw gone();
   }
@@ -58,6 +56,8 @@ const gone = () => new GatewayError('not_found', 'No such file (it may have expi
  * pinned now when a presigned PUT was never seen); 404 for anything else.
  */
 async function pinnedUpload(env: Env, key: string): Promise<{ contentType: string; etag: string }> {
+  // Only an upload's link reads D1: the module stays out of what startup evaluates (README "Startup").
+  const [{ database }, { uploadOfKey }, { checkUpload }] = await Promise.all([import('../db'), import('../db/uploads'), import('../media/upload-check')]);
   const db = database(env);
   const now = Date.now();
   const row = await uploadOfKey(db, key);

@@ -346,15 +346,15 @@ describe('POST /v1/images/jobs and GET /v1/images/jobs/{id}', () => {
     const res = await submit(apiKey, { model: 'openai/gpt-image-1-mini', prompt: 'a heron [slow]', n: 2, quality: 'low' });
     expect(res.status).toBe(202);
     const accepted = (await res.json()) as { id: string; status: string; predicted_usd: number };
-    // Held: per image the published low price ($0.005) and the prompt's 4 tokens at $2/1M, plus 5 %.
-    expect(accepted).toEqual({ id: expect.stringMatching(/^imgjob_/), status: 'queued', predicted_usd: 0.010517 });
-    expect(await account()).toMatchObject({ held_usd: '0.010517' });
+    // Held: per image the published low price ($0.005) and the prompt's 14 bytes as 14 tokens (D33) at $2/1M, plus 5 %.
+    expect(accepted).toEqual({ id: expect.stringMatching(/^imgjob_/), status: 'queued', predicted_usd: 0.010559 });
+    expect(await account()).toMatchObject({ held_usd: '0.010559' });
 
     const running = await pollJob(apiKey, accepted.id, (job) => job.status !== 'queued');
     expect(running.actual_usd).toBeNull();
     const done = await pollJob(apiKey, accepted.id, (job) => job.status === 'completed' || job.status === 'failed');
     // Charged: the reported 4 text and 2 x 272 output tokens, plus 5 %.
-    expect(done).toMatchObject({ status: 'completed', predicted_usd: 0.010517, actual_usd: 0.004578 });
+    expect(done).toMatchObject({ status: 'completed', predicted_usd: 0.010559, actual_usd: 0.004578 });
     expect(done.urls).toHaveLength(2);
     for (const url of done.urls!) expect((await fetch(url)).headers.get('content-type')).toBe('image/png');
     expect(await account()).toMatchObject({ balance_usd: '0.995422', held_usd: '0.000000' });

@@ -37,13 +37,13 @@ describe('image holds and charges', () => {
   });
 
   it('holds a token-billed model at the published price of its size, its inputs and the fee', () => {
-    // low square: $0.005 + 3 prompt tokens at $2/1M = 5,006 µ$ per image
-    expect(imageHoldMicros(plan({ model: 'openai/gpt-image-1-mini', quality: 'low', n: 2 }))).toBe(withImageFee(2 * 5_006));
-    // landscape costs 1.5 times the square: 7,500 + 6
-    expect(imageHoldMicros(plan({ model: 'openai/gpt-image-1-mini', quality: 'low', size: '1792x1024' }))).toBe(withImageFee(7_506));
+    // low square: $0.005 + the prompt's 9 bytes held as 9 tokens (D33) at $2/1M = 5,018 µ$ per image
+    expect(imageHoldMicros(plan({ model: 'openai/gpt-image-1-mini', quality: 'low', n: 2 }))).toBe(withImageFee(2 * 5_018));
+    // landscape costs 1.5 times the square: 7,500 + 18
+    expect(imageHoldMicros(plan({ model: 'openai/gpt-image-1-mini', quality: 'low', size: '1792x1024' }))).toBe(withImageFee(7_518));
     // each reference is held as 6,240 image tokens at $2.50/1M = 15,600 µ$
     expect(imageHoldMicros(plan({ model: 'openai/gpt-image-1-mini', quality: 'low', image_urls: ['https://a.test/1.png', 'https://a.test/2.png'] }))).toBe(
-      withImageFee(5_006 + 2 * 15_600),
+      withImageFee(5_018 + 2 * 15_600),
     );
   });
 
