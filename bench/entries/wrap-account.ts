@@ -6,7 +6,8 @@
  */
 import gateway from '../../src/index';
 
-export { AccountDurableObject, FundingWatcherDurableObject, SettlementJournalDurableObject, WebJobDurableObject } from '../../src/index';
+// Every Durable Object class the gateway exports (`export *` leaves the default handler out).
+export * from '../../src/index';
 
 type AccountStub = ReturnType<Env['ACCOUNT']['get']>;
 type StubWrapper = (stub: AccountStub, env: Env) => AccountStub;

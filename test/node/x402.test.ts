@@ -344,6 +344,26 @@ describe('x402 without a key: the /x402 prefix', () => {
     expect(await chain.balanceOf(payer.address)).toBe(2_000_000n);
   });
 
+  it('a keyless account is never charged past its hold (D33): an upstream that reports 1e308 prompt tokens leaves it above zero, the rest a loss row', async () => {
+    const payer = await wallet(2_000_000n);
+    const body = JSON.stringify({ model: 'openai/gpt-4o-mini', max_tokens: 50, messages: [{ role: 'user', content: '[reports-prompt-tokens=1e308] Say hello' }] });
+    const res = await payingFetch(payer)(`${stack.gateway.url}/x402/v1/chat/completions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const accountId = res.headers.get('X-Service-Account-Id')!;
+    const cost = Number(res.headers.get('X-Service-Cost'));
+    const view = (await (await fetch(`${stack.gateway.url}/admin/accounts/${accountId}`, { headers: { Authorization: `Bearer ${STACK_ADMIN_TOKEN}` } })).json()) as {
+      balance_usd: string;
+      loss_usd: string;
+      ledger: { kind: string; amount_usd: string }[];
+    };
+    const held = Number(view.ledger.find((row) => row.kind === 'hold')!.amount_usd);
+    expect(cost).toBe(held);
+    expect(Number(view.balance_usd)).toBeCloseTo(1 - held, 6);
+    expect(Number(view.balance_usd)).toBeGreaterThan(0);
+    // 10 million tokens (the most a report is believed for) at $0.15 per million and a few output tokens, less the hold.
+    expect(Number(view.loss_usd)).toBeCloseTo(1.5 - held, 4);
+  });
+
   it('limits failing keyless payments per IPv6 /64 to 20 an hour, before any chain call: then 429 with Retry-After, even for a good payment', { timeout: 60_000 }, async () => {
     const body = chatBody({ max_tokens: 50 });
     const challenge = await fetch(`${stack.gateway.url}/x402/v1/chat/completions`, { method: 'POST', body });
