@@ -5,7 +5,8 @@ import { newKeyId } from '../../src/accounts/credentials';
 import { chargeSavedCard } from '../../src/funding/off-session';
 import { stripeRail } from '../../src/funding/stripe';
 import { ExpiryAlarm } from './alarm';
-import { MemberHoldPool, poolable } from './org-hold-pool';
+import { HoldRouting } from './hold-routing';
+import { MemberHoldPool } from './org-hold-pool';
 import { organizationPeers } from './org-peer';
 import { CallCounts, type CallCountsView } from './call-counts';
 import { ClaimState } from './claim';
@@ -14,7 +15,6 @@ import { KeyTree } from './key-tree';
 import { Ledger } from './ledger';
 import { Membership } from './membership';
 import { Organization } from './organization';
-import type { MemberHoldRequest } from './org-protocol';
 import { OrgOwnership } from './org-owner';
 import { OrgUsage } from './org-usage';
 import { RequestRecords, type RecordOwner, type RequestRecord } from './requests';
@@ -52,9 +52,6 @@ import type {
 } from './types';
 
 export { MAX_OPEN_HOLDS } from './ledger';
-
-/** D29: the refusals a member's hold pool could cause by keeping part of the organization's room aside. */
-const REFUSALS_THE_POOL_MAY_CAUSE: ReadonlySet<string> = new Set(['insufficient_org_credits', 'member_cap_exceeded', 'too_many_holds']);
 
 /** Card funding allowed before a human claims the account (spec "Limits"). */
 const UNCLAIMED_CARD_CAP_MICROS = 500_000_000;
@@ -138,6 +135,8 @@ export class AccountCore extends DurableObject<Env> {
   readonly #calls = new CallCounts();
   readonly #ownership: OrgOwnership;
   readonly #orgUsage: OrgUsage;
+  /** Where a checked key's hold is made: here, from a member's pool, or in its organization (D29). */
+  readonly #routing: HoldRouting;
   /** What the services around the money path (`account.ts`) work with. */
   protected readonly parts: AccountParts;
 
@@ -161,6 +160,7 @@ export class AccountCore extends DurableObject<Env> {
     this.#pool = new MemberHoldPool(ctx.storage, this.#alarm, peers, () => ({ accountId: this.#memory.account!.id, organizationId: this.#membership.organizationId }));
     this.#ownership = new OrgOwnership(ctx.storage, this.#memory, this.#organization);
     this.#orgUsage = new OrgUsage(ctx.storage);
+    this.#routing = new HoldRouting({ memory: this.#memory, keys: this.#keys, tree, spend, ledger: this.#ledger, membership: this.#membership, pool: this.#pool });
     this.parts = {
       memory: this.#memory,
       alarm: this.#alarm,
@@ -240,7 +240,7 @@ export class AccountCore extends DurableObject<Env> {
    */
   async authorizeHold(request: HoldRequest): Promise<Result<Hold, HoldFailure>> {
     this.#calls.direct('authorizeHold');
-    const result = await this.#hold(request, Date.now());
+    const result = await this.#routing.hold(request, Date.now());
     await this.#alarm.schedule();
     return result;
   }
@@ -440,7 +440,7 @@ export class AccountCore extends DurableObject<Env> {
   #applyOne(op: AccountOp, now: number): AccountOpReply | Promise<AccountOpReply> {
     switch (op.op) {
       case 'hold':
-        return this.#hold(op.request, now);
+        return this.#routing.hold(op.request, now);
       case 'settle':
         return this.#settle(op.holdId, op.chargeMicros, now, op.record);
       case 'release':
@@ -519,52 +519,6 @@ export class AccountCore extends DurableObject<Env> {
   /** D26: deletes up to `limit` request records past their retention; for tests and operators. */
   async pruneRequests(now: number, limit?: number): Promise<number> {
     return this.#requests.prune(now, limit);
-  }
-
-  /**
-   * Checks the key here; then holds in this account's ledger, or, for a member of an
-   * organization (D29), in the organization's, passing the key's limits as counted here. An
-   * organization that no longer counts this account a member (it removed or refused it) is
-   * forgotten, and the hold is made here after all.
-   */
-  #hold(request: HoldRequest, now: number, retried = false, refreshed = false, gaveBack = false): Result<Hold, HoldFailure> | Promise<Result<Hold, HoldFailure>> {
-    const checked = this.#keys.check(request.keyHash, request.model, now, request.route ?? 'unclassified');
-    if (!checked.ok) return checked;
-    const organizationId = this.#membership.organizationId;
-    if (organizationId === null) {
-      // A limited key of an account that left an organization with a hold still open there first
-      // counts what that organization charged it since (D29): each charge once, settled before or after the leave.
-      if (!refreshed && this.#tree.limited(checked.key) && this.#membership.unconfirmed().size > 0) {
-        return this.#membership.refreshLeft().then(() => this.#hold(request, Date.now(), retried, true, gaveBack));
-      }
-      return this.#ledger.hold(checked.key, request, now);
-    }
-    const { keyHash: _keyHash, ...rest } = request;
-    // D29: an unlimited key's short hold comes from the pool the organization placed ahead (org-hold-pool.ts), with no call out;
-    // a key bounded by a limit, its own or a key's above it (D35), asks the organization, which counts the room.
-    if (!this.#tree.limited(checked.key) && poolable(rest)) {
-      const pooled = this.#pool.take(organizationId, checked.key.id, rest, now);
-      if (pooled) return pooled;
-    }
-    const input: MemberHoldRequest = { memberAccountId: this.#memory.account!.id, keyId: checked.key.id, keyLimits: this.#spend.limits(checked.key, now), request: rest };
-    return this.#membership
-      .peer(organizationId)
-      .holdForMember(input)
-      .then(async (result) => {
-        if (result.ok) return result;
-        if (result.reason !== 'not_member') {
-          // What the pool keeps aside must never refuse a request: it goes back, and the request asks once more.
-          if (gaveBack || !this.#pool.holding(organizationId) || !REFUSALS_THE_POOL_MAY_CAUSE.has(result.reason)) return result;
-          await this.#pool.giveBack(organizationId, Date.now());
-          return this.#hold(request, Date.now(), retried, refreshed, true);
-        }
-        this.#membership.forget(organizationId, Date.now());
-        await this.#pool.giveBack(organizationId, Date.now());
-        if (retried) throw new Error('organization membership changed during the hold');
-        // Its keys' spend there keeps counting against their limits here (a failure is retried by the next leave).
-        await this.#membership.confirmLeft(organizationId).catch((err: unknown) => console.error('organization spend not absorbed', err));
-        return this.#hold(request, Date.now(), true, true);
-      });
   }
 
   #authenticate(keyHash: string, route: RouteClass | undefined, now: number): Result<AuthenticatedKey, AuthFailure> {
