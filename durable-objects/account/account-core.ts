@@ -1,16 +1,15 @@
 import { DurableObject } from 'cloudflare:workers';
 import { drizzle, type DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
-import { newKeyId } from '../../src/accounts/credentials';
 import { chargeSavedCard } from '../../src/funding/off-session';
 import { stripeRail } from '../../src/funding/stripe';
 import { ExpiryAlarm } from './alarm';
 import { HoldRouting } from './hold-routing';
 import { MemberHoldPool } from './org-hold-pool';
 import { organizationPeers } from './org-peer';
-import { CallCounts, type CallCountsView } from './call-counts';
+import { CallCounts } from './call-counts';
 import { ClaimState } from './claim';
-import { describePatch, Keys, type KeyPatch, type NewKey } from './keys';
+import { Keys } from './keys';
 import { KeyTree } from './key-tree';
 import { Ledger } from './ledger';
 import { Membership } from './membership';
@@ -22,41 +21,20 @@ import { run, SQL } from './statements';
 import { AccountMemory } from './memory';
 import migrations from './migrations/migrations.js';
 import * as schema from './schema';
-import { account, apiKeys } from './schema';
 import { SpendCounters } from './spend';
-import { TOTAL_PERIOD } from './periods';
-import { SubKeys, type KeyWithSpend, type SubKeyRefusal, type SubKeyRequest } from './sub-keys';
+import { SubKeys } from './sub-keys';
 import { Suspension } from './suspension';
 import { AutoTopUp, dailyCapOf } from './top-up';
-import { Usage, type ChargeFilter, type ChargePage, type CreditEntry, type DailySpendRow } from './usage';
-import type {
-  AccountOp,
-  AccountOpReply,
-  AccountSnapshot,
-  AuthenticatedKey,
-  AuthFailure,
-  BatchReply,
-  CreditRequest,
-  ExtendResult,
-  Hold,
-  HoldFailure,
-  HoldRequest,
-  KeyRecord,
-  LedgerEntry,
-  LedgerPage,
-  OpenHoldView,
-  ReleaseResult,
-  Result,
-  RouteClass,
-  SettleResult,
-} from './types';
+import { Usage } from './usage';
+import type { AccountOp, AccountOpReply, AccountSnapshot, AuthenticatedKey, AuthFailure, BatchReply, CreditRequest, ExtendResult } from './types';
+import type { Hold, HoldFailure, HoldRequest, ReleaseResult, Result, RouteClass, SettleResult } from './types';
 
 export { MAX_OPEN_HOLDS } from './ledger';
 
 /** Card funding allowed before a human claims the account (spec "Limits"). */
 const UNCLAIMED_CARD_CAP_MICROS = 500_000_000;
 
-/** This object's parts, for the services `AccountDurableObject` (account.ts) adds around the money path. */
+/** This object's parts, for what `AccountManagement` and `AccountDurableObject` add around the money path. */
 export interface AccountParts {
   memory: AccountMemory;
   alarm: ExpiryAlarm;
@@ -71,40 +49,20 @@ export interface AccountParts {
   pool: MemberHoldPool;
   ownership: OrgOwnership;
   orgUsage: OrgUsage;
+  db: DrizzleSqliteDODatabase<typeof schema>;
+  ledger: Ledger;
+  usage: Usage;
+  subKeys: SubKeys;
   /** The account as `snapshot()` answers it, synchronously; throws without an account. */
   snapshot: () => AccountSnapshot;
 }
 
-export interface NewAccount {
-  accountId: string;
-  claimTokenHash: string;
-  key: { hash: string; hint: string; name: string };
-  expiresAt: number;
-  /** One-time starter credit, 0 for none. */
-  welcomeMicros: number;
-  /** The fund link's capability token (D22). */
-  fundToken: string;
-}
-
-export interface AdminView {
-  account: AccountSnapshot;
-  keys: KeyRecord[];
-  /** The newest ledger rows; `ledgerPage` reads the rest. */
-  ledger: LedgerEntry[];
-  holds: OpenHoldView[];
-  /** Holds released by their deadline and never charged: requests whose Worker died. */
-  expiredUnsettledHolds: number;
-  /** D33: what upstreams billed beyond this account's holds, its `loss` rows summed. */
-  lossMicros: number;
-  /** The request path's calls that reached this object since it started (in memory). */
-  calls: CallCountsView;
-}
-
 /**
  * One per account: the only place its balance, holds, ledger, keys and spend counters change. This
- * is its money path (keys, holds, settlements, the ledger and the operator's views of them);
- * `AccountDurableObject` (account.ts) adds what people and other objects ask of an account
- * beyond it: its human's claim and auto top-up, suspension, and organizations (D29).
+ * is its money path (key checks, holds, settlements, credits and the batch that carries them);
+ * `AccountManagement` (account-management.ts) adds its creation, key changes and the views of its
+ * ledger, and `AccountDurableObject` (account.ts) what people and other objects ask beyond them:
+ * its human's claim and auto top-up, suspension, and organizations (D29).
  * Every public method runs synchronously against SQLite, so calls are applied one at a time and a
  * burst of concurrent holds can never spend the same micro-dollar twice.
  *
@@ -128,7 +86,6 @@ export class AccountCore extends DurableObject<Env> {
   readonly #subKeys: SubKeys;
   readonly #requests: RequestRecords;
   readonly #spend: SpendCounters;
-  readonly #tree: KeyTree;
   readonly #organization: Organization;
   readonly #membership: Membership;
   readonly #pool: MemberHoldPool;
@@ -144,7 +101,7 @@ export class AccountCore extends DurableObject<Env> {
     super(ctx, env);
     this.#db = drizzle(ctx.storage, { schema });
     this.#alarm = new ExpiryAlarm(ctx.storage);
-    const tree = (this.#tree = new KeyTree(ctx.storage));
+    const tree = new KeyTree(ctx.storage);
     const spend = (this.#spend = new SpendCounters(ctx.storage, this.#memory.holds, tree));
     this.#keys = new Keys(ctx.storage, this.#db, this.#memory, spend, tree);
     this.#ledger = new Ledger(ctx.storage, this.#db, this.#memory, spend, this.#alarm);
@@ -175,6 +132,10 @@ export class AccountCore extends DurableObject<Env> {
       pool: this.#pool,
       ownership: this.#ownership,
       orgUsage: this.#orgUsage,
+      db: this.#db,
+      ledger: this.#ledger,
+      usage: this.#usage,
+      subKeys: this.#subKeys,
       snapshot: () => this.#snapshot(),
     };
     void ctx.blockConcurrencyWhile(async () => {
@@ -187,40 +148,6 @@ export class AccountCore extends DurableObject<Env> {
       this.#pool.load(Date.now());
       await this.#alarm.schedule();
     });
-  }
-
-  async create(input: NewAccount): Promise<AccountSnapshot> {
-    if (this.#memory.account) throw new Error('account already exists');
-    await migrate(this.#db, migrations);
-    const now = Date.now();
-    this.#db.transaction((tx) => {
-      tx.insert(account)
-        .values({ id: input.accountId, createdAt: now, claimTokenHash: input.claimTokenHash, expiresAt: input.expiresAt, fundToken: input.fundToken })
-        .run();
-      tx.insert(apiKeys).values({ id: newKeyId(input.accountId), createdAt: now, ...input.key }).run();
-    });
-    this.#memory.load(this.ctx.storage);
-    this.#topUp.load();
-    if (input.welcomeMicros > 0) {
-      await this.credit({ amountMicros: input.welcomeMicros, source: 'welcome', idempotencyKey: `welcome:${input.accountId}`, note: 'welcome credit' });
-    }
-    return this.snapshot();
-  }
-
-  /**
-   * D29: makes this object an organization: an account with a name and no key, funded like any
-   * account, that member accounts spend from. It never expires (the operator made it).
-   */
-  async createOrganization(input: { accountId: string; name: string; claimTokenHash: string; fundToken: string }): Promise<AccountSnapshot> {
-    if (this.#memory.account) throw new Error('account already exists');
-    await migrate(this.#db, migrations);
-    this.#db
-      .insert(account)
-      .values({ id: input.accountId, createdAt: Date.now(), claimTokenHash: input.claimTokenHash, expiresAt: null, fundToken: input.fundToken, kind: 'organization', name: input.name })
-      .run();
-    this.#memory.load(this.ctx.storage);
-    this.#topUp.load();
-    return this.snapshot();
   }
 
   /** Checks a key for routes that spend nothing (on the route class `route` when named). */
@@ -317,110 +244,6 @@ export class AccountCore extends DurableObject<Env> {
 
   async snapshot(): Promise<AccountSnapshot> {
     return this.#snapshot();
-  }
-
-  /** The account for a page that knows it by a capability (the fund page); null when there is none. */
-  async view(): Promise<AccountSnapshot | null> {
-    return this.#memory.account ? this.#snapshot() : null;
-  }
-
-  /** Everything an operator looks at; null when the account does not exist. */
-  async adminView(ledgerLimit = 50): Promise<AdminView | null> {
-    if (!this.#memory.account) return null;
-    return {
-      account: this.#snapshot(),
-      keys: await this.keys(),
-      ledger: this.#ledger.page(ledgerLimit).entries,
-      holds: this.#memory.holds.list().map((hold) => ({
-        holdId: hold.id,
-        keyId: hold.key_id,
-        amountMicros: hold.amount_micros,
-        purpose: hold.purpose,
-        requestId: hold.request_id,
-        createdAt: hold.created_at,
-        expiresAt: hold.expires_at,
-      })),
-      expiredUnsettledHolds: this.#ledger.expiredUnsettled(),
-      lossMicros: this.#ledger.losses(),
-      calls: this.#calls.view(),
-    };
-  }
-
-  /** A page of the whole ledger, newest first, before the row `before`; null without an account. */
-  async ledgerPage(limit: number, before?: number): Promise<LedgerPage | null> {
-    if (!this.#memory.account) return null;
-    return this.#ledger.page(limit, before);
-  }
-
-  /** The dashboard's ledger: charges of one key or model (or all), newest first; null without an account. */
-  async chargePage(filter: ChargeFilter, limit: number, before?: number): Promise<ChargePage | null> {
-    if (!this.#memory.account) return null;
-    return this.#usage.charges(filter, limit, before);
-  }
-
-  /** Charges since `since` (ms) per UTC day and purpose, for the usage chart; null without an account. */
-  async dailySpend(since: number): Promise<DailySpendRow[] | null> {
-    if (!this.#memory.account) return null;
-    return this.#usage.dailySpend(since);
-  }
-
-  /** The newest credits (cards, USDC, operator, welcome); null without an account. */
-  async credits(limit: number): Promise<CreditEntry[] | null> {
-    if (!this.#memory.account) return null;
-    return this.#usage.credits(limit);
-  }
-
-  /** Adds a key; null when the account does not exist. By the operator, with an `audit` ledger row in the same transaction. */
-  async createKey(input: NewKey, by?: 'operator'): Promise<KeyRecord | null> {
-    if (!this.#memory.account) return null;
-    const now = Date.now();
-    return this.ctx.storage.transactionSync(() => {
-      const key = this.#keys.create(input, now);
-      if (by) this.#ledger.auditKey(key.id, `key created by the operator: ${key.name}`, `operator:key:${key.id}`, now);
-      return key;
-    });
-  }
-
-  /** Changes a key's guardrails or revokes it; null when there is no such key. By the operator, with an `audit` ledger row naming what changed. */
-  async updateKey(keyId: string, patch: KeyPatch, by?: 'operator'): Promise<KeyRecord | null> {
-    if (!this.#memory.account) return null;
-    const now = Date.now();
-    return this.ctx.storage.transactionSync(() => {
-      const key = this.#keys.update(keyId, patch, now);
-      if (key && by) this.#ledger.auditKey(key.id, `key changed by the operator: ${describePatch(patch)}`, `operator:key:${key.id}:${crypto.randomUUID()}`, now);
-      return key;
-    });
-  }
-
-  async keys(): Promise<KeyRecord[]> {
-    return this.#keys.list();
-  }
-
-  /** D27 `POST /agent/keys`: a key of the account mints a sub-key (rules in `sub-keys.ts`). */
-  async mintSubKey(callerHash: string, request: SubKeyRequest): Promise<Result<{ key: KeyRecord }, SubKeyRefusal>> {
-    return this.#subKeys.mint(callerHash, request, Date.now());
-  }
-
-  /** D27 `GET /agent/keys`: the account's keys with their spend; a sub-key sees only itself. */
-  async keysForKey(callerHash: string): Promise<Result<{ keys: KeyWithSpend[] }, AuthFailure>> {
-    const listed = this.#subKeys.list(callerHash, Date.now());
-    const organizationId = this.#membership.organizationId;
-    if (!listed.ok || organizationId === null) return listed;
-    // D29: a member's keys also spent in its organization: one call there for all of them.
-    const { spend } = await this.#membership.peer(organizationId).memberKeySpend(this.#memory.account!.id);
-    // Left meanwhile: that spend is now counted here.
-    if (this.#membership.organizationId !== organizationId) return this.#subKeys.list(callerHash, Date.now());
-    const there = new Map(spend.filter((row) => row.period === TOTAL_PERIOD).map((row) => [row.keyId, row.spentMicros]));
-    return { ok: true, keys: listed.keys.map((key) => ({ ...key, spentMicros: key.spentMicros + (there.get(key.id) ?? 0) })) };
-  }
-
-  /** D27 `DELETE /agent/keys/{key_id}`: revoked from the next request on, with the sub-keys it minted. */
-  async revokeKeyForKey(callerHash: string, keyId: string): Promise<Result<{ key: KeyRecord }, SubKeyRefusal>> {
-    return this.#subKeys.revoke(callerHash, keyId, Date.now());
-  }
-
-  async ledgerEntries(limit = 50): Promise<LedgerEntry[]> {
-    return this.#ledger.page(limit).entries;
   }
 
   /**

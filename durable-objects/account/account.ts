@@ -1,5 +1,5 @@
 import type { HumanHolder, OpenClaimResult, ResetResult, ResetTerms } from './claim';
-import { AccountCore } from './account-core';
+import { AccountManagement } from './account-management';
 import type { JoinRefusal } from './membership';
 import type { InviteTerms, MemberRow } from './organization';
 import type { MemberHoldRequest, MemberKeySpend, NotMember, PoolGrant, PoolGrantRequest } from './org-protocol';
@@ -12,7 +12,8 @@ import type { CardReversal, CardRestoration, ReversalResult, SuspensionView } fr
 import type { SavedCard, TopUpRefusal, TopUpRule, TopUpView } from './top-up';
 import type { AccountSnapshot, AuthFailure, HoldFailure, MemberView, Result, Spendable, SweepOutcome } from './types';
 
-export { MAX_OPEN_HOLDS, type AccountParts, type AdminView, type NewAccount } from './account-core';
+export { MAX_OPEN_HOLDS, type AccountParts } from './account-core';
+export type { AdminView, NewAccount } from './account-management';
 
 /** D29: joining or leaving changes what every key of the account spends, so a sub-key or a spend-limited key may not (as D27's minting). */
 const mayChangeMembership = (key: KeyRow) =>
@@ -20,12 +21,13 @@ const mayChangeMembership = (key: KeyRow) =>
 
 /**
  * The account's Durable Object as the runtime and callers meet it: the money path of `AccountCore`
- * (account-core.ts), plus what people and other objects ask of an account beyond it, each a thin
- * call into its module: organizations (D29: a member's join and leave, an organization's invites,
- * members and their holds, its owner's dashboard), its human's claim and auto top-up, the
- * operator's suspension and card reversals, and the expiry sweep's last word.
+ * (account-core.ts) and its creation, keys and views (`AccountManagement`, account-management.ts),
+ * plus what people and other objects ask of an account beyond them, each a thin call into its
+ * module: organizations (D29: a member's join and leave, an organization's invites, members and
+ * their holds, its owner's dashboard), its human's claim and auto top-up, the operator's
+ * suspension and card reversals, and the expiry sweep's last word.
  */
-export class AccountDurableObject extends AccountCore {
+export class AccountDurableObject extends AccountManagement {
   // ---- D29, the member's side: called with one of its keys (`/agent/org/*`). ----
 
   /** Joins the organization an invite names (its hash checked there); idempotent for the same organization. */
