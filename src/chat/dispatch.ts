@@ -33,7 +33,7 @@ export async function dispatchChat(
     if (!adapter) throw new GatewayError('provider_unavailable', `${route.provider} serves no chat.`);
     let plan;
     try {
-      plan = applyParamRules(request, paramGroup(route));
+      plan = applyParamRules(request, paramGroup(route), adapter.unapplied);
     } catch (err) {
       // The fallback route cannot honour a parameter the first one could: no retry there.
       if (attempt > 0 && lastError) throw lastError;

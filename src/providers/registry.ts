@@ -2,6 +2,7 @@ import { GatewayError } from '../errors';
 import type { ChatRoute, ParamGroup } from '../catalog/types';
 import type { Capability, ProviderConfig, ProviderTarget } from './adapters';
 import { anthropic } from './anthropic';
+import { cerebras } from './cerebras';
 import { envName, providerKey } from './credentials';
 import { deepseek } from './deepseek';
 import { elevenlabs } from './elevenlabs';
@@ -38,6 +39,7 @@ export const PROVIDERS = {
   fal,
   replicate,
   elevenlabs,
+  cerebras,
 } satisfies Record<string, ProviderConfig>;
 
 type Registered = typeof PROVIDERS;
