@@ -1,7 +1,6 @@
 import { isConfigured } from '../providers/credentials';
 import { MODELS } from './models';
-import { PROVIDER_PARAM_GROUP } from './param-groups';
-import type { CatalogModel, ChatRoute, ParamGroup } from './types';
+import type { CatalogModel } from './types';
 
 export type { CatalogModel } from './types';
 
@@ -24,8 +23,4 @@ export function liveModels(env: Env): { model: CatalogModel; route: RouteOf<Cata
     const [route] = liveRoutes(model, env);
     return route ? [{ model, route }] : [];
   });
-}
-
-export function paramGroup(route: ChatRoute): ParamGroup {
-  return route.paramGroup ?? PROVIDER_PARAM_GROUP[route.provider] ?? 1;
 }

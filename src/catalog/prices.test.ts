@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { PROVIDER_IDS } from '../providers/ids';
+import { PROVIDER_IDS } from '../providers/registry';
 import { MODELS } from './models';
 import type { CatalogModel, PriceSource } from './types';
 

@@ -29,7 +29,7 @@ export interface ChatRoute {
   upstreamId: string;
   price: TokenPrice;
   source: PriceSource;
-  /** Defaults to the provider's group (see `PROVIDER_PARAM_GROUP`). */
+  /** Defaults to the provider's group (its config's `paramGroup`). */
   paramGroup?: ParamGroup;
   /**
    * The provider bills a request aborted before its first token as if it had run (a minimum per

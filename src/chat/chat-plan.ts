@@ -1,8 +1,8 @@
-import { paramGroup } from '../catalog';
 import { resolveModel, servingRoutes } from '../catalog/resolve';
 import type { ChatModel, ChatRoute, TokenPrice } from '../catalog/types';
 import { GatewayError } from '../errors';
 import type { ChatRequest } from '../providers/chat/types';
+import { paramGroup } from '../providers/registry';
 import { checkContent } from './content';
 import { measurePrompt, predictionTokens, type PromptSize } from './estimate';
 import { planHold, type HoldPlan } from './hold-plan';

@@ -1,10 +1,9 @@
-import { paramGroup } from '../catalog';
 import type { ChatRoute } from '../catalog/types';
 import { GatewayError } from '../errors';
 import type { ChatAdapter, ChatRequest } from '../providers/chat/types';
 import { sendUpstream } from '../providers/http';
 import { upstreamIdleMs } from '../providers/idle';
-import { adapterOf, providerBaseUrl, providerKey } from '../providers/registry';
+import { adapterOf, paramGroup, providerBaseUrl, providerKey } from '../providers/registry';
 import type { GuardOptions } from '../web/guard';
 import { imageFetcher } from './fetch-image';
 import { applyParamRules } from './params';
@@ -30,16 +29,16 @@ export async function dispatchChat(
   let lastError: GatewayError | undefined;
   const started = Date.now();
   for (const [attempt, route] of routes.slice(0, 2).entries()) {
+    const adapter = adapterOf(route.provider, 'chat');
+    if (!adapter) throw new GatewayError('provider_unavailable', `${route.provider} serves no chat.`);
     let plan;
     try {
-      plan = applyParamRules(request, paramGroup(route));
+      plan = applyParamRules(request, paramGroup(route), adapter.unapplied);
     } catch (err) {
       // The fallback route cannot honour a parameter the first one could: no retry there.
       if (attempt > 0 && lastError) throw lastError;
       throw err;
     }
-    const adapter = adapterOf(route.provider, 'chat');
-    if (!adapter) throw new GatewayError('provider_unavailable', `${route.provider} serves no chat.`);
     const upstreamRequest = { ...plan.request, model: route.upstreamId };
     if (options.maxTokens !== null) {
       upstreamRequest.max_tokens = options.maxTokens;

@@ -36,6 +36,12 @@ describe('applyParamRules', () => {
     for (const name of announced) expect(plan.request).not.toHaveProperty(name);
   });
 
+  it('announces what the route\'s adapter rejects even where its group applies it (Cerebras: the penalties)', () => {
+    const plan = applyParamRules({ ...base, temperature: 0.2, seed: 7, frequency_penalty: 0.5, presence_penalty: 0.1 }, 2, ['frequency_penalty', 'presence_penalty']);
+    expect(plan.unsupported).toEqual(['frequency_penalty', 'presence_penalty']);
+    expect(plan.request).toEqual({ ...base, temperature: 0.2, seed: 7 });
+  });
+
   it('passes unknown members to group 1 unchanged', () => {
     const plan = applyParamRules({ ...base, reasoning_effort: 'low', metadata: { a: '1' } }, 1);
     expect(plan.request).toMatchObject({ reasoning_effort: 'low', metadata: { a: '1' } });

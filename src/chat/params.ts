@@ -78,8 +78,9 @@ export interface ParamPlan {
  * A member billed beyond text (`refuseBilledMembers`) is a 400 everywhere. Group 3 builds its
  * upstream body from known members, and groups 1 and 2 pass on only `PASSED_ON`, so any other
  * member is announced too: nothing is dropped silently, and nothing reaches an upstream unpriced.
+ * `unapplied` is what the route's adapter rejects beyond its group (`ChatAdapter.unapplied`).
  */
-export function applyParamRules(request: ChatRequest, group: ParamGroup): ParamPlan {
+export function applyParamRules(request: ChatRequest, group: ParamGroup, unapplied: readonly string[] = []): ParamPlan {
   refuseBilledMembers(request);
   if ((request.n ?? 1) > 1 && group !== 1) {
     throw new GatewayError('invalid_request', 'This model returns one choice per request; n above 1 is not supported.', { param: 'n' });
@@ -90,8 +91,9 @@ export function applyParamRules(request: ChatRequest, group: ParamGroup): ParamP
   }
 
   const passes = (name: string) =>
-    APPLIED_EVERYWHERE.has(name) ||
-    (group === 3 ? name === 'response_format' : !ANNOUNCED[group].includes(name) && (PASSED_ON.has(name) || (group === 1 && GROUP_1_ONLY.has(name))));
+    !unapplied.includes(name) &&
+    (APPLIED_EVERYWHERE.has(name) ||
+      (group === 3 ? name === 'response_format' : !ANNOUNCED[group].includes(name) && (PASSED_ON.has(name) || (group === 1 && GROUP_1_ONLY.has(name)))));
   const unsupported = Object.keys(request).filter((name) => request[name] !== undefined && !passes(name));
   const kept: ChatRequest = { ...request };
   for (const name of unsupported) delete kept[name];

@@ -1,4 +1,5 @@
 import type { z } from '@hono/zod-openapi';
+import type { ParamGroup } from '../catalog/types';
 import { GatewayError } from '../errors';
 import type { ChatAdapter } from './chat/types';
 import type { UpstreamCall } from './http';
@@ -74,7 +75,7 @@ export interface SpeechAdapter {
 }
 
 /** One provider: its endpoint, and the adapters of what it serves (absent: it does not serve that). */
-export interface ProviderConfig {
+interface ProviderBase {
   name: string;
   /** The public endpoint as the provider's own SDK writes it, version prefix included. */
   defaultBaseUrl: string;
@@ -84,11 +85,29 @@ export interface ProviderConfig {
    * `https://api.openai.com`); adapters append their endpoint to the base with the prefix.
    */
   versionPrefix: string;
-  chat?: ChatAdapter;
   images?: ImageAdapter;
   videos?: VideoAdapter;
   speech?: SpeechAdapter;
 }
+
+/**
+ * A chat provider also names its parameter group (spec "Provider parameter support"), read from
+ * its API reference; a catalog route may override it:
+ * - 1: OpenAI-shaped, everything applied (`n`, logprobs, `logit_bias`, `seed`, both penalties).
+ * - 2: OpenAI-compatible without `n` above 1 and logprobs (their members are announced).
+ * - 3: the upstream format is not chat-completions (Anthropic Messages, Gemini generateContent).
+ */
+interface ServesChat {
+  chat: ChatAdapter;
+  paramGroup: ParamGroup;
+}
+
+interface ServesNoChat {
+  chat?: undefined;
+  paramGroup?: undefined;
+}
+
+export type ProviderConfig = ProviderBase & (ServesChat | ServesNoChat);
 
 /** What a provider may serve: one member of `ProviderConfig` per kind of catalog model. */
 export type Capability = 'chat' | 'images' | 'videos' | 'speech';

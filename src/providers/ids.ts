@@ -1,17 +1,11 @@
-/** Every upstream the gateway can speak to; `<P>_API_KEY` in the environment turns one on. */
-export const PROVIDER_IDS = [
-  'openai',
-  'groq',
-  'together',
-  'deepseek',
-  'xai',
-  'mistral',
-  'fireworks',
-  'anthropic',
-  'gemini',
-  'fal',
-  'replicate',
-  'elevenlabs',
-] as const;
+/**
+ * The provider ids are the keys of `PROVIDERS` (`registry.ts`), which fills this interface in by
+ * declaration merging (the pattern of TanStack Router's `Register`). So there is one list, and
+ * the modules below the registry (catalog types, env, credentials, render contracts) can name a
+ * provider without importing every adapter, and without an import cycle.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by registry.ts
+export interface ProviderRegistry {}
 
-export type ProviderId = (typeof PROVIDER_IDS)[number];
+/** Every upstream the gateway can speak to; `<P>_API_KEY` in the environment turns one on. */
+export type ProviderId = keyof ProviderRegistry & string;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { refusalOf } from '../../test/workers/refusal';
-import { adapterTarget, providerBaseUrl, withVersionPrefix } from './registry';
+import type { ProviderConfig } from './adapters';
+import { groqChat } from './groq/chat';
+import { adapterTarget, PROVIDER_IDS, PROVIDERS, providerBaseUrl, withVersionPrefix } from './registry';
 
 describe('provider base URLs, with or without the version prefix', () => {
   it.each([
@@ -43,5 +45,21 @@ describe('adapterTarget: a provider answers only for what it serves', () => {
 
   it('answers 503 for a provider the operator has not turned on', () => {
     expect(refusalOf(() => adapterTarget(env, 'replicate', 'images'))).toMatchObject({ code: 'provider_unavailable' });
+  });
+});
+
+describe('the registry is the one list of providers', () => {
+  it('has the provider ids as its keys, each once', () => {
+    expect(PROVIDER_IDS).toEqual(Object.keys(PROVIDERS));
+    expect(new Set(PROVIDER_IDS).size).toBe(PROVIDER_IDS.length);
+  });
+
+  it('makes a chat provider name its parameter group, and a provider without chat name none (type errors)', () => {
+    const base = { name: 'Example', defaultBaseUrl: 'https://api.example.com/v1', versionPrefix: '/v1' };
+    // @ts-expect-error: serves chat without naming its parameter group
+    const unnamed: ProviderConfig = { ...base, chat: groqChat };
+    // @ts-expect-error: a parameter group on a provider that serves no chat
+    const stray: ProviderConfig = { ...base, paramGroup: 1 };
+    expect([unnamed.name, stray.name]).toEqual(['Example', 'Example']);
   });
 });

@@ -1,6 +1,8 @@
 import { GatewayError } from '../errors';
+import type { ChatRoute, ParamGroup } from '../catalog/types';
 import type { Capability, ProviderConfig, ProviderTarget } from './adapters';
 import { anthropic } from './anthropic';
+import { cerebras } from './cerebras';
 import { envName, providerKey } from './credentials';
 import { deepseek } from './deepseek';
 import { elevenlabs } from './elevenlabs';
@@ -19,9 +21,10 @@ export { isConfigured, providerKey } from './credentials';
 
 /**
  * Every provider, once, with everything it serves. Adding a provider is its folder beside this
- * file (an `index.ts` exporting its `ProviderConfig`), its id in `ids.ts`, and one line here;
- * adding a capability to one is one member of its config. A provider missing here, or a key that
- * is not a provider, is a type error.
+ * file (an `index.ts` exporting its `ProviderConfig`) and one line here: its key is its id
+ * (`ProviderId`, `<ID>_API_KEY`, `<ID>_BASE_URL`), and the compiler then asks for the rest (its
+ * config's members, a chat provider's parameter group). Adding a capability to one is one member
+ * of its config.
  */
 export const PROVIDERS = {
   openai,
@@ -36,7 +39,18 @@ export const PROVIDERS = {
   fal,
   replicate,
   elevenlabs,
-} satisfies Record<ProviderId, ProviderConfig>;
+  cerebras,
+} satisfies Record<string, ProviderConfig>;
+
+type Registered = typeof PROVIDERS;
+
+declare module './ids' {
+  // The registry's keys are the provider ids (see ids.ts).
+  interface ProviderRegistry extends Registered {}
+}
+
+/** Every provider id, in registry order. */
+export const PROVIDER_IDS: readonly ProviderId[] = Object.keys(PROVIDERS).filter(isProviderId);
 
 /** The adapter `provider` has for `capability`; undefined when it does not serve it. */
 export function adapterOf<C extends Capability>(provider: ProviderId, capability: C): ProviderConfig[C] {
@@ -60,6 +74,15 @@ export function adapterTarget<C extends Capability>(env: Env, provider: Provider
   const apiKey = providerKey(env, provider);
   if (!apiKey) throw new GatewayError('provider_unavailable', `${provider} is not configured.`, { retryAfter: 60 });
   return { adapter, target: { base: providerBaseUrl(env, provider), apiKey } };
+}
+
+/**
+ * The parameter group of a chat route (spec "Provider parameter support"): the route's own where
+ * the catalog sets one, else its provider's.
+ */
+export function paramGroup(route: ChatRoute): ParamGroup {
+  const config: ProviderConfig = PROVIDERS[route.provider];
+  return route.paramGroup ?? config.paramGroup ?? 1;
 }
 
 /** Whether a stored value names a provider (a job's stored handle is read back from JSON). */

@@ -2,7 +2,10 @@
  * A local OpenAI chat-completions upstream (https://platform.openai.com/docs/api-reference/chat).
  * With `{ path: '/openai/v1/chat/completions', name: 'groq', supportsN: false }` it plays Groq, the
  * group-2 provider: `n` above 1 is a 400, and streamed usage also rides on the finish chunk as
- * `x_groq.usage`, as Groq sends it.
+ * `x_groq.usage`, as Groq sends it. With `{ name: 'cerebras', usageOnFinishChunk: true, rejects: [...] }`
+ * it plays Cerebras (https://inference-docs.cerebras.ai/api-reference/chat-completions): the usage
+ * `stream_options.include_usage` asks for rides on the finish chunk (no chunk of its own), every
+ * answer carries `time_info`, and the members it rejects are a 400.
  */
 import type { ServerResponse } from 'node:http';
 import {
@@ -29,6 +32,10 @@ export interface OpenAIUpstreamOptions {
   apiKey?: string;
   /** Answers error scenarios as `hello`: a fallback route that works while the first one fails. */
   healthy?: boolean;
+  /** Streamed usage rides on the finish chunk instead of a usage chunk of its own (Cerebras). */
+  usageOnFinishChunk?: boolean;
+  /** Request members answered 400, as an upstream that rejects them does (Cerebras: both penalties, ...). */
+  rejects?: string[];
 }
 
 
@@ -87,6 +94,10 @@ export async function startOpenAIUpstream(options: OpenAIUpstreamOptions = {}): 
       return sendJson(res, 404, errorBody(`Unknown request URL: ${request.method} ${request.path}.`, 'invalid_request_error', 'unknown_url'));
     }
     const body = isJson(request.body) ? request.body : {};
+    const rejected = options.rejects?.find((member) => body[member] !== undefined);
+    if (rejected !== undefined) {
+      return sendJson(res, 400, errorBody(`Unsupported parameter: ${rejected}.`, 'invalid_request_error', 'wrong_api_format', rejected));
+    }
     const n = typeof body.n === 'number' ? body.n : 1;
     if (n > 1 && !supportsN) {
       // Groq's answer to n above 1.
@@ -103,6 +114,8 @@ export async function startOpenAIUpstream(options: OpenAIUpstreamOptions = {}): 
       // `[reports-prompt-tokens=N]`: one that reports N prompt tokens, whatever it was sent (a lying upstream).
       promptTokens: reportedPromptTokens(lastUserText(body)) ?? promptTokensOf(request.body) + (lastUserText(body).includes('[fractional-usage]') ? 0.5 : 0),
       groqId: `req_${name}${served}`,
+      usageOnFinishChunk: options.usageOnFinishChunk ?? false,
+      extra: name === 'cerebras' ? { time_info: { queue_time: 0.0001, prompt_time: 0.001, completion_time: 0.005, total_time: 0.007 } } : {},
     };
     // After a tool result the model answers in words, as the other simulators do.
     const answeringTool = Array.isArray(body.messages) && isJson(body.messages.at(-1)) && (body.messages.at(-1) as Json).role === 'tool';
@@ -171,6 +184,9 @@ interface Answer {
   n: number;
   promptTokens: number;
   groqId: string;
+  usageOnFinishChunk: boolean;
+  /** Top-level members of the provider's own (Cerebras `time_info`). */
+  extra: Json;
 }
 
 function usage(answer: Answer, completionTokens: number) {
@@ -193,6 +209,7 @@ function completion(answer: Answer, message: Json, finishReason: string, complet
     usage: usage(answer, completionTokens),
     system_fingerprint: 'fp_simulator',
     ...(groq ? { x_groq: { id: answer.groqId } } : { service_tier: 'default' }),
+    ...answer.extra,
   };
 }
 
@@ -235,8 +252,9 @@ function chunkStream(res: ServerResponse, request: RecordedRequest, answer: Answ
     delta: (delta: Json, extra?: Json) => frame(eachChoice(delta), extra),
     end: (finishReason: string, completionTokens: number) => {
       const used = usage(answer, completionTokens);
-      frame(eachChoice({}, finishReason), groq ? { x_groq: { id: answer.groqId, usage: used } } : {});
-      if (includeUsage) frame([], { usage: used });
+      const onFinish = answer.usageOnFinishChunk && includeUsage ? { usage: used, ...answer.extra } : {};
+      frame(eachChoice({}, finishReason), groq ? { x_groq: { id: answer.groqId, usage: used } } : onFinish);
+      if (includeUsage && !answer.usageOnFinishChunk) frame([], { usage: used });
       sse.write('data: [DONE]\n\n');
       sse.end();
     },

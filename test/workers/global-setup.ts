@@ -20,6 +20,8 @@ declare module 'vitest' {
     falUpstreamUrl: string;
     /** An OpenAI chat-completions upstream on 127.0.0.1 (GET /__recorded lists what it received). */
     chatUpstreamUrl: string;
+    /** Cerebras's chat completions played on 127.0.0.1 (key `CEREBRAS_UPSTREAM_KEY`; GET /__recorded lists what it received). */
+    cerebrasUpstreamUrl: string;
     /** A local EVM node with a 6-decimal token as USDC, for the watcher tests: its RPC, the token, a funded payer. */
     chain: { rpcUrl: string; token: string; payer: string; depositAddress: string };
     /** The test website (`test/upstreams/website.ts`) on 127.0.0.1, for scrapes, crawls and extracts inside workerd. */
@@ -31,6 +33,9 @@ export const IMAGES_UPSTREAM_KEY = 'sk-images-workers';
 export const VIDEOS_UPSTREAM_KEY = 'sk-videos-workers';
 export const REPLICATE_UPSTREAM_KEY = 'r8_workers';
 export const FAL_UPSTREAM_KEY = 'fal-workers';
+export const CEREBRAS_UPSTREAM_KEY = 'csk-workers';
+/** What Cerebras answers 400 to (https://inference-docs.cerebras.ai/resources/openai). */
+const CEREBRAS_REJECTS = ['frequency_penalty', 'presence_penalty', 'logit_bias', 'parallel_tool_calls', 'service_tier'];
 
 let upstream: ImagesUpstream | undefined;
 let videos: OpenAIVideosUpstream | undefined;
@@ -39,9 +44,10 @@ let chat: Upstream | undefined;
 let website: Upstream | undefined;
 let replicate: Upstream | undefined;
 let fal: Upstream | undefined;
+let cerebras: Upstream | undefined;
 
 export async function setup(project: TestProject) {
-  [upstream, videos, chain, chat, website, replicate, fal] = await Promise.all([
+  [upstream, videos, chain, chat, website, replicate, fal, cerebras] = await Promise.all([
     startOpenAIImagesUpstream(IMAGES_UPSTREAM_KEY),
     startOpenAIVideosUpstream(VIDEOS_UPSTREAM_KEY),
     startChain(),
@@ -49,11 +55,13 @@ export async function setup(project: TestProject) {
     startWebsite(),
     startReplicateUpstream(REPLICATE_UPSTREAM_KEY),
     startFalUpstream(FAL_UPSTREAM_KEY),
+    startOpenAIUpstream({ name: 'cerebras', supportsN: false, apiKey: CEREBRAS_UPSTREAM_KEY, usageOnFinishChunk: true, rejects: CEREBRAS_REJECTS }),
   ]);
   project.provide('replicateUpstreamUrl', replicate.url);
   project.provide('falUpstreamUrl', fal.url);
   project.provide('websiteUrl', website.url);
   project.provide('chatUpstreamUrl', chat.url);
+  project.provide('cerebrasUpstreamUrl', cerebras.url);
   await chain.mint(chain.payer, 1_000_000_000_000n);
   // Past anvil's `finalized` (head - 64): rows other files make at low block numbers are settled, never re-checked by a watcher pass.
   await chain.mine(70);
@@ -70,4 +78,5 @@ export async function teardown() {
   await website?.stop();
   await replicate?.stop();
   await fal?.stop();
+  await cerebras?.stop();
 }

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
-import { PROVIDER_IDS } from '../../src/providers/ids';
+import { PROVIDER_IDS } from '../../src/providers/registry';
 
 const everyProvider = Object.fromEntries(PROVIDER_IDS.map((id) => [`${id.toUpperCase()}_API_KEY`, 'configured']));
 

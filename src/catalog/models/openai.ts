@@ -1,5 +1,5 @@
 import type { CatalogModel } from '../types';
-import { FIREWORKS_PRICING, GROQ_PRICING, OPENAI_PRICING, TOGETHER_PRICING } from './sources';
+import { cerebrasPage, FIREWORKS_PRICING, GROQ_PRICING, OPENAI_PRICING, TOGETHER_PRICING } from './sources';
 
 /**
  * OpenAI models. Only ids still served on the catalog date are listed: o1, o3-mini, o4-mini,
@@ -195,7 +195,7 @@ export const openai = [
     ],
   },
 
-  // ---- Open-weight gpt-oss (served by Groq, Together, Fireworks) ----
+  // ---- Open-weight gpt-oss (served by Groq, Together, Fireworks, Cerebras) ----
   {
     type: 'chat',
     id: 'openai/gpt-oss-120b',
@@ -211,6 +211,7 @@ export const openai = [
       { provider: 'groq', upstreamId: 'openai/gpt-oss-120b', price: { inputPerMTok: 0.15, outputPerMTok: 0.6, cacheReadPerMTok: 0.075 }, source: GROQ_PRICING },
       { provider: 'together', upstreamId: 'openai/gpt-oss-120b', price: { inputPerMTok: 0.15, outputPerMTok: 0.6 }, source: TOGETHER_PRICING },
       { provider: 'fireworks', upstreamId: 'accounts/fireworks/models/gpt-oss-120b', price: { inputPerMTok: 0.15, outputPerMTok: 0.6 }, source: FIREWORKS_PRICING },
+      { provider: 'cerebras', upstreamId: 'gpt-oss-120b', price: { inputPerMTok: 0.35, outputPerMTok: 0.75 }, source: cerebrasPage('openai-oss') },
     ],
   },
   {

@@ -27,6 +27,8 @@ export const GROQ_PRICING = at('https://groq.com/pricing');
 export const TOGETHER_PRICING = at('https://www.together.ai/pricing');
 /** Fireworks AI serverless pricing. */
 export const FIREWORKS_PRICING = at('https://fireworks.ai/pricing');
+/** Cerebras publishes each model's price on its model page (gpt-oss-120b's is `openai-oss`); read 2026-12-02. */
+export const cerebrasPage = (page: string): PriceSource => at(`https://inference-docs.cerebras.ai/models/${page}`, '2026-12-02');
 /** ElevenLabs API pricing (per 1K characters); stored copy dated June 2026. */
 export const ELEVENLABS_PRICING = at('https://elevenlabs.io/pricing/api', '2026-06-01');
 

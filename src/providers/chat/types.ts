@@ -119,6 +119,11 @@ export interface StreamTranslator {
 }
 
 export interface ChatAdapter {
+  /**
+   * Members the upstream rejects though its parameter group passes them on (Cerebras answers 400
+   * to both penalties): removed before the call and announced in `x-service-unsupported-params`.
+   */
+  unapplied?: readonly string[];
   /** The upstream request for a client request (`request.stream` decides streaming). */
   buildRequest(request: ChatRequest, target: ChatTarget, fetchImage: ImageFetcher): Promise<UpstreamRequest>;
   /** A non-streamed upstream answer as a chat completion, with its usage. */

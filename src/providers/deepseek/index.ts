@@ -2,9 +2,11 @@ import type { ProviderConfig } from '../adapters';
 import { deepseekChat } from './chat';
 
 /** DeepSeek: chat. DeepSeek serves the same API with and without `/v1`; its documentation writes none. */
-export const deepseek = {
+export const deepseek: ProviderConfig = {
   name: 'DeepSeek',
   defaultBaseUrl: 'https://api.deepseek.com',
   versionPrefix: '',
   chat: deepseekChat,
-} satisfies ProviderConfig;
+  // No `n`; no `logit_bias`.
+  paramGroup: 2,
+};

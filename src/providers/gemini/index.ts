@@ -2,9 +2,11 @@ import type { ProviderConfig } from '../adapters';
 import { geminiChat } from './chat';
 
 /** Google Gemini API: chat. */
-export const gemini = {
+export const gemini: ProviderConfig = {
   name: 'Google Gemini API',
   defaultBaseUrl: 'https://generativelanguage.googleapis.com/v1beta',
   versionPrefix: '/v1beta',
   chat: geminiChat,
-} satisfies ProviderConfig;
+  // generateContent is not chat-completions.
+  paramGroup: 3,
+};

@@ -2,9 +2,11 @@ import type { ProviderConfig } from '../adapters';
 import { groqChat } from './chat';
 
 /** Groq: chat. */
-export const groq = {
+export const groq: ProviderConfig = {
   name: 'Groq',
   defaultBaseUrl: 'https://api.groq.com/openai/v1',
   versionPrefix: '/openai/v1',
   chat: groqChat,
-} satisfies ProviderConfig;
+  // Only `n: 1`; no logprobs or `logit_bias`.
+  paramGroup: 2,
+};

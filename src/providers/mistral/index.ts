@@ -2,9 +2,11 @@ import type { ProviderConfig } from '../adapters';
 import { mistralChat } from './chat';
 
 /** Mistral AI: chat. */
-export const mistral = {
+export const mistral: ProviderConfig = {
   name: 'Mistral AI',
   defaultBaseUrl: 'https://api.mistral.ai/v1',
   versionPrefix: '/v1',
   chat: mistralChat,
-} satisfies ProviderConfig;
+  // No logprobs or `logit_bias`; `seed` is its `random_seed`.
+  paramGroup: 2,
+};

@@ -22,6 +22,8 @@ export interface OpenAICompatibleOptions {
   rename?: Record<string, string>;
   /** Fields the upstream rejects outright. `messages[].name` removes `name` from every message. */
   drop?: string[];
+  /** Top-level members the upstream rejects that its group would pass on: announced as not applied (`ChatAdapter.unapplied`). */
+  unapplied?: readonly string[];
   /**
    * Whether to ask for the usage frame with `stream_options.include_usage` (default true). Off for
    * upstreams that put usage on the last chunk unasked and do not document `stream_options`.
@@ -46,7 +48,7 @@ const numberOr = (value: unknown): number | undefined => (typeof value === 'numb
 const FINISH_REASONS: Record<string, string> = { eos: 'stop', model_length: 'length' };
 
 export function openAICompatibleChat(options: OpenAICompatibleOptions): ChatAdapter {
-  const { path, rename = {}, drop = [], requestStreamUsage = true, reasoningOutsideCompletion = false } = options;
+  const { path, rename = {}, drop = [], unapplied = [], requestStreamUsage = true, reasoningOutsideCompletion = false } = options;
 
   const usageFrom = (raw: unknown): Usage | null => {
     if (!isRecord(raw)) return null;
@@ -67,6 +69,7 @@ export function openAICompatibleChat(options: OpenAICompatibleOptions): ChatAdap
   };
 
   return {
+    unapplied,
     async buildRequest(request, target) {
       const body: Json = { ...request, model: target.upstreamModel };
       if (request.stream === true && requestStreamUsage) {

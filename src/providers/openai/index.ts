@@ -5,12 +5,13 @@ import { openaiSpeech } from './speech';
 import { openaiVideos } from './videos';
 
 /** OpenAI: chat, images, videos, speech. */
-export const openai = {
+export const openai: ProviderConfig = {
   name: 'OpenAI',
   defaultBaseUrl: 'https://api.openai.com/v1',
   versionPrefix: '/v1',
   chat: openaiChat,
+  paramGroup: 1,
   images: openaiImages,
   videos: openaiVideos,
   speech: openaiSpeech,
-} satisfies ProviderConfig;
+};

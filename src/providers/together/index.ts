@@ -2,9 +2,11 @@ import type { ProviderConfig } from '../adapters';
 import { togetherChat } from './chat';
 
 /** Together AI: chat. */
-export const together = {
+export const together: ProviderConfig = {
   name: 'Together AI',
   defaultBaseUrl: 'https://api.together.xyz/v1',
   versionPrefix: '/v1',
   chat: togetherChat,
-} satisfies ProviderConfig;
+  // Together documents `n`, logprobs, `logit_bias`, `response_format`, `seed` and both penalties.
+  paramGroup: 1,
+};
