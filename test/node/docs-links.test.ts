@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { anchors, brokenLinks, slug } from './markdown-links';
+import { anchors, brokenLinks, slug, unclosedFence } from './markdown-links';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -28,6 +28,10 @@ describe('links of README.md and docs/', () => {
     expect(brokenLinks(ROOT, file)).toEqual([]);
   });
 
+  it.each(documentation())('every code fence of %s is closed', (file) => {
+    expect(unclosedFence(readFileSync(join(ROOT, file), 'utf8'))).toBeUndefined();
+  });
+
   it('names every docs page from the index, and the decisions from the README', () => {
     const index = readFileSync(join(ROOT, 'docs/README.md'), 'utf8');
     const pages = documentation().filter((file) => file.startsWith('docs/') && file !== 'docs/README.md');
@@ -46,6 +50,11 @@ describe('the link check', () => {
     ['## `R2_BUCKET_NAME` and [x402](x402.md)', 'r2_bucket_name-and-x402'],
   ])('slugs %s as GitHub does: #%s', (heading, expected) => {
     expect(slug(heading.replace(/^#+\s+/, ''))).toBe(expected);
+  });
+
+  it('finds a fence left open, and none in closed ones', () => {
+    expect(unclosedFence('# Deploy\n\n```sh\nnpm run deploy\n\nText\n')).toBe(3);
+    expect(unclosedFence('````md\n```sh\n```\n````\n~~~\nx\n~~~\n')).toBeUndefined();
   });
 
   it('numbers repeated headings as GitHub does', () => {

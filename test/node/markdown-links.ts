@@ -77,3 +77,15 @@ export function brokenLinks(root: string, file: string): BrokenLink[] {
   }
   return broken;
 }
+
+/** The line of a fence that is never closed (it would hide the rest of the page as code), or undefined. */
+export function unclosedFence(markdown: string): number | undefined {
+  let open: { marker: string; line: number } | undefined;
+  markdown.split('\n').forEach((text, index) => {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(text)?.[1];
+    if (!marker) return;
+    if (open === undefined) open = { marker, line: index + 1 };
+    else if (marker.startsWith(open.marker)) open = undefined;
+  });
+  return open?.line;
+}
