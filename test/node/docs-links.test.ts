@@ -52,6 +52,10 @@ describe('the link check', () => {
     expect(slug(heading.replace(/^#+\s+/, ''))).toBe(expected);
   });
 
+  it('counts an explicit <a id> as an anchor, as GitHub does', () => {
+    expect(anchors('<a id="d33"></a>\n\n## D33. A hold bounds its charge\n')).toEqual(new Set(['d33', 'd33-a-hold-bounds-its-charge']));
+  });
+
   it('finds a fence left open, and none in closed ones', () => {
     expect(unclosedFence('# Deploy\n\n```sh\nnpm run deploy\n\nText\n')).toBe(3);
     expect(unclosedFence('````md\n```sh\n```\n````\n~~~\nx\n~~~\n')).toBeUndefined();

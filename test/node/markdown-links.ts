@@ -42,6 +42,8 @@ export function anchors(markdown: string): Set<string> {
   for (const text of markdown.split('\n')) {
     const marker = /^\s*(`{3,}|~{3,})/.exec(text)?.[1];
     if (marker && (fence === undefined || marker.startsWith(fence))) fence = fence === undefined ? marker : undefined;
+    // An explicit anchor, `<a id="d33"></a>`, is one too (GitHub keeps the id).
+    if (fence === undefined) for (const [, id] of text.matchAll(/<a\s+(?:id|name)="([^"]+)"/g)) result.add(id!);
     const heading = fence === undefined ? /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(text)?.[1] : undefined;
     if (heading === undefined) continue;
     const base = slug(heading);
