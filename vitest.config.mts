@@ -9,7 +9,7 @@ const WORKERS_TESTS = ['src/**/*.test.ts', 'durable-objects/**/*.test.ts', 'test
  * Files that need a runtime of their own: they read state the whole runtime shares (a sweep over
  * every row, an isolate's memory of distances). Every other file shares one
  * workerd per Vitest worker, because starting workerd and loading the gateway's modules costs each
- * isolated file about 9 s, most of the suite's time (README, "Tests").
+ * isolated file about 9 s, most of the suite's time (docs/contributors/tests.md).
  */
 const OWN_RUNTIME = [
   // Sweeps read (and delete) every row past a time, whoever made it.
@@ -30,7 +30,7 @@ export default defineConfig(async () => {
   const workers = (name: string, isolate: boolean, include: string[], exclude: string[]) => ({
     plugins: [
       cloudflareTest({
-        // The sources themselves, not wrangler.toml's `main` (scripts/build.ts's output, README "Startup").
+        // The sources themselves, not wrangler.toml's `main` (scripts/build.ts's output, docs/contributors/architecture.md, "Startup").
         main: './src/index.ts',
         wrangler: { configPath: './wrangler.toml' },
         miniflare: { bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN } },
@@ -46,7 +46,7 @@ export default defineConfig(async () => {
       sequence: { groupOrder: 1 },
       // Runs in Node: the upstream simulators that tests inside workerd call over 127.0.0.1.
       globalSetup: ['./test/workers/global-setup.ts'],
-      // The gateway's own log lines (one per request, README "Observability") would bury the test output.
+      // The gateway's own log lines (one per request, docs/operators/observability.md) would bury the test output.
       onConsoleLog: (log: string) => (log.startsWith('{"event":') ? false : undefined),
     },
   });

@@ -190,7 +190,7 @@ function replicas(label, main, n) {
 }
 
 export async function measureHot({ bundleDir, config, upstreamUrl, stateRoot }) {
-  // The gateway's line per request (README "Observability") would bury the report: only other lines are shown.
+  // The gateway's line per request (docs/operators/observability.md) would bury the report: only other lines are shown.
   const quiet = { handleStructuredLogs: ({ message }) => void (message.startsWith('{"event":') || process.stderr.write(`${message}\n`)) };
   const label = 'hot-gateway';
   const main = gatewayWorkerOptions(bundleDir, config, upstreamUrl);
@@ -311,7 +311,7 @@ function report(configs, foreign) {
       `${HOT_WARMUP_SECONDS} s warm-up per configuration, then ${HOT_SECONDS} s each in ${HOT_ROUNDS} alternating rounds; exact percentiles over every request.`,
     `- Durable Object calls: each account's object counts in memory the calls of the request path that reach it (\`apply\` batches from the Worker's group commit and the settlement journal, and direct money calls), shown as \`durable_object_calls\` by \`GET /admin/accounts/{id}\`; read before the first round and after the last, once no hold is open, summed over the configuration's accounts and divided by its requests${restarted ? ` (**${restarted} objects restarted during the run: their counts from 0**)` : ''}. Operations per call is the mean batch.`,
     `- Money: the sum of the X-Service-Cost headers of every 200 against the balance drop from \`GET /admin/accounts/{id}\` (waiting up to ${SETTLE_WAIT_MS / 1000} s for open holds to close); the ledger rows written during the run (\`GET /admin/accounts/{id}/ledger\`), replayed in order: after each row, the balance it states minus the holds then open (least headroom ≥ 0: holds never exceeded the balance).`,
-    `- Local workerd runs the Worker in one isolate, so every request of an account meets the same group commit; a deployed account is called from many isolates and locations, each batching only its own requests (README "The path of a request"). ` +
+    `- Local workerd runs the Worker in one isolate, so every request of an account meets the same group commit; a deployed account is called from many isolates and locations, each batching only its own requests (docs/contributors/architecture.md). ` +
       (isolates ? `The "through ${HOT_ISOLATES} isolates" row sends the account's load round-robin through ${HOT_ISOLATES} copies of the gateway Worker in the same workerd (each its own isolate and group commit, the Durable Objects shared): each isolate's calls to the account come one at a time, so calls per second grow with the isolates, up to one per round trip each. ` : '') +
       `Other processes used ${(foreign * 100).toFixed(0)} % of the machine's CPU during the rounds${foreign > 0.1 ? ' (a busy machine: expect noise)' : ''}.`,
   ].join('\n');

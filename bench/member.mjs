@@ -114,7 +114,7 @@ export async function measureMember({ client, bundleDir, config, upstreamUrl, st
 
 /** One gateway and pass-through on `upstreamUrl`: the plain account and the member, c=1 in turns, CPU per c=1 request (unless `cpuN` is 0), c=32 (unless `rpsSeconds` is 0), then the money. */
 async function measureConfiguration({ client, bundleDir, config, upstreamUrl, stateRoot, label, n, streamN, rpsSeconds, cpuN = 0, bindings = {} }) {
-  // D21's decision per request, from the gateway's log line (README "Observability"); other lines are shown.
+  // D21's decision per request, from the gateway's log line (docs/operators/observability.md); other lines are shown.
   const decisions = new Map();
   const handleStructuredLogs = ({ message }) => {
     if (!message.startsWith('{"event":')) return void process.stderr.write(`${message}\n`);

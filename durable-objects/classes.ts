@@ -2,7 +2,7 @@ import type { AccountDurableObject as AccountImpl } from './account/account';
 import { lazyDurableObject, type MethodNames } from './lazy-class';
 import type { WebJobDurableObject as WebJobImpl } from './web-job/web-job';
 
-// The Worker's Durable Object classes (README "Startup"): the account's and the web job's import
+// The Worker's Durable Object classes (docs/contributors/architecture.md, "Startup"): the account's and the web job's import
 // drizzle, their tables and migrations, and funding; each loads with its object's first start.
 
 /** Every method of `AccountDurableObject` a caller or the runtime reaches (checked by a test). */

@@ -8,7 +8,7 @@ export type MethodNames<T> = { [K in keyof T]: T[K] extends (...args: never[]) =
 
 /**
  * A thin Durable Object class whose implementation is imported by the object's first start, not by
- * the module scope of every Worker start (README "Startup"): the bundle's module scope runs in each
+ * the module scope of every Worker start (docs/contributors/architecture.md, "Startup"): the bundle's module scope runs in each
  * isolate, the Worker's and the objects' alike, and an object class's imports (drizzle, its tables,
  * funding) are most of what remains there.
  *

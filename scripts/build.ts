@@ -1,7 +1,7 @@
 /**
  * The Worker's build (`[build] command` in wrangler.toml, so `wrangler dev`, `wrangler deploy` and
  * `wrangler check startup` run it first): esbuild with code splitting, from `src/index.ts` to
- * `build/` (README "Startup"). The main module holds what startup evaluates; every module the
+ * `build/` (docs/contributors/architecture.md, "Startup"). The main module holds what startup evaluates; every module the
  * gateway imports with `import()` (route groups, pages, Durable Object implementations, the queue
  * consumer, viem, Stripe, linkedom...) lands in `build/lazy-modules/`, which wrangler uploads as
  * additional ES modules (`find_additional_modules`) and workerd evaluates only when first imported.
@@ -52,7 +52,7 @@ export async function buildWorker(outdir = BUILD_DIR): Promise<void> {
     supported: { 'import-source': true, using: true },
     platform: 'browser',
     conditions: ['workerd', 'worker', 'browser'],
-    // Minified, the modules are about 720 KiB gzip instead of 1,020 (the 1 MB target, README
+    // Minified, the modules are about 720 KiB gzip instead of 1,020 (the 1 MB target, docs/operators/limits.md,
     // "Platform limits"), and the A/B in bench/results.md puts the chat path back at its cost before issue 22.
     minify,
     // keepNames would wrap every function created per request in a __name() call: measurable on the

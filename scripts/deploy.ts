@@ -137,7 +137,7 @@ async function main(config: DeployConfig): Promise<void> {
   const version = /deployed version (\S+)/.exec(deployed)?.[1];
   if (created.length === 0 && changed === 0) console.log(`nothing to create; deployed version ${version}`);
   else console.log(`created ${created.length} resource${created.length === 1 ? '' : 's'}, ${changed} change${changed === 1 ? '' : 's'} applied; deployed version ${version}`);
-  console.log('Secrets stay with `npx wrangler secret put NAME` (README, "Deploy").');
+  console.log('Secrets stay with `npx wrangler secret put NAME` (docs/operators/deploy.md).');
 }
 
 try {

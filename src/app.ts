@@ -22,7 +22,7 @@ const MCP_MAX_BYTES = 1 * MiB;
 /**
  * Builds the gateway. Each route's path, middleware and schemas are in its `*.routes.ts`. Startup
  * builds no zod schema: discovery and models are plain routes, every other API route is a stub until
- * the first request of its group (`src/routes/lazy/table.ts`, README "Startup").
+ * the first request of its group (`src/routes/lazy/table.ts`, docs/contributors/architecture.md, "Startup").
  */
 export function createApp() {
   const app = new Hono<AppEnv>();

@@ -59,7 +59,7 @@ type OptionalConfig = Partial<
   >
 >;
 
-/** Bindings a deployment may add to `wrangler.toml` (README): absent unless configured. */
+/** Bindings a deployment may add to `wrangler.toml` (docs/operators/deploy.md): absent unless configured. */
 interface OptionalBindings {
   /** A `[[send_email]]` binding: mails the claim's one-time code (`src/human/email.ts`). */
   EMAIL?: SendEmail;

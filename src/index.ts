@@ -1,6 +1,6 @@
 import { createApp } from './app';
 
-// The account's and the web job's classes are thin: their implementations load with the object (README "Startup").
+// The account's and the web job's classes are thin: their implementations load with the object (docs/contributors/architecture.md, "Startup").
 export { AccountDurableObject, WebJobDurableObject } from '../durable-objects/classes';
 export { FundingWatcherDurableObject } from '../durable-objects/funding-watcher/watcher';
 export { SettlementJournalDurableObject } from '../durable-objects/settlement-journal/journal';
@@ -10,7 +10,7 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
-  // The queue consumer and the cron are imported by their first run, not at startup (README "Startup").
+  // The queue consumer and the cron are imported by their first run, not at startup (docs/contributors/architecture.md, "Startup").
   async queue(batch, env, ctx) {
     const { consumeQueue } = await import('./queue/consumer');
     return consumeQueue(batch, env, ctx);

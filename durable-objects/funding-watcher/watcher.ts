@@ -41,7 +41,7 @@ export class FundingWatcherDurableObject extends DurableObject<Env> {
     const config = usdcConfig(this.env);
     if (!config) return;
     try {
-      // The pass (D1, viem's chain reads) loads with the first alarm, not with every Worker start (README "Startup").
+      // The pass (D1, viem's chain reads) loads with the first alarm, not with every Worker start (docs/contributors/architecture.md, "Startup").
       const { watchPass } = await import('../../src/funding/watch');
       const outcome = await watchPass(this.env, config, this.#cursor(config));
       await this.ctx.storage.setAlarm(Date.now() + (outcome.busy ? BUSY_INTERVAL_MS : IDLE_INTERVAL_MS));

@@ -65,7 +65,7 @@ export class RelayerDurableObject extends DurableObject<Env> {
     if (this.#wallet) return this.#wallet;
     const config = x402Config(this.env);
     if (!config || config.settlement.kind !== 'relayer') throw new Error('x402 settles through a facilitator or is off: no relayer key');
-    // viem's accounts load with the first settlement, not with every Worker start (README "Startup").
+    // viem's accounts load with the first settlement, not with every Worker start (docs/contributors/architecture.md, "Startup").
     const { relayerWallet } = await import('../../src/x402/relayer-wallet');
     this.#wallet = relayerWallet(config, config.settlement.privateKey);
     return this.#wallet;

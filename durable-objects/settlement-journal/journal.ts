@@ -16,7 +16,7 @@ const BATCH = 64;
  */
 export const GATHER_MS = 20;
 
-/** A settlement the Worker is about to state to its client (README, "Money"). */
+/** A settlement the Worker is about to state to its client (docs/contributors/money.md, "Durable near the Worker when the account is far"). */
 export interface JournalEntry {
   accountId: string;
   holdId: string;

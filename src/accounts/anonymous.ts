@@ -2,7 +2,7 @@ import { newApiKey, newClaimToken, newFundToken, sha256Hex } from './credentials
 import { database } from '../db';
 import { insertAccount } from '../db/accounts';
 
-/** An unfunded, unclaimed account is deleted this long after it was made (README, "Limits"). */
+/** An unfunded, unclaimed account is deleted this long after it was made (docs/operators/limits.md). */
 export const UNFUNDED_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** A new anonymous account's credentials, each shown once. */

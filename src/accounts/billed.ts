@@ -8,7 +8,7 @@ import { holdFailureError } from './failures';
 import { journalName, journalPays, settleDurably, type Settled } from './settlement';
 
 /**
- * The one money lifecycle (README, "Money"): hold, work, then settle or release. Every billed
+ * The one money lifecycle (docs/contributors/money.md, "One lifecycle, written once"): hold, work, then settle or release. Every billed
  * route and job goes through these functions, so each rule is written once here:
  * - a hold is placed for the calling key and tied to its request id, and a refusal is the spec's
  *   401/402/403/429 (`placeHold`);

@@ -3,7 +3,7 @@ import type { AccountClient } from './account-client';
 /**
  * How long a chat hold lives without news from its request. A request that dies with its Worker
  * (a crash, an eviction, a deploy) stops renewing, and the account's Durable Object releases its
- * hold within this time (README, "Money").
+ * hold within this time (docs/operators/money.md, "A hold lives only as long as its request can").
  */
 export const CHAT_HOLD_LEASE_MS = 30_000;
 /** How often a live request renews its lease: a third of it, so one lost renewal costs nothing. */

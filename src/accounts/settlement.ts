@@ -31,7 +31,7 @@ export function journalPays(roundTripMs: number | undefined): boolean {
 }
 
 /**
- * Charges a hold, durably, before its cost is stated (README, "Money"). Near its account, the
+ * Charges a hold, durably, before its cost is stated (docs/contributors/money.md, "Durable near the Worker when the account is far"). Near its account, the
  * settlement is one call to the account's Durable Object, and the balance stated is the one it
  * answers. Far from it (`far`, see `journalPays`), the settlement is written to the journal near
  * the Worker, which sends it on to the account at once and again until the account has answered;

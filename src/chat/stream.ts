@@ -110,7 +110,7 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
           for (const chunk of chunks) controller.enqueue(frame(chunk));
           if (done) {
             if (!finished) throw new Error('The provider ended the stream before the answer was complete.');
-            // A settlement acknowledged nowhere (README, "Money"): the answer is whole, so it ends
+            // A settlement acknowledged nowhere (docs/operators/money.md, "What a client was told is what the ledger says"): the answer is whole, so it ends
             // as one, like a non-streamed answer, without a stated cost; not as a provider failure.
             const result = await settleOnce('complete').catch((err: unknown) => {
               console.error('settlement acknowledged nowhere; the stream ends without a cost', err);

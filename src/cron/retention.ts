@@ -1,7 +1,7 @@
 import { outputRetentionMs } from '../media/outputs';
 
 /**
- * How long each kind of stored record is kept (README "Storage", "Retention"). The cron sweeps
+ * How long each kind of stored record is kept (docs/contributors/storage.md, "Retention"). The cron sweeps
  * delete past these; R2 lifecycle rules set by the deploy do the same for objects, as a first line.
  */
 const DAY_MS = 86_400_000;

@@ -6,7 +6,7 @@ import { sweepStorage } from './storage-sweep';
 import { sweepExpiredUploads } from './upload-expiry';
 
 /**
- * The cron's run (every 5 minutes, README "Queue"): each job kind's sweep (a lost message sent
+ * The cron's run (every 5 minutes, docs/contributors/storage.md, "Queue and cron"): each job kind's sweep (a lost message sent
  * again, an overdue job failed and its hold freed), then retention. The handler awaits them all, so
  * the invocation lives as long as they do (a cron's own wall-time limit, not `waitUntil`'s 30 s
  * after a client goes); they run side by side and settle each on its own, so one that throws does

@@ -27,7 +27,7 @@ const SIGNATURES: Record<UploadType, (bytes: Uint8Array) => boolean> = {
 /**
  * Whether a file's first bytes (at least `SNIFF_BYTES` of them, or the whole file) carry the
  * signature of its declared type. An upload is served from our origin, so bytes that are really
- * HTML or script must never be stored under an image's name (README, "Hosted files").
+ * HTML or script must never be stored under an image's name (docs/agents/uploads.md).
  */
 export function matchesDeclaredType(type: string, head: Uint8Array): boolean {
   return isUploadType(type) && SIGNATURES[type](head);

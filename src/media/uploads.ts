@@ -32,7 +32,7 @@ const MAX_ALLOWANCE = 10 * 1024 * MB;
 /**
  * Bytes an account may upload per UTC day: 500 MB, plus 100 MB per whole dollar of balance, at
  * most 10 GB. Uploading is free, so the allowance keeps an unfunded account from turning the
- * gateway into free storage while a working account never meets it (README, "Media").
+ * gateway into free storage while a working account never meets it (docs/agents/uploads.md).
  */
 export function dailyUploadAllowance(balanceMicros: number): number {
   const dollars = Math.max(0, Math.floor(balanceMicros / MICROS_PER_USD));

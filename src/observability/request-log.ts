@@ -80,7 +80,7 @@ export interface JobLine {
   /** `dropped`: a message of no kind this consumer knows, acked so it is not retried forever. */
   outcome: 'done' | 'retry' | 'dropped';
   ms: number;
-  /** The failure, shortened (error messages carry no secrets or prompts; see the README). */
+  /** The failure, shortened (error messages carry no secrets or prompts; see docs/operators/observability.md). */
   error?: string;
 }
 

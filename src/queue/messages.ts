@@ -1,5 +1,5 @@
 /**
- * Messages on the jobs queue, one kind per step of a job (README "Queue"). Queues deliver at least
+ * Messages on the jobs queue, one kind per step of a job (docs/contributors/storage.md, "Queue and cron"). Queues deliver at least
  * once, so every handler is idempotent. A new kind is added here and handled in `./consumer.ts`:
  * the consumer's `switch` does not compile until it is.
  */

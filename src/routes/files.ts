@@ -56,7 +56,7 @@ const gone = () => new GatewayError('not_found', 'No such file (it may have expi
  * pinned now when a presigned PUT was never seen); 404 for anything else.
  */
 async function pinnedUpload(env: Env, key: string): Promise<{ contentType: string; etag: string }> {
-  // Only an upload's link reads D1: the module stays out of what startup evaluates (README "Startup").
+  // Only an upload's link reads D1: the module stays out of what startup evaluates (docs/contributors/architecture.md, "Startup").
   const [{ database }, { uploadOfKey }, { checkUpload }] = await Promise.all([import('../db'), import('../db/uploads'), import('../media/upload-check')]);
   const db = database(env);
   const now = Date.now();

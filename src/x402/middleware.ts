@@ -26,7 +26,7 @@ export async function payThenServe(c: Context<AppEnv>, next: Next, header: strin
   // The key first: money is never taken for a key that cannot spend it.
   const auth = await caller.account.authenticate(caller.keyHash);
   if (!auth.ok) throw holdFailureError(auth);
-  // Settlement (D1, funding, the chain's wire format) loads with the first paid request, not at startup (README "Startup").
+  // Settlement (D1, funding, the chain's wire format) loads with the first paid request, not at startup (docs/contributors/architecture.md, "Startup").
   const { creditPayment, PAYMENT_RESPONSE, paymentResponseHeader, settlePayment } = await import('./payment');
   const payment = await settlePayment(c.env, config, header);
   await creditPayment(c.env, caller.accountId, payment);

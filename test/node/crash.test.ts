@@ -11,7 +11,7 @@ import { startGateway, type RunningGateway } from './gateway-process';
 
 const ADMIN = 'crash-admin-token-0123456789';
 /**
- * The bound the README states for chat holds of requests that died with the gateway: free again
+ * The bound docs/operators/money.md states for chat holds of requests that died with the gateway: free again
  * within 30 seconds of the crash (the lease), a minute at most counting the alarm's retries.
  */
 const CHAT_HOLD_BOUND_MS = 60_000;
@@ -183,7 +183,7 @@ describe('a crash in the middle of chat traffic', () => {
     const told = await load(apiKey, 60, 16, 0);
     expect(told.every((t) => t.costMicros !== null)).toBe(true);
     // A loaded account's Durable Object is slow to answer, so some settlements go by the journal,
-    // which answers the client first and reaches the account moments later (README, "Money").
+    // which answers the client first and reaches the account moments later (docs/contributors/money.md, "Durable near the Worker when the account is far").
     let account = await adminAccount(accountId);
     for (let i = 0; i < 50 && account.holds.length > 0; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -187,7 +187,7 @@ describe('npm run deploy against a stand-in of the Cloudflare API', () => {
     expect(result.output).toMatch(/env\.DB\b/);
     expect(api.requests.length).toBe(before);
 
-    // Every lazily imported module is uploaded beside the main one (README "Startup").
+    // Every lazily imported module is uploaded beside the main one (docs/contributors/architecture.md, "Startup").
     const metafile = JSON.parse(readFileSync(join(dir, 'build', 'meta.json'), 'utf8')) as Metafile;
     const lazyModules = Object.keys(metafile.outputs).filter((file) => file.startsWith('build/lazy-modules/'));
     expect(lazyModules.length).toBeGreaterThan(20);

@@ -9,7 +9,7 @@ import { IMAGES_UPSTREAM_KEY } from './global-setup';
 import { ADMIN_TOKEN, adminCredit, register } from './helpers';
 
 /**
- * README "Observability": one JSON line per request, written when the response is complete (for
+ * docs/operators/observability.md: one JSON line per request, written when the response is complete (for
  * a stream, when it ends, with its cost), and one per queue message. Observed through
  * console.log, as Workers Logs and `wrangler tail` read it.
  */

@@ -80,7 +80,7 @@ const unique = (words: string) => `${words} ${crypto.randomUUID()}`;
 
 /**
  * The account once every settlement has landed: a distant account's go through the journal near
- * the Worker, which carries them there shortly after the answers (README, "Money").
+ * the Worker, which carries them there shortly after the answers (docs/contributors/money.md, "Durable near the Worker when the account is far").
  */
 /** Once no hold is open (a member's idle hold pool goes back to its organization after POOL_IDLE_MS). */
 async function settled(stub: ReturnType<typeof accountStub>) {

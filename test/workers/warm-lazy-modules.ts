@@ -1,4 +1,4 @@
-// The gateway imports most of its modules on first use (README "Startup"). In workerd under Vitest
+// The gateway imports most of its modules on first use (docs/contributors/architecture.md, "Startup"). In workerd under Vitest
 // each such import is transformed on demand, which can take seconds on a busy machine: load them
 // all once per Vitest worker here, before any test's timeout runs, as a cold isolate's first
 // requests would. The lazy paths themselves still run in the tests (routes are built per request).

@@ -7,7 +7,7 @@ import { requestLine, type RequestLogFields } from '../../observability/request-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * One structured JSON line per request (README "Observability"), written when the response is
+ * One structured JSON line per request (docs/operators/observability.md), written when the response is
  * complete: at once for a plain answer, when the stream ends for one whose handler set
  * `c.var.log.until` (its cost is known only then). Handlers add what they know to `c.var.log`;
  * this reads the rest from the context it already has (no I/O, one JSON.stringify). The route is

@@ -54,7 +54,7 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
     return releaseHold(caller, hold.holdId, record());
   };
 
-  // The charge is durable before the answer that states it leaves (README, "Money"): a crash
+  // The charge is durable before the answer that states it leaves (docs/operators/money.md, "What a client was told is what the ledger says"): a crash
   // can lose an answer in flight, never a charge a client was told about.
   const settle = (usage: Usage) => {
     stopLease();

@@ -3,7 +3,7 @@ import type { AppEnv } from '../../env';
 import * as chat from '../chat/chat.handlers';
 import * as chatRoutes from '../chat/chat.routes';
 
-/** Chat completions: the `chat` group of `LAZY_ROUTES` (zod and the chat schema load with it, README "Startup"). */
+/** Chat completions: the `chat` group of `LAZY_ROUTES` (zod and the chat schema load with it, docs/contributors/architecture.md, "Startup"). */
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(chatRoutes.chatCompletions, chat.chatCompletionsHandler);
 }

@@ -7,7 +7,7 @@ export interface RouteGroup {
 }
 
 /**
- * The route groups built on first use (README "Startup"): zod, their schemas, OpenAPI definitions
+ * The route groups built on first use (docs/contributors/architecture.md, "Startup"): zod, their schemas, OpenAPI definitions
  * and handlers' modules are loaded by the first request that needs one of their routes, not at
  * startup. Their order is the route table's, which `/openapi.json` keeps.
  */

@@ -85,7 +85,7 @@ function inBlock(bytes: Uint8Array, { bytes: prefix, bits }: Block): boolean {
   return true;
 }
 
-/** Parsed on first use, not at startup (every Worker start evaluates this module, README "Startup"). */
+/** Parsed on first use, not at startup (every Worker start evaluates this module, docs/contributors/architecture.md, "Startup"). */
 function once<T>(build: () => T): () => T {
   let value: T | undefined;
   return () => (value ??= build());
