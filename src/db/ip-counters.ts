@@ -46,76 +46,46 @@ export async function countFundingSession(db: Database, ip: string, day: string)
   return row.fundingSessions;
 }
 
+/** The per-IP hourly allowances (`ip_hourly_counters`' columns). */
+type HourlyAllowance = 'wrongClaimCodes' | 'signInChallenges' | 'x402Attempts';
+
 /**
- * Takes one of this hour's wrong-code attempts for `ip` (D4) if fewer than `limit` were used, in
- * one conditional upsert, before the code is compared; `refundWrongCode` gives it back when the
- * code was right. Answers the hour's attempts now used, or null when its allowance is used up.
+ * Takes one of this hour's `column` allowance for `ip` if fewer than `limit` were used, in one
+ * conditional upsert, before the work it guards; answers the hour's count now used, or null when
+ * the allowance is used up.
  */
-export async function reserveWrongCode(db: Database, ip: string, hour: string, limit: number): Promise<number | null> {
+async function takeHourly(db: Database, column: HourlyAllowance, ip: string, hour: string, limit: number): Promise<number | null> {
+  const counter = ipHourlyCounters[column];
   const rows = await db
     .insert(ipHourlyCounters)
-    .values({ ip, hour, wrongClaimCodes: 1 })
-    .onConflictDoUpdate({
-      target: [ipHourlyCounters.ip, ipHourlyCounters.hour],
-      set: { wrongClaimCodes: sql`${ipHourlyCounters.wrongClaimCodes} + 1` },
-      setWhere: lt(ipHourlyCounters.wrongClaimCodes, limit),
-    })
-    .returning({ wrongClaimCodes: ipHourlyCounters.wrongClaimCodes })
+    .values({ ip, hour, [column]: 1 })
+    .onConflictDoUpdate({ target: [ipHourlyCounters.ip, ipHourlyCounters.hour], set: { [column]: sql`${counter} + 1` }, setWhere: lt(counter, limit) })
+    .returning({ used: counter })
     .all();
-  return rows[0]?.wrongClaimCodes ?? null;
+  return rows[0]?.used ?? null;
 }
 
-export async function refundWrongCode(db: Database, ip: string, hour: string): Promise<void> {
+/** Gives back one of this hour's `column` allowance (the guarded work turned out fine). */
+async function refundHourly(db: Database, column: HourlyAllowance, ip: string, hour: string): Promise<void> {
   await db
     .update(ipHourlyCounters)
-    .set({ wrongClaimCodes: sql`max(${ipHourlyCounters.wrongClaimCodes} - 1, 0)` })
+    .set({ [column]: sql`max(${ipHourlyCounters[column]} - 1, 0)` })
     .where(and(eq(ipHourlyCounters.ip, ip), eq(ipHourlyCounters.hour, hour)))
     .run();
 }
+
+/** D4: one of this hour's wrong-code attempts for `ip`, taken before the code is compared; `refundWrongCode` when it was right. */
+export const reserveWrongCode = (db: Database, ip: string, hour: string, limit: number) => takeHourly(db, 'wrongClaimCodes', ip, hour, limit);
+export const refundWrongCode = (db: Database, ip: string, hour: string) => refundHourly(db, 'wrongClaimCodes', ip, hour);
+
+/** One sign-in challenge for `ip` this hour; null once `limit` is reached. */
+export const takeSignInChallenge = (db: Database, ip: string, hour: string, limit: number) => takeHourly(db, 'signInChallenges', ip, hour, limit);
+
+/** One of this hour's failed keyless x402 payments for `ip`, before any chain call; `refundX402Attempt` when the payment settled. */
+export const reserveX402Attempt = (db: Database, ip: string, hour: string, limit: number) => takeHourly(db, 'x402Attempts', ip, hour, limit);
+export const refundX402Attempt = (db: Database, ip: string, hour: string) => refundHourly(db, 'x402Attempts', ip, hour);
 
 /** Drops the hourly counters (per IP, and of funding requests per account) of hours before `hour` (the cron sweep). */
 export async function deleteHourlyCountersBefore(db: Database, hour: string): Promise<void> {
   await db.batch([db.delete(ipHourlyCounters).where(lt(ipHourlyCounters.hour, hour)), db.delete(fundingRequestCounters).where(lt(fundingRequestCounters.hour, hour))]);
-}
-
-/** Counts one sign-in challenge for `ip` this hour; null once `limit` is reached (one statement). */
-export async function takeSignInChallenge(db: Database, ip: string, hour: string, limit: number): Promise<number | null> {
-  const rows = await db
-    .insert(ipHourlyCounters)
-    .values({ ip, hour, signInChallenges: 1 })
-    .onConflictDoUpdate({
-      target: [ipHourlyCounters.ip, ipHourlyCounters.hour],
-      set: { signInChallenges: sql`${ipHourlyCounters.signInChallenges} + 1` },
-      setWhere: lt(ipHourlyCounters.signInChallenges, limit),
-    })
-    .returning({ signInChallenges: ipHourlyCounters.signInChallenges })
-    .all();
-  return rows[0]?.signInChallenges ?? null;
-}
-
-/**
- * Takes one of this hour's failed keyless x402 payments for `ip` if fewer than `limit` were used
- * (one conditional upsert, before any chain call); `refundX402Attempt` gives it back when the
- * payment settled. Null when the allowance is used up.
- */
-export async function reserveX402Attempt(db: Database, ip: string, hour: string, limit: number): Promise<number | null> {
-  const rows = await db
-    .insert(ipHourlyCounters)
-    .values({ ip, hour, x402Attempts: 1 })
-    .onConflictDoUpdate({
-      target: [ipHourlyCounters.ip, ipHourlyCounters.hour],
-      set: { x402Attempts: sql`${ipHourlyCounters.x402Attempts} + 1` },
-      setWhere: lt(ipHourlyCounters.x402Attempts, limit),
-    })
-    .returning({ x402Attempts: ipHourlyCounters.x402Attempts })
-    .all();
-  return rows[0]?.x402Attempts ?? null;
-}
-
-export async function refundX402Attempt(db: Database, ip: string, hour: string): Promise<void> {
-  await db
-    .update(ipHourlyCounters)
-    .set({ x402Attempts: sql`max(${ipHourlyCounters.x402Attempts} - 1, 0)` })
-    .where(and(eq(ipHourlyCounters.ip, ip), eq(ipHourlyCounters.hour, hour)))
-    .run();
 }

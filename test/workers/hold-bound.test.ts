@@ -27,6 +27,13 @@ async function balanceMicros(accountId: string): Promise<number> {
 
 const chatBody = (content: string, extra: Record<string, unknown> = {}) => ({ model: MODEL, max_tokens: 1, messages: [{ role: 'user', content }], ...extra });
 
+/** What `POST /v1/quote` says a chat body would hold, in micro-dollars. */
+async function worstCase(apiKey: string, body: unknown): Promise<number> {
+  const res = await send('/v1/quote', apiKey, { path: '/v1/chat/completions', body });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return parseUsd(((await res.json()) as { worst_case_usd: string }).worst_case_usd)!;
+}
+
 describe('the prompt is held at its upper bound (D33)', () => {
   it('refuses with 402 a prompt of 40,000 control characters that a $0.002 account cannot cover, where it overspent before', async () => {
     const agent = await funded('0.002');
@@ -39,20 +46,13 @@ describe('the prompt is held at its upper bound (D33)', () => {
   it('holds every UTF-8 byte: a prompt of 3-byte characters is held at three tokens each', async () => {
     const agent = await funded('1');
     // 20,000 CJK characters: 60,000 bytes. At 4 characters a token the hold was 5,000 tokens.
-    const res = await send('/v1/quote', agent.api_key, { path: '/v1/chat/completions', body: chatBody('字'.repeat(20_000)) });
-    expect(res.status, await res.clone().text()).toBe(200);
-    const quote = (await res.json()) as { worst_case_usd: string };
     // At least 60,000 prompt tokens at $0.15 per million: $0.009, plus one output token.
-    expect(parseUsd(quote.worst_case_usd)!).toBeGreaterThanOrEqual(9_000);
+    expect(await worstCase(agent.api_key, chatBody('字'.repeat(20_000)))).toBeGreaterThanOrEqual(9_000);
   });
 
   it('counts members other than the messages (tools, unknown members) in the bound', async () => {
     const agent = await funded('1');
-    const quote = async (extra: Record<string, unknown>) => {
-      const res = await send('/v1/quote', agent.api_key, { path: '/v1/chat/completions', body: chatBody('Hi', extra) });
-      expect(res.status, await res.clone().text()).toBe(200);
-      return parseUsd(((await res.json()) as { worst_case_usd: string }).worst_case_usd)!;
-    };
+    const quote = (extra: Record<string, unknown>) => worstCase(agent.api_key, chatBody('Hi', extra));
     const bare = await quote({});
     const description = 'x'.repeat(100_000);
     const withTools = await quote({ tools: [{ type: 'function', function: { name: 'look', description, parameters: { type: 'object' } } }] });
@@ -69,11 +69,7 @@ describe('the prompt is held at its upper bound (D33)', () => {
 
   it('holds a prediction as output beyond max_tokens, since rejected prediction tokens are billed as output', async () => {
     const agent = await funded('1');
-    const quote = async (extra: Record<string, unknown>) => {
-      const res = await send('/v1/quote', agent.api_key, { path: '/v1/chat/completions', body: chatBody('Hi', extra) });
-      expect(res.status, await res.clone().text()).toBe(200);
-      return parseUsd(((await res.json()) as { worst_case_usd: string }).worst_case_usd)!;
-    };
+    const quote = (extra: Record<string, unknown>) => worstCase(agent.api_key, chatBody('Hi', extra));
     const bare = await quote({});
     const predicted = await quote({ prediction: { type: 'content', content: 'y'.repeat(50_000) } });
     // 50,000 output tokens at $0.60 per million: $0.03 more.
