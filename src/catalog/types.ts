@@ -186,9 +186,11 @@ export interface VideoModel extends ModelBase {
   imageInput: boolean;
   /**
    * The video's length follows its input video (at most the one duration listed), so a requested
-   * `duration` is refused and the price of that longest input is held and charged.
+   * `duration` is refused and the price of that longest input is held; the charge is the output's
+   * seconds where the provider reports them, rounded up to the provider's billing step (`roundUpTo`
+   * seconds), never past the hold (`outputCharge`).
    */
-  lengthFromInput?: true;
+  lengthFromInput?: { roundUpTo: number };
   routes: VideoRoute[];
 }
 

@@ -58,7 +58,9 @@ const NONE = { videos: 0, audios: 0, audioSwitch: false } as const;
  *   `image_url` and `end_image_url` (and a `resolution` 512P/768P this gateway does not send); Pro's
  *   (https://fal.ai/models/fal-ai/minimax/hailuo-02/pro/image-to-video/llms.txt) the same two, no duration.
  * - fal Kling LipSync (https://fal.ai/models/fal-ai/kling-video/lipsync/audio-to-video/llms.txt): one
- *   `video_url` and one `audio_url`, both required; nothing else (no prompt, duration or ratio).
+ *   `video_url` and one `audio_url`, both required; nothing else: no prompt, duration, resolution,
+ *   aspect ratio, seed or `generate_audio` (the output keeps the input video's length and resolution,
+ *   and its sound is the audio track), so planVideo refuses each of them with 400 naming it.
  */
 const FAMILIES: readonly { prefix: string; inputs: VideoInputs }[] = [
   { prefix: 'kuaishou/kling-lipsync', inputs: { aspectRatios: [], audioSwitch: false, seed: false, resolution: false, images: 0, videos: 1, audios: 1 } },

@@ -21,6 +21,9 @@ import { outputRetentionMs } from '../media/outputs';
 import { copyToR2 } from '../media/stream-copy';
 import { randomBase62 } from '../accounts/credentials';
 import { pollVideo, submitVideo, videoRailReadsFrameBytes } from '../media/videos/rail';
+import { outputCharge } from '../media/videos/charge';
+import { findModel } from '../catalog';
+import type { VideoModel } from '../catalog/types';
 
 /** A video job still open this long after submission fails and frees its hold. */
 export const VIDEO_JOB_DEADLINE_MS = 60 * 60 * 1000;
@@ -117,7 +120,9 @@ export async function pollVideoJob(env: Env, jobId: string): Promise<void> {
       if (!response.ok) throw new Error(`the finished video could not be downloaded (HTTP ${response.status})`);
       const key = `${accountPrefix('outputs', job.accountId)}${randomBase62(32)}.mp4`;
       await copyToR2(env.MEDIA, key, response, 'video/mp4');
-      const settled = await settleJobHold(env, job.accountId, job.holdId, job.predictedMicros, videoRecord(job, now));
+      const heldSeconds = typeof job.params.duration === 'number' ? job.params.duration : 0;
+      const charge = outputCharge(videoModel(job.model), job.predictedMicros, heldSeconds, progress.seconds);
+      const settled = await settleJobHold(env, job.accountId, job.holdId, charge, videoRecord(job, now));
       const done = Date.now();
       await insertGeneration(db, {
         id: `gen_${job.id.replace(/^vidjob_/, '')}`,
@@ -147,6 +152,11 @@ export async function sweepVideoJobs(env: Env, now: number): Promise<{ resent: n
   const resend = stale.filter((job) => !late.includes(job));
   if (resend.length > 0) await env.JOBS.sendBatch(resend.map((job) => ({ body: pollMessage(job.id) })));
   return { resent: resend.length, failed: late.length };
+}
+
+function videoModel(id: string): VideoModel | undefined {
+  const model = findModel(id);
+  return model?.type === 'video' ? model : undefined;
 }
 
 /** D26: the record of the request that made a video job (its request id is the hold's). */

@@ -86,5 +86,6 @@ export interface StoredVideoHandle {
 export type VideoProgress =
   | { state: 'queued' }
   | { state: 'processing' }
-  | { state: 'completed'; download: () => Promise<Response> }
+  /** `seconds`: the output's length where the provider reports it (a video that follows its input's length is charged by it). */
+  | { state: 'completed'; download: () => Promise<Response>; seconds?: number }
   | { state: 'failed'; error: string };

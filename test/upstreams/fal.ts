@@ -13,7 +13,8 @@
  * `detail`; one with `[503-once]` has its first status poll answered 503 without a body. A video
  * request (to a video endpoint of `VIDEO_SCHEMAS`, or any input with a `duration`) completes with
  * `{video: {url, content_type, file_size}}`: a 3 MB MP4, served without `Content-Length` for a
- * prompt with `[chunked]`. A video input with a field or aspect ratio its endpoint's page does not
+ * prompt with `[chunked]`; a lip-sync output reports `duration` only for an input video named with
+ * `?seconds=N` (`reportedLength`). A video input with a field or aspect ratio its endpoint's page does not
  * list, or without the image, video or audio an endpoint requires, is refused with 422
  * (`checkVideoInput`); `prompt` is required only where the endpoint's schema has one.
  * Test hook (not fal's): `GET /__requests/{request_id}` answers `{model_id, input}` as submitted.
@@ -120,7 +121,7 @@ export async function startFalUpstream(apiKey = 'fal-test-key'): Promise<FalUpst
       const path = `/files/${job.app.replace('/', '-')}-video-${videos.size}.mp4`;
       const size = 3 * 1024 * 1024;
       videos.set(path, { size, seed: videos.size, withLength: !String(job.input.prompt).includes('[chunked]') });
-      return sendJson(res, 200, { video: { url: `${url}${path}`, content_type: 'video/mp4', file_size: size } });
+      return sendJson(res, 200, { video: { url: `${url}${path}`, content_type: 'video/mp4', file_size: size, ...reportedLength(job.input) } });
     }
     const size = (job.input.image_size ?? { width: 1024, height: 768 }) as { width: number; height: number };
     const count = Number(job.input.num_images ?? 1);
@@ -143,6 +144,16 @@ export async function startFalUpstream(apiKey = 'fal-test-key'): Promise<FalUpst
   }
 
   return { ...upstream, served };
+}
+
+/**
+ * Test hook (not fal's documented File, which carries only the url): a lip-sync input video named
+ * with `?seconds=N` plays a video of N seconds, and its output reports `duration: N` as fal's video
+ * Files do where they carry one; any other output reports no length.
+ */
+function reportedLength(input: Record<string, unknown>): { duration?: number } {
+  const seconds = typeof input.video_url === 'string' ? /[?&]seconds=(\d+(?:\.\d+)?)/.exec(input.video_url)?.[1] : undefined;
+  return seconds ? { duration: Number(seconds) } : {};
 }
 
 function serveFile(res: ServerResponse, bytes: Buffer | undefined): void {

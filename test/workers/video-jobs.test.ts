@@ -325,7 +325,7 @@ describe('video, audio and image inputs rendered on fal through POST /v1/videos/
     expect(job).toMatchObject({ status: 'completed', actual_usd: 0.48 });
   });
 
-  it('lip-syncs an uploaded video to an uploaded audio track: fal gets video_url and audio_url only, and the 10 s bound is held and charged', async () => {
+  it('lip-syncs an uploaded video to an uploaded audio track: fal gets video_url and audio_url only, and with no length reported the 10 s bound is held and charged', async () => {
     const { apiKey, accountId } = await funded();
     const video = await stored(apiKey, 'video/mp4', MP4);
     const audio = await stored(apiKey, 'audio/mpeg', MP3);
@@ -334,6 +334,23 @@ describe('video, audio and image inputs rendered on fal through POST /v1/videos/
     expect(predicted_usd).toBe(0.14);
     expect(job).toMatchObject({ status: 'completed', actual_usd: 0.14 });
     expect(await accountStub(accountId).snapshot()).toMatchObject({ balanceMicros: 5_000_000 - 140_000, heldMicros: 0 });
+  });
+
+  it.each([
+    [3, 0.07],
+    [7, 0.14],
+    [12, 0.14],
+  ])('charges a lip-sync render whose output fal reports as %s s its seconds rounded up to 5 s (%s USD), never past the 10 s hold', async (seconds, usd) => {
+    const { apiKey, accountId } = await funded();
+    const video = `https://example.com/face.mp4?seconds=${seconds}`;
+    const res = await call(apiKey, '/v1/videos/generations', { model: 'kuaishou/kling-lipsync', prompt: 'say it', video_url: video, audio_url: 'https://example.com/a.mp3' });
+    // The spec requires a prompt; the endpoint has none, and the answer says it was not applied.
+    expect(res.headers.get('x-service-unsupported-params')).toBe('prompt');
+    const { id, predicted_usd } = (await res.json()) as { id: string; predicted_usd: number };
+    expect(predicted_usd).toBe(0.14);
+    for (let round = 0; round < 5 && (await status(id)) !== 'completed'; round++) await pollVideoJob(falEnv, id);
+    expect(await (await call(apiKey, `/v1/videos/generations/${id}`)).json()).toMatchObject({ status: 'completed', actual_usd: usd });
+    expect(await accountStub(accountId).snapshot()).toMatchObject({ balanceMicros: 5_000_000 - Math.round(usd * 1_000_000), heldMicros: 0 });
   });
 
   it('refuses an upload of the wrong kind with 400 naming its field, before anything is held or sent, and the quote refuses it too', async () => {
@@ -366,6 +383,13 @@ describe('video, audio and image inputs rendered on fal through POST /v1/videos/
     [{ video_urls: ['https://example.com/a.mp4', 'https://example.com/b.mp4'], audio_url: 'https://example.com/a.mp3' }, 'video_urls'],
     [{ video_url: 'https://example.com/a.mp4', audio_url: 'https://example.com/a.mp3', duration: 10 }, 'duration'],
     [{ video_url: 'https://example.com/a.mp4', audio_url: 'https://example.com/a.mp3', image_url: 'https://example.com/a.png' }, 'image_url'],
+    // fal's lipsync/audio-to-video schema has video_url and audio_url only: the output keeps the input's resolution, its sound is the track.
+    [{ video_url: 'https://example.com/a.mp4', audio_url: 'https://example.com/a.mp3', resolution: '720p' }, 'resolution'],
+    [{ video_url: 'https://example.com/a.mp4', audio_url: 'https://example.com/a.mp3', resolution: '1080p' }, 'resolution'],
+    [{ video_url: 'https://example.com/a.mp4', audio_url: 'https://example.com/a.mp3', audio: true }, 'audio'],
+    [{ video_url: 'https://example.com/a.mp4', audio_url: 'https://example.com/a.mp3', audio: false }, 'audio'],
+    [{ video_url: 'https://example.com/a.mp4', audio_url: 'https://example.com/a.mp3', aspect_ratio: '16:9' }, 'aspect_ratio'],
+    [{ video_url: 'https://example.com/a.mp4', audio_url: 'https://example.com/a.mp3', seed: 7 }, 'seed'],
   ])('refuses %o on the lip-sync model with 400 naming the field', async (body, param) => {
     const { apiKey } = await funded();
     await expectError(await call(apiKey, '/v1/videos/generations', { model: 'kuaishou/kling-lipsync', prompt: 'say it', ...body }), 400, 'invalid_request', 'invalid_request_error', param);

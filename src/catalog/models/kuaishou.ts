@@ -188,11 +188,16 @@ export const kuaishou = [
     ],
   },
   {
-    // Lip-syncs a video to an audio track (https://fal.ai/models/fal-ai/kling-video/lipsync/audio-to-video/llms.txt):
-    // video_url (required; .mp4/.mov, 2 to 10 s, 720p or 1080p) and audio_url (required; 2 to 60 s, up to 5 MB),
-    // no prompt, no duration: the output is as long as the input video. fal bills $0.014 per second of input
-    // video, rounded up to the next 5 s, so a render costs at most 10 s x $0.014 = $0.14: the duration listed
-    // is that bound (`lengthFromInput`), held and charged, since the input's length is not known before the render.
+    // Lip-syncs a video to an audio track. fal's documented input schema
+    // (https://fal.ai/models/fal-ai/kling-video/lipsync/audio-to-video/llms.txt,
+    // https://fal.ai/docs/model-api-reference/video-generation-api/kling-video-lipsync) has two fields only:
+    // video_url (required; .mp4/.mov, up to 100 MB, 2 to 10 s, 720p or 1080p, sides 720 to 1920 px) and
+    // audio_url (required; 2 to 60 s, up to 5 MB). No prompt (not sent, announced in x-service-unsupported-params),
+    // no duration, resolution, aspect_ratio, seed or audio switch: the output keeps the input video's length and
+    // resolution, and its sound is the audio track, so those fields are 400s naming them. fal bills $0.014 per
+    // second of input video, rounded up to the next 5 s: the hold is the longest input, 10 s x $0.014 = $0.14;
+    // the charge is the output's seconds, rounded up to 5 s, where fal reports them (its documented output File
+    // carries only the url, so with no length reported the hold is charged).
     // Release: the lip-sync feature of Kling 1.6's app; fal's page gives no date.
     type: 'video',
     id: 'kuaishou/kling-lipsync',
@@ -201,9 +206,10 @@ export const kuaishou = [
     released: '2024-12-19',
     durations: [10],
     defaultDuration: 10,
-    lengthFromInput: true,
+    lengthFromInput: { roundUpTo: 5 },
+    // The input video's resolutions (the output keeps its input's; a requested one is refused).
     resolutions: ['720p', '1080p'],
-    // The video carries the given audio track.
+    // The video carries the given audio track (no switch: an asked `audio` is refused).
     audio: true,
     imageInput: false,
     routes: [

@@ -51,6 +51,12 @@ export function planVideo(request: VideoRequest, env: Env): VideoPlan {
   const links = [...picked.links, ...media.links];
   refuseUnless(inputs.seed, request.seed, 'seed', `${model.id} takes no seed.`);
   refuseUnless(!lacks.includes('seed'), request.seed, 'seed', `${model.id} takes no seed with these images (its ${endpoint.upstreamId} endpoint has none).`);
+  if (request.resolution !== undefined && !inputs.resolution && model.resolutions.length > 1) {
+    throw new GatewayError('invalid_request', `${model.id} takes no resolution: its ${endpoint.upstreamId} endpoint has no such field, and the video keeps its input's (${model.resolutions.join(' or ')}).`, { param: 'resolution' });
+  }
+  if (request.audio !== undefined && inputs.audios > 0 && !inputs.audioSwitch) {
+    throw new GatewayError('invalid_request', `${model.id} takes no audio switch: its sound is the audio_url track.`, { param: 'audio' });
+  }
   if (request.audio === true && !model.audio) throw new GatewayError('invalid_request', `${model.id} renders no audio.`, { param: 'audio' });
   if (request.audio === false && model.audio && !inputs.audioSwitch) {
     throw new GatewayError('invalid_request', `${model.id} always renders audio; it has no switch to turn it off.`, { param: 'audio' });

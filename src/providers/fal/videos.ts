@@ -64,7 +64,7 @@ async function poll(handle: FalHandle, { apiKey }: ProviderTarget): Promise<Vide
   if (status.status === 'IN_QUEUE') return { state: 'queued' };
   if (status.status !== 'COMPLETED') return { state: 'processing' };
   if (status.error) return { state: 'failed', error: status.error };
-  let result: { video?: { url?: string } };
+  let result: { video?: { url?: string; duration?: unknown } };
   try {
     result = await call(handle.responseUrl, { headers: auth });
   } catch (err) {
@@ -73,7 +73,9 @@ async function poll(handle: FalHandle, { apiKey }: ProviderTarget): Promise<Vide
   }
   const url = result.video?.url;
   if (!url) return { state: 'failed', error: 'fal answered without a video.' };
-  return { state: 'completed', download: () => fetch(url) };
+  // fal's video File carries `duration` (seconds) on endpoints that report it; lip-sync's documented File does not.
+  const seconds = typeof result.video?.duration === 'number' && result.video.duration > 0 ? result.video.duration : undefined;
+  return { state: 'completed', download: () => fetch(url), ...(seconds !== undefined ? { seconds } : {}) };
 }
 
 function call<T>(url: string, init: MediaInit): Promise<T> {

@@ -7,6 +7,7 @@ import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { fileUrl } from '../../media/outputs';
 import { requireStoredUploads } from '../../media/upload-check';
+import { UNSUPPORTED_HEADER } from '../../billing/headers';
 import { submitVideoJob } from '../../jobs/video-jobs';
 import { planVideo } from '../../media/videos/plan';
 import { toUsdNumber } from '../../money';
@@ -24,6 +25,8 @@ export const submitVideoHandler: RouteHandler<typeof submitVideoRoute, AppEnv> =
   Object.assign(c.var.log, { model: plan.model.id, provider: plan.route.provider });
   await Promise.all(plan.links.map((link) => requireStoredUploads(c.env, publicBaseUrl(c), link.urls, link.param, link.kind)));
   const { id } = await submitVideoJob(c, request, plan);
+  // The spec requires a prompt; an endpoint with none (lip-sync) does not get it, and says so.
+  if (plan.endpoint.omit?.includes('prompt')) c.header(UNSUPPORTED_HEADER, 'prompt');
   return c.json({ id, status: 'queued' as const, predicted_usd: toUsdNumber(plan.predictedMicros) }, 202);
 };
 
