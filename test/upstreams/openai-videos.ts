@@ -6,6 +6,7 @@
  * polls (`failed` with `error: {code, message}` for a prompt with `[fail]`; the first poll answers 503
  * for one with `[503-once]`); `GET
  * /v1/videos/{id}/content` streams the MP4 (150 MB for a prompt with `[big]`, else 2 MB).
+ * Test hook (not OpenAI's): `GET /__videos/{id}` answers the create call's `{fields, files}` as received.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,7 +34,7 @@ export const BIG_VIDEO_BYTES = 150 * 1024 * 1024;
 
 export async function startOpenAIVideosUpstream(apiKey = 'sk-videos-test'): Promise<OpenAIVideosUpstream> {
   const created: VideoRecord[] = [];
-  const videos = new Map<string, { fields: Record<string, string>; polls: number; seed: number }>();
+  const videos = new Map<string, { fields: Record<string, string>; record: VideoRecord; polls: number; seed: number }>();
   const troubled = new Set<string>();
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -62,8 +63,13 @@ export async function startOpenAIVideosUpstream(apiKey = 'sk-videos-test'): Prom
       }
       created.push(record);
       const id = `video_${created.length}${Math.random().toString(36).slice(2, 10)}`;
-      videos.set(id, { fields: record.fields, polls: 0, seed: created.length });
+      videos.set(id, { fields: record.fields, record, polls: 0, seed: created.length });
       return json(200, view(id, record.fields, 'queued'));
+    }
+    const submitted = /^\/__videos\/([^/]+)$/.exec(path);
+    if (req.method === 'GET' && submitted) {
+      const video = videos.get(submitted[1]!);
+      return video ? json(200, video.record) : json(404, { error: { message: 'Video not found.', type: 'invalid_request_error', param: null, code: null } });
     }
     const match = /^\/v1\/videos\/([^/]+)(\/content)?$/.exec(path);
     const video = match ? videos.get(match[1]!) : undefined;

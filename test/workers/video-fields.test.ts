@@ -3,32 +3,56 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { MODELS } from '../../src/catalog/models';
-import type { VideoModel } from '../../src/catalog/types';
+import type { VideoModel, VideoRoute } from '../../src/catalog/types';
 import { videoInputs } from '../../src/catalog/video-inputs';
 import { database } from '../../src/db';
 import { mediaJob } from '../../src/db/media-jobs';
 import { VideoGenerationRequest } from '../../src/media/videos/request';
-import { FAL_UPSTREAM_KEY } from './global-setup';
+import { FAL_UPSTREAM_KEY, REPLICATE_UPSTREAM_KEY, VIDEOS_UPSTREAM_KEY } from './global-setup';
 import { adminCredit, register } from './helpers';
 
 /**
- * Every video model served on fal against every input field of `POST /v1/videos/generations`
- * (issue 41: nothing is dropped silently). Each value of each field is either refused with 400
- * naming that field, or reaches fal: the fal simulator refuses with 422 any field its endpoint's
- * documented schema lacks, and distinct values of a field must make distinct submissions (one
- * value alone must change the submission). The only values that change nothing are the ones the
- * model renders anyway: its one resolution, its one duration, and `audio` equal to the sound it
- * always renders (none, or its own; never on a model whose sound is an input track).
+ * Every video model, on each of its routes, against every input field of
+ * `POST /v1/videos/generations` (issue 41: nothing is dropped silently). Each value of each field
+ * is either refused with 400 naming that field, or reaches the provider: the simulators refuse a
+ * field the endpoint's documented schema lacks (fal 422, Replicate's Kling 422, OpenAI 400), and
+ * distinct values of a field must make distinct submissions (one value alone must change the
+ * submission). The only values that change nothing are the ones the model renders anyway: its one
+ * resolution, its one duration, and `audio` equal to the sound it always renders (none, or its
+ * own; never on a model whose sound is an input track).
  */
 
 const app = createApp();
 const falUrl = inject('falUpstreamUrl');
-/** fal the only provider, so each model goes to its fal route; the test never polls. */
-const falEnv = { ...env, FAL_API_KEY: FAL_UPSTREAM_KEY, FAL_BASE_URL: falUrl, OPENAI_API_KEY: '', REPLICATE_API_KEY: '', JOBS: { send: async () => {}, sendBatch: async () => {} } } as unknown as Env;
+const replicateUrl = inject('replicateUpstreamUrl');
+const videosUrl = inject('videosUpstreamUrl');
+const quiet = { JOBS: { send: async () => {}, sendBatch: async () => {} } };
+const none = { OPENAI_API_KEY: '', REPLICATE_API_KEY: '', FAL_API_KEY: '' };
+
+/** Per provider: an env where it alone serves videos (the test never polls), and how to read back what it received. */
+const RAILS = {
+  fal: {
+    env: { ...env, ...none, ...quiet, FAL_API_KEY: FAL_UPSTREAM_KEY, FAL_BASE_URL: falUrl } as unknown as Env,
+    received: (id: string) => fetch(`${falUrl}/__requests/${id}`, { headers: { Authorization: `Key ${FAL_UPSTREAM_KEY}` } }),
+  },
+  replicate: {
+    env: { ...env, ...none, ...quiet, REPLICATE_API_KEY: REPLICATE_UPSTREAM_KEY, REPLICATE_BASE_URL: `${replicateUrl}/v1` } as unknown as Env,
+    received: async (id: string) => {
+      const prediction = (await (await fetch(`${replicateUrl}/v1/predictions/${id}`, { headers: { Authorization: `Bearer ${REPLICATE_UPSTREAM_KEY}` } })).json()) as { model: string; input: unknown };
+      return Response.json({ model: prediction.model, input: prediction.input });
+    },
+  },
+  openai: {
+    env: { ...env, ...none, ...quiet, OPENAI_API_KEY: VIDEOS_UPSTREAM_KEY, OPENAI_BASE_URL: `${videosUrl}/v1` } as unknown as Env,
+    received: (id: string) => fetch(`${videosUrl}/__videos/${id}`, { headers: { Authorization: `Bearer ${VIDEOS_UPSTREAM_KEY}` } }),
+  },
+} as const;
+type Rail = keyof typeof RAILS;
+const isRail = (provider: string): provider is Rail => provider in RAILS;
 
 const url = (name: string) => `https://example.com/${name}`;
 const SPEC_FIELDS = Object.keys(VideoGenerationRequest.shape).filter((field) => field !== 'model');
-const videoModels = MODELS.filter((model): model is VideoModel => model.type === 'video' && model.routes.some((route) => route.provider === 'fal'));
+const routes = MODELS.flatMap((model) => (model.type === 'video' ? model.routes.map((route) => ({ model, route })) : []));
 
 type Body = Record<string, unknown>;
 interface Case {
@@ -61,9 +85,8 @@ function cases(model: VideoModel): Case[] {
   return list;
 }
 
-/** The request a model needs before any optional field: what its endpoint requires. */
-function baseOf(model: VideoModel): Body {
-  const route = model.routes.find((entry) => entry.provider === 'fal')!;
+/** The request a route needs before any optional field: what its endpoint requires. */
+function baseOf(model: VideoModel, route: VideoRoute): Body {
   const media = route.endpoints?.media;
   return {
     model: model.id,
@@ -85,29 +108,56 @@ function rendersAnyway(model: VideoModel, field: string, value: unknown): boolea
 
 type Outcome = { refused: string | undefined; submission?: string; unsupported?: string | null };
 
-async function submit(apiKey: string, body: Body): Promise<Outcome> {
-  const req = new Request('https://gateway.test/v1/videos/generations', { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: JSON.stringify(body) });
-  const res = await app.fetch(req, falEnv, createExecutionContext());
+/** A rail that reads the frame's bytes (OpenAI) gets stored uploads for the example images. */
+async function withUploads(apiKey: string, rail: Rail, body: Body): Promise<Body> {
+  if (rail !== 'openai') return body;
+  const stored = async (link: unknown) => (typeof link === 'string' && link.endsWith('.png') ? upload(apiKey, link) : link);
+  const entries = await Promise.all(Object.entries(body).map(async ([field, value]) => [field, Array.isArray(value) ? await Promise.all(value.map(stored)) : await stored(value)] as const));
+  return Object.fromEntries(entries);
+}
+
+const uploads = new Map<string, string>();
+async function upload(apiKey: string, link: string): Promise<string> {
+  const known = uploads.get(`${apiKey} ${link}`);
+  if (known) return known;
+  const bytes = new Uint8Array(256);
+  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const res = await call(apiKey, RAILS.openai.env, '/v1/uploads', { content_type: 'image/png', content_length: bytes.length });
+  const { key, public_url } = (await res.json()) as { key: string; public_url: string };
+  await env.MEDIA.put(key, bytes, { httpMetadata: { contentType: 'image/png' } });
+  uploads.set(`${apiKey} ${link}`, public_url);
+  return public_url;
+}
+
+async function call(apiKey: string, gateway: Env, path: string, body: Body): Promise<Response> {
+  const req = new Request(`https://gateway.test${path}`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: JSON.stringify(body) });
+  return await app.fetch(req, gateway, createExecutionContext());
+}
+
+async function submit(apiKey: string, rail: Rail, body: Body): Promise<Outcome> {
+  const res = await call(apiKey, RAILS[rail].env, '/v1/videos/generations', await withUploads(apiKey, rail, body));
   const answer = (await res.json()) as { id?: string; error?: { param?: string; message: string } };
   if (res.status === 400) return { refused: answer.error?.param ?? `(no param: ${answer.error?.message})` };
   expect(res.status, `${JSON.stringify(body)}: ${JSON.stringify(answer)}`).toBe(202);
   const upstream = (await mediaJob(database(env), answer.id!))?.upstream as { id: string };
-  const sent = await fetch(`${falUrl}/__requests/${upstream.id}`, { headers: { Authorization: `Key ${FAL_UPSTREAM_KEY}` } });
-  return { refused: undefined, submission: JSON.stringify(await sent.json()), unsupported: res.headers.get('x-service-unsupported-params') };
+  return { refused: undefined, submission: JSON.stringify(await (await RAILS[rail].received(upstream.id)).json()), unsupported: res.headers.get('x-service-unsupported-params') };
 }
 
-describe('every input field of POST /v1/videos/generations on every video model on fal', () => {
-  it.each(videoModels.map((model) => [model.id, model] as const))('%s applies each field or refuses it with 400 naming it', async (_id, model) => {
+describe('every input field of POST /v1/videos/generations on every video model and route', () => {
+  it.each(routes.map(({ model, route }) => [model.id, route.provider, model, route] as const))('%s on %s applies each field or refuses it with 400 naming it', async (_id, provider, model, route) => {
+    // A provider with no video simulator here fails the test: the next rail added gets one.
+    expect(isRail(provider), `no simulator for ${provider}`).toBe(true);
+    const rail = provider as Rail;
     const agent = await register();
     await adminCredit(agent.account_id, '1000');
-    const base = baseOf(model);
+    const base = baseOf(model, route);
     for (const { field, values, context = {}, drop = [] } of cases(model)) {
       const start: Body = { ...base, ...context };
       for (const name of drop) delete start[name];
-      const baseline = await submit(agent.api_key, start);
+      const baseline = await submit(agent.api_key, rail, start);
       const accepted: { value: unknown; outcome: Outcome }[] = [];
       for (const value of values) {
-        const outcome = await submit(agent.api_key, { ...start, [field]: value });
+        const outcome = await submit(agent.api_key, rail, { ...start, [field]: value });
         if (outcome.refused !== undefined) expect(outcome.refused, `${model.id} ${field}=${JSON.stringify(value)} refused naming another field`).toBe(field);
         else accepted.push({ value, outcome });
       }
