@@ -122,7 +122,7 @@ export async function pollVideoJob(env: Env, jobId: string): Promise<void> {
       await copyToR2(env.MEDIA, key, response, 'video/mp4');
       const heldSeconds = typeof job.params.duration === 'number' ? job.params.duration : 0;
       const charge = outputCharge(videoModel(job.model), job.predictedMicros, heldSeconds, progress.seconds);
-      const settled = await settleJobHold(env, job.accountId, job.holdId, charge, videoRecord(job, now));
+      const settled = await settleJobHold(env, job.accountId, job.holdId, charge.micros, videoRecord(job, now, charge.seconds > 0 ? charge.seconds : undefined));
       const done = Date.now();
       await insertGeneration(db, {
         id: `gen_${job.id.replace(/^vidjob_/, '')}`,
@@ -160,9 +160,11 @@ function videoModel(id: string): VideoModel | undefined {
 }
 
 /** D26: the record of the request that made a video job (its request id is the hold's). */
-function videoRecord(job: MediaJobRow, now: number): RequestRecord {
-  const seconds: Record<string, number> = typeof job.params.duration === 'number' ? { seconds: job.params.duration } : {};
-  return { ...mediaJobRecord(job, seconds, now), path: '/v1/videos/generations' };
+function videoRecord(job: MediaJobRow, now: number, charged?: number): RequestRecord {
+  const held = typeof job.params.duration === 'number' ? job.params.duration : undefined;
+  // A settled job records the seconds charged (a lip-sync's output may be shorter than its hold).
+  const seconds = charged ?? held;
+  return { ...mediaJobRecord(job, seconds !== undefined ? { seconds } : {}, now), path: '/v1/videos/generations' };
 }
 
 async function fail(env: Env, job: MediaJobRow, failure: JobFailure): Promise<void> {

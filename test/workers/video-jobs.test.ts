@@ -337,10 +337,10 @@ describe('video, audio and image inputs rendered on fal through POST /v1/videos/
   });
 
   it.each([
-    [3, 0.07],
-    [7, 0.14],
-    [12, 0.14],
-  ])('charges a lip-sync render whose output fal reports as %s s its seconds rounded up to 5 s (%s USD), never past the 10 s hold', async (seconds, usd) => {
+    [3, 0.07, 5],
+    [7, 0.14, 10],
+    [12, 0.14, 10],
+  ])('charges a lip-sync render whose output fal reports as %s s its seconds rounded up to 5 s (%s USD, %s s recorded), never past the 10 s hold', async (seconds, usd, billed) => {
     const { apiKey, accountId } = await funded();
     const video = `https://example.com/face.mp4?seconds=${seconds}`;
     const res = await call(apiKey, '/v1/videos/generations', { model: 'kuaishou/kling-lipsync', prompt: 'say it', video_url: video, audio_url: 'https://example.com/a.mp3' });
@@ -351,6 +351,9 @@ describe('video, audio and image inputs rendered on fal through POST /v1/videos/
     for (let round = 0; round < 5 && (await status(id)) !== 'completed'; round++) await pollVideoJob(falEnv, id);
     expect(await (await call(apiKey, `/v1/videos/generations/${id}`)).json()).toMatchObject({ status: 'completed', actual_usd: usd });
     expect(await accountStub(accountId).snapshot()).toMatchObject({ balanceMicros: 5_000_000 - Math.round(usd * 1_000_000), heldMicros: 0 });
+    // The request's record (D26) shows the seconds charged, not the 10 held.
+    const record = await call(apiKey, `/v1/requests/${res.headers.get('x-service-request-id')}`);
+    expect(await record.json()).toMatchObject({ path: '/v1/videos/generations', usage: { seconds: billed } });
   });
 
   it('refuses an upload of the wrong kind with 400 naming its field, before anything is held or sent, and the quote refuses it too', async () => {
