@@ -18,6 +18,7 @@ import type { QueueMessage } from '../queue/messages';
 import { mediaJobRecord } from './render';
 import { accountPrefix } from '../media/keys';
 import { outputRetentionMs } from '../media/outputs';
+import { mp4DurationMeter } from '../media/mp4-duration';
 import { copyToR2 } from '../media/stream-copy';
 import { randomBase62 } from '../accounts/credentials';
 import { pollVideo, submitVideo, videoRailReadsFrameBytes } from '../media/videos/rail';
@@ -119,9 +120,13 @@ export async function pollVideoJob(env: Env, jobId: string): Promise<void> {
       const response = await progress.download();
       if (!response.ok) throw new Error(`the finished video could not be downloaded (HTTP ${response.status})`);
       const key = `${accountPrefix('outputs', job.accountId)}${randomBase62(32)}.mp4`;
-      await copyToR2(env.MEDIA, key, response, 'video/mp4');
+      const model = videoModel(job.model);
+      // A video whose length follows its input is charged by the length its own MP4 index gives,
+      // read as it streams into R2 (the provider's word only where the file says nothing).
+      const meter = model?.lengthFromInput && response.body ? mp4DurationMeter() : null;
+      await copyToR2(env.MEDIA, key, meter ? new Response(response.body!.pipeThrough(meter.stream), { headers: response.headers }) : response, 'video/mp4');
       const heldSeconds = typeof job.params.duration === 'number' ? job.params.duration : 0;
-      const charge = outputCharge(videoModel(job.model), job.predictedMicros, heldSeconds, progress.seconds);
+      const charge = outputCharge(model, job.predictedMicros, heldSeconds, meter?.seconds() ?? progress.seconds);
       const settled = await settleJobHold(env, job.accountId, job.holdId, charge.micros, videoRecord(job, now, charge.seconds > 0 ? charge.seconds : undefined));
       const done = Date.now();
       await insertGeneration(db, {

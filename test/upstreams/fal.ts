@@ -13,8 +13,8 @@
  * `detail`; one with `[503-once]` has its first status poll answered 503 without a body. A video
  * request (to a video endpoint of `VIDEO_SCHEMAS`, or any input with a `duration`) completes with
  * `{video: {url, content_type, file_size}}`: a 3 MB MP4, served without `Content-Length` for a
- * prompt with `[chunked]`; a lip-sync output reports `duration` only for an input video named with
- * `?seconds=N` (`reportedLength`). A video input with a field or aspect ratio its endpoint's page does not
+ * prompt with `[chunked]`; a lip-sync output of an input video named with `?seconds=N` is an MP4
+ * whose own `moov/mvhd` says N seconds (`inputSeconds`). A video input with a field or aspect ratio its endpoint's page does not
  * list, or without the image, video or audio an endpoint requires, is refused with 422
  * (`checkVideoInput`); `prompt` is required only where the endpoint's schema has one.
  * Test hook (not fal's): `GET /__requests/{request_id}` answers `{model_id, input}` as submitted.
@@ -45,7 +45,7 @@ const POLLS_TO_COMPLETE = 2;
 export async function startFalUpstream(apiKey = 'fal-test-key'): Promise<FalUpstream> {
   const queued = new Map<string, QueuedRequest>();
   const files = new Map<string, Buffer>();
-  const videos = new Map<string, { size: number; seed: number; withLength: boolean }>();
+  const videos = new Map<string, { size: number; seed: number; withLength: boolean; seconds: number | undefined }>();
   const served: string[] = [];
   let url = '';
   let sequence = 0;
@@ -54,7 +54,7 @@ export async function startFalUpstream(apiKey = 'fal-test-key'): Promise<FalUpst
   const upstream = await startUpstream((request, res) => {
     const path = request.path.split('?')[0]!;
     const video = videos.get(path);
-    if (request.method === 'GET' && video) return sendMp4(res, video.size, video.seed, { range: request.headers.range, withLength: video.withLength });
+    if (request.method === 'GET' && video) return sendMp4(res, video.size, video.seed, { range: request.headers.range, withLength: video.withLength, seconds: video.seconds });
     if (request.method === 'GET' && path.startsWith('/files/')) return serveFile(res, files.get(path));
     if (request.headers.authorization !== `Key ${apiKey}`) return sendJson(res, 401, { detail: 'Invalid API key' });
     const submitted = /^\/__requests\/([^/]+)$/.exec(path);
@@ -120,8 +120,9 @@ export async function startFalUpstream(apiKey = 'fal-test-key'): Promise<FalUpst
     if (job.video) {
       const path = `/files/${job.app.replace('/', '-')}-video-${videos.size}.mp4`;
       const size = 3 * 1024 * 1024;
-      videos.set(path, { size, seed: videos.size, withLength: !String(job.input.prompt).includes('[chunked]') });
-      return sendJson(res, 200, { video: { url: `${url}${path}`, content_type: 'video/mp4', file_size: size, ...reportedLength(job.input) } });
+      videos.set(path, { size, seed: videos.size, withLength: !String(job.input.prompt).includes('[chunked]'), seconds: inputSeconds(job.input) });
+      // fal's File carries the url, type and size, not a length: the MP4's own mvhd says it.
+      return sendJson(res, 200, { video: { url: `${url}${path}`, content_type: 'video/mp4', file_size: size } });
     }
     const size = (job.input.image_size ?? { width: 1024, height: 768 }) as { width: number; height: number };
     const count = Number(job.input.num_images ?? 1);
@@ -147,13 +148,12 @@ export async function startFalUpstream(apiKey = 'fal-test-key'): Promise<FalUpst
 }
 
 /**
- * Test hook (not fal's documented File, which carries only the url): a lip-sync input video named
- * with `?seconds=N` plays a video of N seconds, and its output reports `duration: N` as fal's video
- * Files do where they carry one; any other output reports no length.
+ * Test hook: a lip-sync input video named with `?seconds=N` plays a video of N seconds, and the
+ * output MP4 is that long (its `moov/mvhd` says so, after the media data); any other output has no index.
  */
-function reportedLength(input: Record<string, unknown>): { duration?: number } {
+function inputSeconds(input: Record<string, unknown>): number | undefined {
   const seconds = typeof input.video_url === 'string' ? /[?&]seconds=(\d+(?:\.\d+)?)/.exec(input.video_url)?.[1] : undefined;
-  return seconds ? { duration: Number(seconds) } : {};
+  return seconds ? Number(seconds) : undefined;
 }
 
 function serveFile(res: ServerResponse, bytes: Buffer | undefined): void {

@@ -340,7 +340,7 @@ describe('video, audio and image inputs rendered on fal through POST /v1/videos/
     [3, 0.07, 5],
     [7, 0.14, 10],
     [12, 0.14, 10],
-  ])('charges a lip-sync render whose output fal reports as %s s its seconds rounded up to 5 s (%s USD, %s s recorded), never past the 10 s hold', async (seconds, usd, billed) => {
+  ])('charges a lip-sync render whose output MP4 lasts %s s (its own mvhd, read as it is copied; fal reports no length) its seconds rounded up to 5 s (%s USD, %s s recorded), never past the 10 s hold', async (seconds, usd, billed) => {
     const { apiKey, accountId } = await funded();
     const video = `https://example.com/face.mp4?seconds=${seconds}`;
     const res = await call(apiKey, '/v1/videos/generations', { model: 'kuaishou/kling-lipsync', prompt: 'say it', video_url: video, audio_url: 'https://example.com/a.mp3' });
