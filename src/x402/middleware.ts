@@ -1,4 +1,4 @@
-import type { Context, Next } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { AppEnv } from '../env';
 import { holdFailureError } from '../accounts/failures';
 import { x402Config } from './config';
@@ -32,4 +32,15 @@ export async function payThenServe(c: Context<AppEnv>, next: Next, header: strin
   await creditPayment(c.env, caller.accountId, payment);
   await next();
   setResponseHeader(c, PAYMENT_RESPONSE, paymentResponseHeader(payment));
+}
+
+/**
+ * x402 beside the key check (D23), after `apiKey()` on every keyed route: a request that carries
+ * `PAYMENT-SIGNATURE` pays, then runs (`payThenServe`); one without it passes straight on.
+ */
+export function x402Payment(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const payment = c.req.header('PAYMENT-SIGNATURE');
+    return payment === undefined ? next() : payThenServe(c, next, payment);
+  };
 }

@@ -4,12 +4,12 @@ import { accountIdOfApiKey, sha256Hex } from '../../accounts/credentials';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { executionContext } from '../../execution-context';
-import { payThenServe } from '../../x402/middleware';
 
 /**
  * Reads the bearer key and names its account's Durable Object, without any I/O: the key carries
  * its account id (D12). The Durable Object verifies the key inside the one call the route makes
- * (`authorizeHold`, `accountForKey`, ...), so a request crosses it once.
+ * (`authorizeHold`, `accountForKey`, ...), so a request crosses it once. Paying per request is
+ * its own middleware beside it (`x402Payment`, `src/x402/middleware.ts`).
  */
 export function apiKey(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -20,8 +20,6 @@ export function apiKey(): MiddlewareHandler<AppEnv> {
     const identity = await identify(match[1]);
     if (!identity) throw new GatewayError('invalid_api_key', 'The API key is not valid.');
     c.set('caller', { ...identity, account: new AccountClient(c.env, identity.accountId, executionContext(c)) });
-    const payment = c.req.header('PAYMENT-SIGNATURE');
-    if (payment !== undefined) return payThenServe(c, next, payment);
     await next();
   };
 }

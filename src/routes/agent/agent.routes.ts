@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { apiKey } from '../../middleware/api-key';
+import { x402Payment } from '../../x402/middleware';
 import { KiB, limitBody } from '../../middleware/body-limit';
 import { parseJsonBody } from '../../middleware/json-body';
 import { Account, bearerAuth, errors, jsonBody, jsonResponse, UsdString } from '../schemas';
@@ -36,6 +37,6 @@ export const account = createRoute({
   tags: ['agent'],
   summary: "The calling key's account: balance, claim state, funding",
   security: bearerAuth,
-  middleware: [apiKey()] as const,
+  middleware: [apiKey(), x402Payment()] as const,
   responses: { 200: jsonResponse(Account, 'The account'), ...errors(401, 429) },
 });

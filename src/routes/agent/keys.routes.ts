@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { apiKey } from '../../middleware/api-key';
+import { x402Payment } from '../../x402/middleware';
 import { KiB, limitBody } from '../../middleware/body-limit';
 import { parseJsonBody } from '../../middleware/json-body';
 import { RouteClassSchema } from '../admin/admin.routes';
@@ -59,7 +60,7 @@ export const createSubKey = createRoute({
   path: '/agent/keys',
   summary: 'Mint a sub-key for a sub-agent, with a spend limit, an expiry and allowed models and routes',
   description: 'Only a key that is not a sub-key, and has no spend limit of its own, may mint (403 `guardrail_blocked`). A sub-key gets no more than its parent: models and routes within the parent\'s, an expiry no later. At most 100 working keys per account.',
-  middleware: [apiKey(), limitBody(64 * KiB), parseJsonBody()] as const,
+  middleware: [apiKey(), x402Payment(), limitBody(64 * KiB), parseJsonBody()] as const,
   request: { body: jsonBody(SubKeyRequest) },
   responses: {
     201: jsonResponse(AgentKey.extend({ api_key: z.string().length(48).openapi({ description: 'Shown once.' }) }), 'The sub-key'),
@@ -72,7 +73,7 @@ export const listKeys = createRoute({
   method: 'get',
   path: '/agent/keys',
   summary: "The account's keys (no secrets) with what each spent; a sub-key sees only itself",
-  middleware: [apiKey()] as const,
+  middleware: [apiKey(), x402Payment()] as const,
   responses: { 200: jsonResponse(z.object({ data: z.array(AgentKeyWithSpend) }), 'The keys, oldest first'), ...errors(401, 403, 429) },
 });
 
@@ -82,7 +83,7 @@ export const revokeKey = createRoute({
   path: '/agent/keys/{key_id}',
   summary: 'Revoke a key of the account (and the sub-keys it minted) at once',
   description: 'The next request with the key gets 401 `api_key_revoked`. A sub-key may not revoke (403 `guardrail_blocked`).',
-  middleware: [apiKey()] as const,
+  middleware: [apiKey(), x402Payment()] as const,
   request: { params: KeyIdParam },
   responses: { 200: jsonResponse(AgentKey, 'The revoked key'), ...errors(401, 403, 404, 429) },
 });

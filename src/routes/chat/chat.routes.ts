@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { apiKey } from '../../middleware/api-key';
+import { x402Payment } from '../../x402/middleware';
 import { limitBody, MiB } from '../../middleware/body-limit';
 import { parseJsonBody } from '../../middleware/json-body';
 import { ChatCompletionRequest } from '../../chat/request-schema';
@@ -12,7 +13,7 @@ export const chatCompletions = createRoute({
   summary: 'Chat completion (OpenAI chat-completions format), streamed or not',
   security: bearerAuth,
   // 4 PDFs of 2 MB (base64) plus images and text.
-  middleware: [apiKey(), limitBody(32 * MiB), parseJsonBody()] as const,
+  middleware: [apiKey(), x402Payment(), limitBody(32 * MiB), parseJsonBody()] as const,
   request: { body: jsonBody(ChatCompletionRequest) },
   responses: {
     200: {

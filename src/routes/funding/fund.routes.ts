@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { apiKey } from '../../middleware/api-key';
+import { x402Payment } from '../../x402/middleware';
 import { KiB, limitBody } from '../../middleware/body-limit';
 import { parseJsonBody } from '../../middleware/json-body';
 import { bearerAuth, errors, jsonBody, jsonResponse } from '../schemas';
@@ -30,7 +31,7 @@ export const fund = createRoute({
   tags: ['agent'],
   summary: 'Get a USDC-on-Base deposit address and the exact amount that credits this account',
   security: bearerAuth,
-  middleware: [apiKey(), limitBody(4 * KiB), parseJsonBody()] as const,
+  middleware: [apiKey(), x402Payment(), limitBody(4 * KiB), parseJsonBody()] as const,
   request: { body: jsonBody(FundRequest) },
   responses: { 200: jsonResponse(FundIntent, 'Where and how much to send'), ...errors(400, 401, 413, 429, 502) },
 });

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { ImageGenerationRequest, MediaUrlResponse } from '../../media/images/request';
 import { apiKey } from '../../middleware/api-key';
+import { x402Payment } from '../../x402/middleware';
 import { KiB, limitBody } from '../../middleware/body-limit';
 import { parseJsonBody } from '../../middleware/json-body';
 import { bearerAuth, errors, jsonBody, jsonResponse } from '../schemas';
@@ -11,7 +12,7 @@ export const generateImages = createRoute({
   tags: ['media'],
   summary: 'Render images and answer hosted links; the render finishes and is billed even if the client leaves',
   security: bearerAuth,
-  middleware: [apiKey(), limitBody(128 * KiB), parseJsonBody()] as const,
+  middleware: [apiKey(), x402Payment(), limitBody(128 * KiB), parseJsonBody()] as const,
   request: { body: jsonBody(ImageGenerationRequest) },
   responses: {
     200: {
@@ -40,7 +41,7 @@ export const submitImageJob = createRoute({
   tags: ['media'],
   summary: 'Submit an image render (same body and price as /v1/images/generations); poll GET /v1/images/jobs/{id}',
   security: bearerAuth,
-  middleware: [apiKey(), limitBody(128 * KiB), parseJsonBody()] as const,
+  middleware: [apiKey(), x402Payment(), limitBody(128 * KiB), parseJsonBody()] as const,
   request: { body: jsonBody(ImageGenerationRequest) },
   responses: {
     202: jsonResponse(z.object({ id: z.string(), status: z.literal('queued'), predicted_usd: z.number() }), 'Accepted; the amount is held'),
@@ -54,7 +55,7 @@ export const getImageJob = createRoute({
   tags: ['media'],
   summary: 'An image job; another account’s job is 404',
   security: bearerAuth,
-  middleware: [apiKey()] as const,
+  middleware: [apiKey(), x402Payment()] as const,
   request: { params: z.object({ id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' } }) }) },
   responses: { 200: jsonResponse(ImageJob, 'The job'), ...errors(401, 404) },
 });
@@ -76,7 +77,7 @@ export const listGenerations = createRoute({
   tags: ['media'],
   summary: "The account's completed generations with still-hosted outputs, newest first; free",
   security: bearerAuth,
-  middleware: [apiKey()] as const,
+  middleware: [apiKey(), x402Payment()] as const,
   request: {
     query: z.object({
       kind: z.enum(['image', 'video']).optional(),

@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { MediaUrlResponse } from '../../media/images/request';
 import { SpeechRequest } from '../../media/speech/request';
 import { apiKey } from '../../middleware/api-key';
+import { x402Payment } from '../../x402/middleware';
 import { KiB, limitBody } from '../../middleware/body-limit';
 import { parseJsonBody } from '../../middleware/json-body';
 import { bearerAuth, errors, jsonBody, jsonResponse } from '../schemas';
@@ -12,7 +13,7 @@ export const speech = createRoute({
   tags: ['media'],
   summary: 'Speak up to 10,000 characters; answers a hosted MP3 link, billed per character',
   security: bearerAuth,
-  middleware: [apiKey(), limitBody(128 * KiB), parseJsonBody()] as const,
+  middleware: [apiKey(), x402Payment(), limitBody(128 * KiB), parseJsonBody()] as const,
   request: { body: jsonBody(SpeechRequest) },
   responses: {
     200: {

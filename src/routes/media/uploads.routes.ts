@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { UPLOAD_TYPE_NAMES } from '../../media/uploads';
 import { apiKey } from '../../middleware/api-key';
+import { x402Payment } from '../../x402/middleware';
 import { KiB, limitBody } from '../../middleware/body-limit';
 import { parseJsonBody } from '../../middleware/json-body';
 import { bearerAuth, errors, jsonBody, jsonResponse } from '../schemas';
@@ -11,7 +12,7 @@ export const createUpload = createRoute({
   tags: ['media'],
   summary: 'An upload URL for a file of exactly content_length bytes (a presigned R2 PUT where configured); free, but needs a positive balance',
   security: bearerAuth,
-  middleware: [apiKey(), limitBody(4 * KiB), parseJsonBody()] as const,
+  middleware: [apiKey(), x402Payment(), limitBody(4 * KiB), parseJsonBody()] as const,
   request: {
     body: jsonBody(
       z.object({
@@ -35,7 +36,7 @@ export const listUploads = createRoute({
   tags: ['media'],
   summary: 'Uploaded files still hosted, newest first (D9)',
   security: bearerAuth,
-  middleware: [apiKey()] as const,
+  middleware: [apiKey(), x402Payment()] as const,
   request: {
     query: z.object({
       limit: z.coerce.number().int().min(1).max(100).default(20),

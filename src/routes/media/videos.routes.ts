@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { VideoGenerationRequest } from '../../media/videos/request';
 import { apiKey } from '../../middleware/api-key';
+import { x402Payment } from '../../x402/middleware';
 import { KiB, limitBody } from '../../middleware/body-limit';
 import { parseJsonBody } from '../../middleware/json-body';
 import { bearerAuth, errors, jsonBody, jsonResponse } from '../schemas';
@@ -23,7 +24,7 @@ export const submitVideo = createRoute({
   tags: ['media'],
   summary: 'Submit a video render, billed per second of the requested duration; poll GET /v1/videos/generations/{id}',
   security: bearerAuth,
-  middleware: [apiKey(), limitBody(128 * KiB), parseJsonBody()] as const,
+  middleware: [apiKey(), x402Payment(), limitBody(128 * KiB), parseJsonBody()] as const,
   request: { body: jsonBody(VideoGenerationRequest) },
   responses: {
     202: jsonResponse(z.object({ id: z.string(), status: z.literal('queued'), predicted_usd: z.number() }), 'Accepted; the price is held'),
@@ -37,7 +38,7 @@ export const getVideo = createRoute({
   tags: ['media'],
   summary: 'A video job; another account’s job is 404. Poll every few seconds',
   security: bearerAuth,
-  middleware: [apiKey()] as const,
+  middleware: [apiKey(), x402Payment()] as const,
   request: { params: z.object({ id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' } }) }) },
   responses: { 200: jsonResponse(VideoJob, 'The job'), ...errors(401, 404, 429, 502) },
 });

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { adminToken } from '../../middleware/admin-token';
 import { apiKey } from '../../middleware/api-key';
+import { x402Payment } from '../../x402/middleware';
 import { KiB, limitBody } from '../../middleware/body-limit';
 import { parseJsonBody } from '../../middleware/json-body';
 import { MAX_INVITE_USES } from '../../accounts/invite-limits';
@@ -140,7 +141,7 @@ export const joinOrganization = createRoute({
   method: 'post',
   path: '/agent/org/join',
   summary: 'Join an organization with an invite code: pending until approved, or active at once',
-  middleware: [apiKey(), limitBody(16 * KiB), parseJsonBody()] as const,
+  middleware: [apiKey(), x402Payment(), limitBody(16 * KiB), parseJsonBody()] as const,
   request: { body: jsonBody(z.object({ invite_code: z.string().min(1).max(200) })) },
   responses: { 200: jsonResponse(z.object({ organization_id: z.uuid(), status: z.enum(['pending', 'active']) }), 'The membership'), ...errors(400, 401, 403, 404, 429) },
 });
@@ -150,6 +151,6 @@ export const leaveOrganization = createRoute({
   method: 'post',
   path: '/agent/org/leave',
   summary: 'Leave the organization: from the next request on, the account spends its own balance',
-  middleware: [apiKey()] as const,
+  middleware: [apiKey(), x402Payment()] as const,
   responses: { 200: jsonResponse(z.object({ organization_id: z.uuid(), status: z.literal('left') }), 'Left'), ...errors(401, 403, 404, 429) },
 });

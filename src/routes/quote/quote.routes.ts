@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { apiKey } from '../../middleware/api-key';
+import { x402Payment } from '../../x402/middleware';
 import { limitBody, MiB } from '../../middleware/body-limit';
 import { parseJsonBody } from '../../middleware/json-body';
 import { BILLED_PATHS, type BilledPath } from '../../quote/price-request';
@@ -32,7 +33,7 @@ export const quote = createRoute({
   summary: 'What a billed request would hold and cost, with no side effect',
   security: bearerAuth,
   // As large as the largest billed body (chat's).
-  middleware: [apiKey(), limitBody(32 * MiB), parseJsonBody()] as const,
+  middleware: [apiKey(), x402Payment(), limitBody(32 * MiB), parseJsonBody()] as const,
   request: { body: jsonBody(QuoteRequest) },
   responses: { 200: jsonResponse(Quote, 'The quote'), ...errors(400, 401, 403, 404, 413, 429, 503) },
 });

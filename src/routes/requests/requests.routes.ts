@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { apiKey } from '../../middleware/api-key';
+import { x402Payment } from '../../x402/middleware';
 import { bearerAuth, errors, jsonResponse, UsdString } from '../schemas';
 
 const RequestIdParam = z.object({
@@ -29,7 +30,7 @@ export const getRequest = createRoute({
   tags: ['agent'],
   summary: 'A billed request of this account by its request id: cost, units, timing (D26)',
   security: bearerAuth,
-  middleware: [apiKey()] as const,
+  middleware: [apiKey(), x402Payment()] as const,
   request: { params: RequestIdParam },
   responses: { 200: jsonResponse(RequestRecord, 'The request'), ...errors(401, 403, 404, 429, 503) },
 });

@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { apiKey } from '../../middleware/api-key';
+import { x402Payment } from '../../x402/middleware';
 import { KiB, limitBody } from '../../middleware/body-limit';
 import { parseJsonBody } from '../../middleware/json-body';
 import { bearerAuth, errors, jsonBody, jsonResponse } from '../schemas';
@@ -50,7 +51,7 @@ export const scrape = createRoute({
   tags: ['web'],
   summary: 'One page as markdown, html or text; $0.002 standard, $0.008 stealth; failures are free',
   security: bearerAuth,
-  middleware: [apiKey(), limitBody(16 * KiB), parseJsonBody()] as const,
+  middleware: [apiKey(), x402Payment(), limitBody(16 * KiB), parseJsonBody()] as const,
   request: { body: jsonBody(ScrapeRequest) },
   responses: { 200: jsonResponse(ScrapeResponse, 'The page'), ...errors(400, 401, 402, 403, 429, 502, 503), 422: jsonResponse(z.object({ error: z.unknown() }), 'No extractable content') },
 });

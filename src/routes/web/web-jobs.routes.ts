@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { apiKey } from '../../middleware/api-key';
+import { x402Payment } from '../../x402/middleware';
 import { KiB, limitBody, MiB } from '../../middleware/body-limit';
 import { parseJsonBody } from '../../middleware/json-body';
 import { bearerAuth, errors, jsonBody, jsonResponse } from '../schemas';
@@ -42,7 +43,7 @@ export const crawl = createRoute({
   tags: ['web'],
   summary: 'Crawl a site (same registrable domain) as a job; $0.005 per returned page, at most limit pages',
   security: bearerAuth,
-  middleware: [apiKey(), limitBody(16 * KiB), parseJsonBody()] as const,
+  middleware: [apiKey(), x402Payment(), limitBody(16 * KiB), parseJsonBody()] as const,
   request: {
     body: jsonBody(z.object({ url: WebUrl, format: PageFormat.default('markdown'), limit: z.int().min(1).max(500).default(100) }).openapi('CrawlRequest')),
   },
@@ -55,7 +56,7 @@ export const getCrawl = createRoute({
   tags: ['web'],
   summary: 'A crawl job',
   security: bearerAuth,
-  middleware: [apiKey()] as const,
+  middleware: [apiKey(), x402Payment()] as const,
   request: { params: JobId },
   responses: { 200: jsonResponse(CrawlJob, 'The job'), ...errors(401, 404, 429) },
 });
@@ -68,7 +69,7 @@ export const extract = createRoute({
   tags: ['web'],
   summary: 'Run a ready-made structured scraper over one or more pages; $0.01 per record, at most limit records',
   security: bearerAuth,
-  middleware: [apiKey(), limitBody(1 * MiB), parseJsonBody()] as const,
+  middleware: [apiKey(), x402Payment(), limitBody(1 * MiB), parseJsonBody()] as const,
   request: {
     body: jsonBody(
       z
@@ -89,7 +90,7 @@ export const getExtract = createRoute({
   tags: ['web'],
   summary: 'An extract job',
   security: bearerAuth,
-  middleware: [apiKey()] as const,
+  middleware: [apiKey(), x402Payment()] as const,
   request: { params: JobId },
   responses: { 200: jsonResponse(ExtractJob, 'The job'), ...errors(401, 404, 429) },
 });
@@ -100,7 +101,7 @@ export const listScrapers = createRoute({
   tags: ['web'],
   summary: 'The ready-made scrapers',
   security: bearerAuth,
-  middleware: [apiKey()] as const,
+  middleware: [apiKey(), x402Payment()] as const,
   responses: {
     200: jsonResponse(
       z.object({
