@@ -34,15 +34,7 @@ function mvhd(version: 0 | 1, timescale: number, duration: number): Uint8Array {
   return box('mvhd', body);
 }
 
-const concat = (...parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-};
+const concat = (...parts: Uint8Array[]) => Uint8Array.from(parts.flatMap((part) => [...part]));
 
 const ftyp = box('ftyp', new TextEncoder().encode('isom\0\0\x02\0isomiso2'));
 const media = (bytes: number) => box('mdat', new Uint8Array(bytes).fill(7));
