@@ -1,7 +1,7 @@
 import type { ChatRoute } from '../catalog/types';
 import { GatewayError } from '../errors';
 import type { ChatAdapter, ChatRequest } from '../providers/chat/types';
-import { sendUpstream } from '../providers/http';
+import { DEFAULT_NON_STREAMED_TIMEOUT_MS, sendUpstream } from '../providers/http';
 import { upstreamIdleMs } from '../providers/idle';
 import { adapterOf, paramGroup, providerBaseUrl, providerKey } from '../providers/registry';
 import type { GuardOptions } from '../web/guard';
@@ -50,8 +50,8 @@ export async function dispatchChat(
       imageFetcher(options.guard),
     );
     const outcome = await sendUpstream(built, {
-      // Waiting for headers is waiting for a first byte: the idle bound, unless set on its own.
-      timeoutMs: Number(options.env.UPSTREAM_TIMEOUT_MS) || upstreamIdleMs(options.env),
+      // A stream's headers are its first byte (the idle bound); a whole answer's come after it is generated.
+      timeoutMs: Number(options.env.UPSTREAM_TIMEOUT_MS) || (request.stream === true ? upstreamIdleMs(options.env) : DEFAULT_NON_STREAMED_TIMEOUT_MS),
       signal: options.signal,
       errorMessage: adapter.errorMessage,
     });

@@ -156,6 +156,18 @@ describe('chatEventStream', () => {
     expect(settle).toHaveBeenCalledTimes(1);
   });
 
+  it.each(['reasoning_content', 'reasoning'])('charges a client that leaves after the upstream streamed only %s: the reasoning reached it and is output (D6)', async (member) => {
+    const upstream = manualUpstream();
+    const { reader, settle, release, settled } = pipeline(upstream.stream);
+    const thinking = 'Let me think about this step by step. '.repeat(20);
+    upstream.send(`data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { [member]: thinking }, finish_reason: null }] })}\n\n`);
+    await reader.read();
+    await reader.cancel();
+    expect(release).not.toHaveBeenCalled();
+    expect(settle).toHaveBeenCalledTimes(1);
+    expect(await settled).toMatchObject({ usage: { inputTokens: 50, outputTokens: Math.ceil(thinking.length / 4) } });
+  });
+
   it('ends with an error frame and charges nothing when the upstream sends nothing for the idle timeout', async () => {
     const upstream = manualUpstream();
     const { reader, settle, release, abortUpstream, settled } = pipeline(upstream.stream, undefined, { idleMs: 50 });

@@ -28,6 +28,9 @@ export interface ChatStreamOptions {
   xService: (settled: Settled) => Record<string, string>;
 }
 
+/** Delta members that carry a reasoning model's thinking as text. */
+const REASONING_MEMBERS = ['reasoning_content', 'reasoning'] as const;
+
 const encoder = new TextEncoder();
 const frame = (value: unknown) => encoder.encode(`data: ${JSON.stringify(value)}\n\n`);
 const DONE = encoder.encode('data: [DONE]\n\n');
@@ -85,9 +88,13 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
     for (const chunk of chunks) {
       chunkId ??= chunk.id;
       for (const choice of chunk.choices) {
+        const delta: Record<string, unknown> = choice.delta;
         if (choice.delta.content) streamedText += choice.delta.content;
         for (const call of choice.delta.tool_calls ?? []) streamedText += (call.function?.name ?? '') + (call.function?.arguments ?? '');
-        if (streamedText !== '' || choice.delta.refusal) delivered = true;
+        // Reasoning the upstream streams beside the answer (DeepSeek's `reasoning_content`, Groq's `reasoning`) is output too.
+        for (const name of REASONING_MEMBERS) if (typeof delta[name] === 'string') streamedText += delta[name];
+        // Any member but the role reached the client: something of the answer was delivered (D6).
+        if (!delivered && Object.entries(delta).some(([name, value]) => name !== 'role' && value !== null && value !== undefined && value !== '')) delivered = true;
         if (choice.finish_reason) finished = true;
       }
     }

@@ -11,11 +11,17 @@ import { chatStatusError, errorDetail, UnconfirmedRender, upstreamError, Upstrea
  */
 
 /**
- * Time allowed for an upstream to answer with headers: the idle timeout's bound, since waiting for
- * headers is waiting for a first byte (the body may stream for longer, each read bounded by
- * `UPSTREAM_IDLE_TIMEOUT_MS`, `idle.ts`).
+ * Time allowed for a streamed upstream to answer with headers: the idle timeout's bound, since
+ * waiting for them is waiting for a first byte (the body may stream for longer, each read bounded
+ * by `UPSTREAM_IDLE_TIMEOUT_MS`, `idle.ts`).
  */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = DEFAULT_UPSTREAM_IDLE_TIMEOUT_MS;
+
+/**
+ * A non-streamed answer's headers come once the whole answer is generated, so a long reasoning
+ * answer is no stall: it gets this long (an upstream cut off after generating would bill the work).
+ */
+export const DEFAULT_NON_STREAMED_TIMEOUT_MS = 120_000;
 
 /** One media upstream call answers within this (a status poll, a submission, a result read). */
 export const MEDIA_CALL_TIMEOUT_MS = 30_000;

@@ -104,9 +104,12 @@ describe('an upstream that stalls', () => {
     await expectUncharged(agent.account_id);
   });
 
-  it.each([false, true])('answers 502 within the idle bound when the upstream hangs before its headers, and charges nothing (stream: %s)', { timeout: 20_000 }, async (stream) => {
+  it.each([
+    [true, 'the idle bound', shortIdle],
+    [false, 'UPSTREAM_TIMEOUT_MS', { ...shortIdle, UPSTREAM_TIMEOUT_MS: String(IDLE_MS) } as Env],
+  ])('answers 502 within the headers bound when the upstream hangs before its headers, and charges nothing (stream: %s, bound: %s)', { timeout: 20_000 }, async (stream, _, target) => {
     const agent = await funded();
-    const { res, ctx, ms, nonce } = await chat(agent.api_key, '[hang]', { stream, env: shortIdle });
+    const { res, ctx, ms, nonce } = await chat(agent.api_key, '[hang]', { stream, env: target });
     const body = (await res.json()) as { error: { code: string; message: string } };
     await waitOnExecutionContext(ctx);
     expect(res.status).toBe(502);
@@ -114,6 +117,15 @@ describe('an upstream that stalls', () => {
     expect(ms).toBeLessThan(5_000);
     expect(await upstreamSaw(nonce, (r) => r.abortedBeforeEnd === true)).toBeDefined();
     await expectUncharged(agent.account_id);
+  });
+
+  it('waits longer than the idle bound for a non-streamed answer, whose headers come only once it is generated', { timeout: 20_000 }, async () => {
+    const agent = await funded();
+    const { res, ctx } = await chat(agent.api_key, '[hang]', { stream: false, env: shortIdle });
+    const text = await res.text();
+    await waitOnExecutionContext(ctx);
+    expect(res.status, text).toBe(200);
+    expect(res.headers.get('x-service-cost')).not.toBeNull();
   });
 
   it('ends a stream whose upstream sends a 16 MiB line at the 4 MiB cap, and charges nothing', { timeout: 20_000 }, async () => {
