@@ -81,6 +81,14 @@ export async function hasIntentsOpenSince(db: Database, since: number): Promise<
  * keeps its account, to be credited to it again).
  */
 export async function recordDeposit(db: Database, row: NewDeposit): Promise<void> {
+  // A reversed transfer that landed again at another log index (its block is new) keeps its first
+  // row, as a moved one does: its reversals count (the next credit's key) and an x402 payer.
+  await db.run(sql`
+    UPDATE deposits SET status = 'pending', log_index = ${row.logIndex}, block_number = ${row.blockNumber}, block_hash = ${row.blockHash},
+      block_time = NULL, intent_id = NULL, credited_at = NULL, seen_at = ${row.seenAt},
+      account_id = CASE WHEN note = ${X402_DEPOSIT_NOTE} THEN account_id ELSE NULL END
+    WHERE id = (SELECT id FROM deposits WHERE tx_hash = ${row.txHash} AND amount = ${row.amount} AND status = 'reversed' AND id != ${row.id} LIMIT 1)
+      AND NOT EXISTS (SELECT 1 FROM deposits WHERE tx_hash = ${row.txHash} AND log_index = ${row.logIndex} AND status != 'reversed')`);
   await db.run(sql`
     INSERT INTO deposits (id, tx_hash, log_index, block_number, block_hash, block_time, from_address, amount, status, intent_id, account_id, seen_at, credited_at, note, reversals)
     SELECT ${row.id}, ${row.txHash}, ${row.logIndex}, ${row.blockNumber}, ${row.blockHash}, ${row.blockTime}, ${row.fromAddress}, ${row.amount}, ${row.status}, ${row.intentId}, ${row.accountId}, ${row.seenAt}, ${row.creditedAt}, ${row.note}, 0
@@ -142,7 +150,11 @@ export async function pendingDeposits(db: Database, limit: number): Promise<Depo
 
 /** A pending or unmatched deposit whose block was reorged away: forgotten, to be read again from the new chain. */
 export async function forgetDeposit(db: Database, id: string): Promise<void> {
-  await db.delete(deposits).where(and(eq(deposits.id, id), inArray(deposits.status, ['pending', 'unmatched']))).run();
+  // One a reorg already took back once keeps its row (and its count of reversals, the next credit's key), reversed again.
+  await db.batch([
+    db.delete(deposits).where(and(eq(deposits.id, id), inArray(deposits.status, ['pending', 'unmatched']), eq(deposits.reversals, 0))),
+    db.update(deposits).set({ status: 'reversed' }).where(and(eq(deposits.id, id), inArray(deposits.status, ['pending', 'unmatched']), gt(deposits.reversals, 0))),
+  ]);
 }
 
 /** The time of a deposit's block, read when its confirmed block is checked. */

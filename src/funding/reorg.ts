@@ -74,12 +74,22 @@ export interface RecheckOutcome {
  * transfer is moved there and stays credited; one whose transfer is gone is debited back
  * (`reverseDepositCredit`) and marked `reversed`.
  */
-export async function recheckDecided(env: Env, db: Database, chain: Chain, client: Client, config: UsdcConfig, above: number): Promise<RecheckOutcome> {
+export async function recheckDecided(
+  env: Env,
+  db: Database,
+  chain: Chain,
+  client: Client,
+  config: UsdcConfig,
+  above: number,
+  confirmed: number,
+): Promise<RecheckOutcome> {
   const outcome: RecheckOutcome = { rewindTo: undefined, reversed: 0, moved: 0, forgotten: 0 };
   const headers = new Map<number, BlockHeader | null>();
   for (const deposit of await decidedDepositsAbove(db, above, DECIDED_BATCH)) {
     if (!headers.has(deposit.blockNumber)) headers.set(deposit.blockNumber, await chain.blockAt(client, deposit.blockNumber));
-    if (headers.get(deposit.blockNumber)?.hash === deposit.blockHash) continue;
+    const header = headers.get(deposit.blockNumber);
+    // No block there yet (a node behind the one that named it, or one a reorg shortened): no evidence of a change; asked again next pass.
+    if (!header || header.hash === deposit.blockHash) continue;
     outcome.rewindTo = Math.min(outcome.rewindTo ?? deposit.blockNumber - 1, deposit.blockNumber - 1);
     if (deposit.status === 'unmatched') {
       await forgetDeposit(db, deposit.id);
@@ -92,6 +102,9 @@ export async function recheckDecided(env: Env, db: Database, chain: Chain, clien
       outcome.moved++;
       continue;
     }
+    // Gone from the new chain, but its height is not confirmed there yet: the transaction may
+    // still be mined again from the pool, so the credit is taken back only once it is.
+    if (deposit.blockNumber > confirmed) continue;
     await reverseDepositCredit(env, deposit);
     await markReversed(db, deposit, Date.now());
     outcome.reversed++;

@@ -89,7 +89,9 @@ export async function watchPass(env: Env, config: UsdcConfig, cursor: CursorStor
   // Deposits above this are checked against the chain now: those a fork replaced, and those in the blocks about to be read.
   let checkAbove = from - 1;
   const newest = readBlocks.at(-1);
-  if (newest && (await chain.blockAt(client, newest.number))?.hash !== newest.hash) {
+  // A changed hash is a fork; no block at that height (a node behind, or between backends) is no evidence of one.
+  const newestNow = newest ? await chain.blockAt(client, newest.number) : null;
+  if (newest && newestNow && newestNow.hash !== newest.hash) {
     const { fork, kept } = await findFork(chain, client, readBlocks);
     const rewind = fork ?? Math.max(0, Math.min(finalized, readBlocks[0]!.number - 1));
     console.warn(`USDC watcher: reorg below block ${newest.number}; reading again from block ${rewind + 1}`);
@@ -100,7 +102,7 @@ export async function watchPass(env: Env, config: UsdcConfig, cursor: CursorStor
     await cursor.set(from - 1);
   }
   // Before the reads, so a moved deposit is known at its new place when its log is read there.
-  const rechecked = await recheckDecided(env, db, chain, client, config, Math.max(checkAbove, finalized));
+  const rechecked = await recheckDecided(env, db, chain, client, config, Math.max(checkAbove, finalized), confirmed);
   outcome.reorged += rechecked.moved + rechecked.forgotten + rechecked.reversed;
   outcome.reversed += rechecked.reversed;
   if (rechecked.rewindTo !== undefined && rechecked.rewindTo + 1 < from) {
