@@ -109,7 +109,7 @@ export class AccountCore extends DurableObject<Env> {
     this.#topUp = new AutoTopUp(this.#db, this.#memory, this.#alarm, this.#ledger, (charge) => chargeSavedCard(stripeRail(this.env), charge), dailyCapOf(env));
     this.#usage = new Usage(ctx.storage);
     this.#suspension = new Suspension(ctx.storage, this.#memory, this.#ledger);
-    this.#subKeys = new SubKeys(ctx.storage, this.#keys, spend);
+    this.#subKeys = new SubKeys(ctx.storage, this.#keys, spend, () => this.#membership.organizationId !== null || this.#membership.unconfirmed().size > 0);
     this.#requests = new RequestRecords(ctx.storage);
     this.#organization = new Organization(ctx.storage, this.#memory, this.#ledger, spend);
     const peers = organizationPeers(env);
@@ -356,7 +356,8 @@ export class AccountCore extends DurableObject<Env> {
   ): Result<{ account: AccountSnapshot; keyId: string }, AuthFailure> | Promise<Result<{ account: AccountSnapshot; keyId: string }, AuthFailure>> {
     const checked = this.#keys.check(keyHash, undefined, now, route);
     if (!checked.ok) return checked;
-    const account = this.#snapshot();
+    // D35: the fund link opens USDC intents on the account's own caps, so a sub-key is not given it.
+    const account = { ...this.#snapshot(), ...(checked.key.parent_key_id !== null && { fundToken: null }) };
     const keyId = checked.key.id;
     const organizationId = this.#membership.organizationId;
     if (organizationId === null) return { ok: true, account, keyId };

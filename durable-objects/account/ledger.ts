@@ -19,6 +19,9 @@ const OPERATOR = 'operator: ';
 /** D29: a hold an organization placed ahead of a member's requests that no request used (a late settlement of it is refused). */
 const UNUSED = 'unused';
 
+/** D35: the fund link opens USDC intents on the account's own caps, so a 402 names it to the account's own keys only. */
+const fundTokenFor = (key: KeyRow, token: string | null) => (key.parent_key_id === null ? token : null);
+
 /**
  * The money: the balance, the open holds and the ledger rows that record every movement. Each
  * movement is one synchronous SQLite transaction of constant statements (`statements.ts`), and the
@@ -56,7 +59,7 @@ export class Ledger {
       keyId: key.id,
       availableMicros: Math.min(accountAvailable, limit?.remainingMicros ?? Infinity),
       accountAvailableMicros: accountAvailable,
-      fundToken: account.fund_token,
+      fundToken: fundTokenFor(key, account.fund_token),
     };
   }
 
@@ -81,7 +84,7 @@ export class Ledger {
     const balance = account.balance_micros;
     const available = balance - holds.heldMicros;
     if (available < request.minMicros) {
-      return { ok: false, reason: 'insufficient_credits', availableMicros: Math.max(0, available), neededMicros: request.minMicros, fundToken: account.fund_token };
+      return { ok: false, reason: 'insufficient_credits', availableMicros: Math.max(0, available), neededMicros: request.minMicros, fundToken: fundTokenFor(key, account.fund_token) };
     }
 
     const hold = this.place(

@@ -56,10 +56,14 @@ export class SubKeys {
   readonly #keys: Keys;
   readonly #spend: SpendCounters;
 
-  constructor(storage: DurableObjectStorage, keys: Keys, spend: SpendCounters) {
+  /** D29: whether keys' spend is also counted in an organization (a member, or one left with spend still coming). */
+  readonly #spendsInOrganization: () => boolean;
+
+  constructor(storage: DurableObjectStorage, keys: Keys, spend: SpendCounters, spendsInOrganization: () => boolean = () => false) {
     this.#storage = storage;
     this.#keys = keys;
     this.#spend = spend;
+    this.#spendsInOrganization = spendsInOrganization;
   }
 
   mint(callerHash: string, request: SubKeyRequest, now: number): Result<{ key: KeyRecord }, SubKeyRefusal> {
@@ -73,10 +77,14 @@ export class SubKeys {
     const expiresAt = key.expires_at === null ? request.expiresAt : Math.min(request.expiresAt ?? key.expires_at, key.expires_at);
 
     return this.#storage.transactionSync(() => {
-      const cutoff = now - DEAD_SUB_KEY_RETENTION_MS;
-      run(this.#storage, SQL.foldPrunedSubKeySpend, cutoff, cutoff);
-      run(this.#storage, SQL.pruneDeadSubKeySpend, cutoff, cutoff);
-      run(this.#storage, SQL.pruneDeadSubKeys, cutoff, cutoff);
+      // An organization counts a sub-key's spend there by its id: a pruned one's would stop binding
+      // its parent's limits, so nothing is pruned while that spend may count (D29, D35).
+      if (!this.#spendsInOrganization()) {
+        const cutoff = now - DEAD_SUB_KEY_RETENTION_MS;
+        run(this.#storage, SQL.foldPrunedSubKeySpend, cutoff, cutoff);
+        run(this.#storage, SQL.pruneDeadSubKeySpend, cutoff, cutoff);
+        run(this.#storage, SQL.pruneDeadSubKeys, cutoff, cutoff);
+      }
       this.#keys.forgetCached();
       if (count(this.#storage, SQL.liveKeys, now) >= MAX_LIVE_KEYS) return { ok: false, reason: 'too_many_keys', limit: MAX_LIVE_KEYS, live: true };
       if (count(this.#storage, SQL.keyRows) >= MAX_KEY_ROWS) return { ok: false, reason: 'too_many_keys', limit: MAX_KEY_ROWS, live: false };

@@ -55,8 +55,10 @@ export async function markChecked(db: Database, key: string, etag: string, now: 
 }
 
 /** After its object failed the check (and was deleted): pending again, unlisted, usable by a new PUT. */
-export async function markRefused(db: Database, key: string): Promise<void> {
-  await db.update(uploads).set({ etag: null, uploadedAt: null }).where(eq(uploads.key, key)).run();
+/** Clears a refused object's marks, unless a check pinned a version meanwhile (then false: the pin stands). */
+export async function markRefused(db: Database, key: string): Promise<boolean> {
+  const rows = await db.update(uploads).set({ etag: null, uploadedAt: null }).where(and(eq(uploads.key, key), isNull(uploads.etag))).returning({ key: uploads.key }).all();
+  return rows.length > 0;
 }
 
 /**

@@ -22,8 +22,9 @@ export async function checkUpload(bucket: R2Bucket, db: Database, row: UploadRow
   const detail = head.size !== row.bytes ? `is ${head.size} bytes, not the ${row.bytes} declared` : await contentProblem(bucket, row, head);
   if (detail === 'gone') return { ok: false, reason: row.uploadedAt === null ? 'not_uploaded' : 'gone' };
   if (detail !== null) {
+    // A check that pinned a version meanwhile keeps it: what this one saw was that version's replacement, or the refused bytes are gone.
+    if (!(await markRefused(db, row.key))) return (await uploadOfKey(db, row.key))?.etag === head.etag ? { ok: false, reason: 'refused', detail } : replaced(bucket, db, row.key, now);
     await bucket.delete(row.key);
-    await markRefused(db, row.key);
     return { ok: false, reason: 'refused', detail };
   }
   if (!(await markChecked(db, row.key, head.etag, now))) {

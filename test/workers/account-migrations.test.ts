@@ -40,7 +40,7 @@ describe('account storage migrations', () => {
   it.each([
     ['reset before D36 (nobody holds it)', null, expect.any(Number)],
     ['held by its human', 'clm_x', null],
-  ])('0015 marks a claimed account %s as reset, so its claim token alone no longer claims it; invites count the members they joined', async (_, holder, resetAt) => {
+  ])('0015 marks a claimed account %s as reset, so its claim token alone no longer claims it; invites count the members they joined and take no more', async (_, holder, resetAt) => {
     const stub = accountStub(crypto.randomUUID());
     const rows = await runInDurableObject(stub, async (_, state) => {
       const db = drizzle(state.storage);
@@ -59,8 +59,8 @@ describe('account storage migrations', () => {
     });
     expect(rows.claim).toEqual({ human_claim_id: holder, reset_at: resetAt, reclaim_email: null, reclaim_token_hash: null });
     expect(rows.invites).toEqual([
-      { id: 'inv_a', uses: 2, max_uses: null },
-      { id: 'inv_b', uses: 0, max_uses: null },
+      { id: 'inv_a', uses: 2, max_uses: 2 },
+      { id: 'inv_b', uses: 0, max_uses: 1 },
     ]);
   });
 });

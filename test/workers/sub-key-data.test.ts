@@ -137,3 +137,19 @@ describe('USDC intents of a sub-key', { timeout: 30_000 }, () => {
     await expectError(await fund(agent.api_key, 60), 429, 'rate_limit_exceeded', 'rate_limit_error');
   });
 });
+
+describe('the fund link (D35)', () => {
+  it("is never given to a sub-key, in GET /agent/account or a 402's error.funding, since it opens intents on the account's own caps", async () => {
+    const agent = await funded('0.000001');
+    const sub = await mint(agent.api_key, { name: 'worker' });
+    const own = (await (await send('/agent/account', agent.api_key)).json()) as { fund_url: string | null };
+    expect(own.fund_url).toMatch(/\/fund\//);
+    const seen = (await (await send('/agent/account', sub.api_key)).json()) as { fund_url: string | null };
+    expect(seen.fund_url).toBeNull();
+    const refused = await chat(sub.api_key);
+    const body = await expectError(refused, 402, 'insufficient_credits', 'insufficient_credits_error');
+    expect((body.error as { funding?: { fund_url: string | null } }).funding?.fund_url).toBeNull();
+    const ownRefusal = await expectError(await chat(agent.api_key), 402, 'insufficient_credits', 'insufficient_credits_error');
+    expect((ownRefusal.error as { funding?: { fund_url: string | null } }).funding?.fund_url).toMatch(/\/fund\//);
+  });
+});

@@ -7,7 +7,9 @@ ALTER TABLE `human_claim` ADD `reclaim_token_expires_at` integer;--> statement-b
 -- A claimed account nobody holds was reset before D36: its claim token no longer claims it either
 -- (the operator's next reset gives it an address on record or a one-time token).
 UPDATE `human_claim` SET `reset_at` = CAST(strftime('%s', 'now') AS INTEGER) * 1000 WHERE `human_claim_id` IS NULL AND EXISTS (SELECT 1 FROM `account` WHERE `claimed_at` IS NOT NULL);--> statement-breakpoint
--- D29: an invite's joins, counted at join; invites made before keep no limit (null) as issued.
+-- D29: an invite's joins, counted at join.
 ALTER TABLE `org_invites` ADD `uses` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE `org_invites` ADD `max_uses` integer;--> statement-breakpoint
-UPDATE `org_invites` SET `uses` = (SELECT COUNT(*) FROM `org_members` WHERE `org_members`.`invite_id` = `org_invites`.`id`);
+UPDATE `org_invites` SET `uses` = (SELECT COUNT(*) FROM `org_members` WHERE `org_members`.`invite_id` = `org_invites`.`id`);--> statement-breakpoint
+-- Issued before the count: a use each account that joined with it took, and no more (one left when none did), so an old reusable code cannot hand out caps either.
+UPDATE `org_invites` SET `max_uses` = MAX(`uses`, 1) WHERE `max_uses` IS NULL;
