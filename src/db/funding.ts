@@ -163,6 +163,30 @@ export async function setDepositBlockTime(db: Database, id: string, blockTimeMs:
 }
 
 /** Marks a deposit credited to `accountId` (its intent, if any, was claimed before the credit: `claimIntent`). */
+/**
+ * The operator's claim of an unmatched deposit for `accountId`: one conditional update, so two
+ * credits of one transfer (to two accounts), or a credit racing the watcher's reorg reversal,
+ * cannot both take it. False when it is no longer unmatched.
+ */
+export async function claimUnmatchedDeposit(db: Database, id: string, accountId: string, now: number, note: string): Promise<boolean> {
+  const rows = await db
+    .update(deposits)
+    .set({ status: 'credited', accountId, intentId: null, creditedAt: now, note })
+    .where(and(eq(deposits.id, id), eq(deposits.status, 'unmatched')))
+    .returning({ id: deposits.id })
+    .all();
+  return rows.length > 0;
+}
+
+/** Gives a claimed deposit back to the unmatched list (its account turned out not to exist). */
+export async function unclaimDeposit(db: Database, id: string, accountId: string): Promise<void> {
+  await db
+    .update(deposits)
+    .set({ status: 'unmatched', accountId: null, creditedAt: null, note: null })
+    .where(and(eq(deposits.id, id), eq(deposits.status, 'credited'), eq(deposits.accountId, accountId)))
+    .run();
+}
+
 export async function settleDeposit(db: Database, deposit: DepositRow, accountId: string, intentId: string | null, now: number, note?: string): Promise<void> {
   await db
     .update(deposits)

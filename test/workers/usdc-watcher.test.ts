@@ -491,3 +491,17 @@ describe('POST /agent/fund against an endpoint on another chain', () => {
     expect(await count()).toBe(1);
   });
 });
+
+describe("the operator's credit of an unmatched deposit", () => {
+  it('credits one transfer once when two operators credit it to two accounts at the same moment', async () => {
+    const [first, second] = [await register(), await register()];
+    const id = `0x${crypto.randomUUID().replaceAll('-', '').padEnd(64, '0')}:0`;
+    await recordDeposit(database(env), { id, txHash: id.slice(0, 66), logIndex: 0, blockNumber: 1, blockHash: '0xb', blockTime: 1, fromAddress: '0xa', amount: '4000000', status: 'unmatched', intentId: null, accountId: null, seenAt: Date.now(), creditedAt: null, note: null });
+    const credit = (accountId: string) => call(`/admin/deposits/${id}/credit`, bearer(ADMIN_TOKEN, json({ account_id: accountId, reason: 'support ticket' })));
+    const answers = await Promise.all([credit(first.account_id), credit(second.account_id)]);
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 400]);
+    const balances = await Promise.all([first, second].map(async (agent) => (await accountStub(agent.account_id).snapshot()).balanceMicros));
+    expect(balances.sort()).toEqual([0, 4_000_000]);
+    expect(await depositById(database(env), id)).toMatchObject({ status: 'credited' });
+  });
+});

@@ -1,6 +1,6 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import { database } from '../../db';
-import { cardPaymentsOf, depositById, depositsOf, settleDeposit, unmatchedDeposits, type CardPaymentRow, type DepositRow } from '../../db/funding';
+import { cardPaymentsOf, claimUnmatchedDeposit, depositById, depositsOf, unclaimDeposit, unmatchedDeposits, type CardPaymentRow, type DepositRow } from '../../db/funding';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { creditFunding } from '../../funding/credit';
@@ -69,6 +69,10 @@ export const creditDepositHandler: RouteHandler<typeof creditDeposit, AppEnv> = 
   }
   const micros = BigInt(deposit.amount);
   if (micros > BigInt(Number.MAX_SAFE_INTEGER)) throw new GatewayError('invalid_request', 'This deposit is too large to credit automatically.', { param: 'deposit_id' });
+  // Claimed before the credit: a second operator credit, or the watcher's reversal, finds it taken.
+  if (deposit.status === 'unmatched' && !(await claimUnmatchedDeposit(db, deposit.id, account_id, Date.now(), `operator: ${reason}`))) {
+    throw new GatewayError('invalid_request', 'This deposit changed meanwhile (credited or reversed); read it again.', { param: 'deposit_id' });
+  }
   const result = await creditFunding(c.env, {
     accountId: account_id,
     amountMicros: Number(micros),
@@ -76,7 +80,9 @@ export const creditDepositHandler: RouteHandler<typeof creditDeposit, AppEnv> = 
     idempotencyKey: depositCreditKey(deposit),
     note: `operator: ${reason} (${usdcAmount(Number(micros))} USDC, tx ${deposit.txHash} log ${deposit.logIndex})`,
   });
-  if (!result) throw new GatewayError('not_found', `No account ${account_id}.`);
-  if (deposit.status !== 'credited') await settleDeposit(db, deposit, account_id, null, Date.now(), `operator: ${reason}`);
+  if (!result) {
+    if (deposit.status === 'unmatched') await unclaimDeposit(db, deposit.id, account_id);
+    throw new GatewayError('not_found', `No account ${account_id}.`);
+  }
   return c.json({ deposit: depositBody((await depositById(db, deposit_id))!), credited: result.applied, balance_usd: formatUsd(result.balanceMicros) }, 200);
 };
