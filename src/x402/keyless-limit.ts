@@ -7,14 +7,15 @@ import { GatewayError } from '../errors';
 import { utcHour } from '../human/limits';
 
 /**
- * Keyless x402 payments that fail, per IP (an IPv6 /64, an IPv4 address) per UTC hour. Each
- * attempt costs several chain calls (verification simulates the transfer) before it is known to be
- * bad, and has no key to count against; one that settles is given back, so paying is never limited.
+ * x402 payments that fail, per IP (an IPv6 /64, an IPv4 address) per UTC hour, keyless or with a
+ * key (a free account's key costs nothing). Each attempt costs several chain calls (verification
+ * simulates the transfer) before it is known to be bad; one that settles is given back, so paying
+ * is never limited.
  */
 export const KEYLESS_X402_FAILURES_PER_IP_PER_HOUR = 20;
 
 /**
- * Runs `settle` (a keyless payment's verification and settlement) only if the caller's address has
+ * Runs `settle` (a payment's verification and settlement) only if the caller's address has
  * attempts left this hour: 429 `rate_limit_exceeded` with `Retry-After` otherwise, before any chain
  * call. A payment that settles does not count.
  */
@@ -25,7 +26,7 @@ export async function limitKeylessAttempt<T>(c: Context<AppEnv>, settle: () => P
   if ((await reserveX402Attempt(db, ip, hour, KEYLESS_X402_FAILURES_PER_IP_PER_HOUR)) === null) {
     throw new GatewayError(
       'rate_limit_exceeded',
-      `At most ${KEYLESS_X402_FAILURES_PER_IP_PER_HOUR} keyless x402 payments that fail per IP address (IPv6: per /64) per UTC hour; retry later, or pay with a key.`,
+      `At most ${KEYLESS_X402_FAILURES_PER_IP_PER_HOUR} x402 payments that fail per IP address (IPv6: per /64) per UTC hour; retry later.`,
       { retryAfter: secondsLeft },
     );
   }

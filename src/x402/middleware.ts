@@ -27,8 +27,9 @@ export async function payThenServe(c: Context<AppEnv>, next: Next, header: strin
   const auth = await caller.account.authenticate(caller.keyHash);
   if (!auth.ok) throw holdFailureError(auth);
   // Settlement (D1, funding, the chain's wire format) loads with the first paid request, not at startup (docs/contributors/architecture.md, "Startup").
-  const { creditPayment, PAYMENT_RESPONSE, paymentResponseHeader, settlePayment } = await import('./payment');
-  const payment = await settlePayment(c.env, config, header);
+  const [{ creditPayment, PAYMENT_RESPONSE, paymentResponseHeader, settlePayment }, { limitKeylessAttempt }] = await Promise.all([import('./payment'), import('./keyless-limit')]);
+  // A free account's key costs nothing: failing payments are limited per IP here too, before any chain call.
+  const payment = await limitKeylessAttempt(c, () => settlePayment(c.env, config, header));
   await creditPayment(c.env, caller.accountId, payment);
   await next();
   setResponseHeader(c, PAYMENT_RESPONSE, paymentResponseHeader(payment));

@@ -389,6 +389,21 @@ describe('x402 without a key: the /x402 prefix', () => {
     expect((await attempt('2001:db8:35:2::1', unfunded)).status).toBe(402);
   });
 
+  it('limits failing payments with a key per IPv6 /64 the same way, since a free account costs nothing', { timeout: 60_000 }, async () => {
+    const { apiKey } = await stack.fundedAccount('0');
+    const challenge = await fetch(`${stack.gateway.url}/x402/v1/chat/completions`, { method: 'POST', body: chatBody({ max_tokens: 50 }) });
+    const required = decodePaymentRequiredHeader(challenge.headers.get('PAYMENT-REQUIRED')!);
+    const partial = await new ExactEvmScheme(await wallet(0n)).createPaymentPayload(2, required.accepts[0]!);
+    const unfunded = encodePaymentSignatureHeader({ ...partial, x402Version: 2, accepted: required.accepts[0]!, resource: required.resource } as PaymentPayload);
+    const attempt = (ip: string) =>
+      fetch(`${stack.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(apiKey, { 'PAYMENT-SIGNATURE': unfunded, 'CF-Connecting-IP': ip }), body: chatBody({ max_tokens: 50 }) });
+    for (let i = 1; i <= 20; i++) expect((await attempt(`2001:db8:36:1::${i.toString(16)}`)).status).toBe(402);
+    const limited = await attempt('2001:db8:36:1:ffff::1');
+    expect(limited.status).toBe(429);
+    expect(((await limited.json()) as { error: { code: string } }).error.code).toBe('rate_limit_exceeded');
+    expect((await attempt('2001:db8:36:2::1')).status).toBe(402);
+  });
+
   it('a payment below the worst case is refused before it is settled: 402, no account', async () => {
     const payer = await wallet(5_000_000n);
     const body = JSON.stringify({ url: 'https://example.com/', limit: 500 });
