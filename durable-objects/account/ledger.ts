@@ -219,11 +219,6 @@ export class Ledger {
     return this.#memory.holds.get(holdId) !== undefined || run(this.#storage, SQL.ledgerKeyExists, `hold:${holdId}`).length > 0;
   }
 
-  /** D29: the member account a closed hold of this organization was for (null for an account's own hold). */
-  memberOf(holdId: string): string | null {
-    return run<{ member_account_id: string | null }>(this.#storage, SQL.holdMember, `hold:${holdId}`)[0]?.member_account_id ?? null;
-  }
-
   /** How many holds expired and were never charged: each is a request whose caller died. */
   expiredUnsettled(): number {
     return run<{ count: number }>(this.#storage, SQL.expiredUnsettled)[0]?.count ?? 0;

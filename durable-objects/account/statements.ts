@@ -94,8 +94,6 @@ export const SQL = {
   /** D35: what several keys of one member (a JSON array of ids: a key and the keys below it) were charged here in one period. */
   memberFamilySpent: 'SELECT COALESCE(SUM(spent_micros), 0) AS spent FROM member_spend WHERE account_id = ? AND period = ? AND key_id IN (SELECT value FROM json_each(?))',
   member: 'SELECT account_id, status, cap_micros, invite_id, joined_at, approved_at, left_at FROM org_members WHERE account_id = ?',
-  /** D29: the member account of a hold, from its `hold:` ledger row. */
-  holdMember: 'SELECT member_account_id FROM ledger WHERE idempotency_key = ?',
   /** D29 and D35: the member account and the key of a hold, from its `hold:` ledger row (a request record's owner). */
   holdOwner: 'SELECT member_account_id, key_id FROM ledger WHERE idempotency_key = ?',
   setOrganization: 'UPDATE account SET organization_id = ?',
