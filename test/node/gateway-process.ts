@@ -87,15 +87,26 @@ export async function startGateway(vars: Record<string, string> | { devVars: str
   let log = '';
   let child: ChildProcess;
   const start = async () => {
-    child = spawn('npm', ['start', '--', '--port', String(port)], {
-      cwd: dir,
-      env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    child.stdout?.on('data', (chunk) => (log += chunk));
-    child.stderr?.on('data', (chunk) => (log += chunk));
-    await waitForHealth(url, child, () => log);
+    // A restart right after a crash may find a socket of the killed runtime not yet released by the
+    // kernel ("Address already in use"): the start is tried again a moment later, a few times.
+    for (let attempt = 1; ; attempt++) {
+      const from = log.length;
+      child = spawn('npm', ['start', '--', '--port', String(port)], {
+        cwd: dir,
+        env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+      child.stdout?.on('data', (chunk) => (log += chunk));
+      child.stderr?.on('data', (chunk) => (log += chunk));
+      try {
+        await waitForHealth(url, child, () => log);
+        return;
+      } catch (err) {
+        if (attempt >= 5 || !log.slice(from).includes('Address already in use')) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+    }
   };
   await start();
 
