@@ -75,7 +75,7 @@ function patch(src, dst, edits) {
 }
 
 
-// In the account client, so both orders of src/chat/hold-dispatch.ts (strict and speculative) get it.
+// In the account client, so both orders of src/products/chat/hold-dispatch.ts (strict and speculative) get it.
 const HOLD_CALL = 'const result = await this.#channel.call(this.#sender, { op: "hold", request }).catch(spendCheckUnavailable);';
 const FAKE_HOLD = 'const result = { ok: true, accountId: "a", keyId: "k", holdId: "h", amountMicros: request.maxMicros, availableMicros: 1e12 };';
 // In settleDurably (src/accounts/settlement.ts), the settlement near the account (esbuild may rename `account`).

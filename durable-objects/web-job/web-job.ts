@@ -8,7 +8,7 @@ import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
 import { GatewayError } from '../../src/errors';
 import { accountPrefix } from '../../src/media/keys';
 import { toUsdNumber } from '../../src/money';
-import { CRAWL_PAGE_MICROS, EXTRACT_RECORD_MICROS } from '../../src/web/pricing';
+import { CRAWL_PAGE_MICROS, EXTRACT_RECORD_MICROS } from '../../src/products/web/pricing';
 import { deleteItemObjects, storeItem, type StoredItem } from './items';
 import migrations from './migrations/migrations.js';
 import { writeResultSet } from './result-set';

@@ -1,7 +1,7 @@
 import type { AccountDurableObject } from '../../durable-objects/account/account';
 import type { RequestRecord } from '../../durable-objects/account/requests';
 import type { AccountOp, AccountOpReply, AccountOpResults, HoldRequest, RouteClass } from '../../durable-objects/account/types';
-import type { Evidence } from '../chat/speculation';
+import type { Evidence } from '../products/chat/speculation';
 import { GatewayError } from '../errors';
 import { holdOwner } from './hold-owner';
 

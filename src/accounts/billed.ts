@@ -17,7 +17,7 @@ import { journalName, journalPays, settleDurably, type Settled } from './settlem
  * - a settlement goes to the account, or to the settlement journal near the Worker when the
  *   account is far, and is idempotent per hold in both places (`settleHold`, `settleDurably`);
  * - a member's hold is settled, released and renewed in its organization (`AccountClient.forHold`).
- * Chat keeps its own hold and speculative dispatch (`src/chat/hold-dispatch.ts`, D21) for speed,
+ * Chat keeps its own hold and speculative dispatch (`src/products/chat/hold-dispatch.ts`, D21) for speed,
  * and settles and releases through `settleHold` and `releaseHold`. Deferred jobs (image, speech,
  * video, crawl, extract) hold through `withHold` when submitted and later settle or release
  * through `settleJobHold` and `releaseJobHold`.

@@ -57,7 +57,7 @@ export interface ChatModel extends ModelBase {
   pdf: boolean;
   /**
    * The most tokens one image can cost on this model, where it is above `DEFAULT_IMAGE_TOKENS`
-   * (`src/chat/estimate.ts`): the hold counts it per image (D33).
+   * (`src/products/chat/estimate.ts`): the hold counts it per image (D33).
    */
   imageTokens?: number;
   /** First configured route serves the request; later ones are fallbacks. */

@@ -1,6 +1,6 @@
-import { sweepExpiredAccounts } from '../jobs/account-expiry';
-import { sweepMediaJobs } from '../jobs/render-jobs';
-import { sweepVideoJobs } from '../jobs/video-jobs';
+import { sweepExpiredAccounts } from '../accounts/expiry';
+import { sweepMediaJobs } from '../products/render/jobs';
+import { sweepVideoJobs } from '../products/videos/job';
 import { sweepHumanRecords } from './human-records';
 import { sweepStorage } from './storage-sweep';
 import { sweepExpiredUploads } from './upload-expiry';

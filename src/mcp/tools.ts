@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi';
-import * as chatRoutes from '../routes/chat/chat.routes';
+import * as chatRoutes from '../products/chat/routes';
 import * as fundRoutes from '../routes/funding/fund.routes';
-import * as imagesRoutes from '../routes/media/images.routes';
-import * as speechRoutes from '../routes/media/speech.routes';
-import * as jobsRoutes from '../routes/web/web-jobs.routes';
-import * as scrapeRoutes from '../routes/web/scrape.routes';
+import * as imagesRoutes from '../products/images/routes';
+import * as speechRoutes from '../products/speech/routes';
+import * as jobsRoutes from '../products/web/jobs.routes';
+import * as scrapeRoutes from '../products/web/scrape.routes';
 
 /** One MCP tool: which route it runs, and how its arguments become that route's request. */
 export interface ToolRoute {

@@ -1,6 +1,6 @@
-import { expireAccount } from '../jobs/account-expiry';
-import { runMediaJob } from '../jobs/render-jobs';
-import { pollVideoJob } from '../jobs/video-jobs';
+import { expireAccount } from '../accounts/expiry';
+import { runMediaJob } from '../products/render/jobs';
+import { pollVideoJob } from '../products/videos/job';
 import { logJob } from '../observability/request-log';
 import { isQueueMessage, type QueueMessage } from './messages';
 

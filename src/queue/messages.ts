@@ -10,11 +10,11 @@ export type QueueMessage =
       /** The sweep's clock: the account is deleted only if it expired before this instant (ms). */
       now: number;
     }
-  /** Render an image job, or finish a sync image render its Worker left (`src/jobs/render-jobs.ts`). */
+  /** Render an image job, or finish a sync image render its Worker left (`src/products/render/jobs.ts`). */
   | { kind: 'image.render'; jobId: string }
-  /** Finish a sync speech render its Worker left (`src/jobs/render-jobs.ts`). */
+  /** Finish a sync speech render its Worker left (`src/products/render/jobs.ts`). */
   | { kind: 'speech.render'; jobId: string }
-  /** Poll a video job's upstream once (`src/jobs/video-jobs.ts`). */
+  /** Poll a video job's upstream once (`src/products/videos/job.ts`). */
   | { kind: 'video.poll'; jobId: string };
 
 export type QueueMessageKind = QueueMessage['kind'];

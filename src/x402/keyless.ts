@@ -33,7 +33,7 @@ export function keylessX402(app: Hono<AppEnv>) {
     const bodyBytes = c.req.method === 'GET' || c.req.method === 'HEAD' ? null : await c.req.arrayBuffer();
     if (c.req.header('Authorization') || !config || c.req.method !== 'POST') return forward(new Headers(c.req.raw.headers), bodyBytes);
     // Pricing every billed route needs all their schemas: loaded by the first keyless payment, not at startup.
-    const { isBilledPath, priceRequest } = await import('../quote/price-request');
+    const { isBilledPath, priceRequest } = await import('../products/price-request');
     // Settlement and the anonymous account (D1, funding) load with the first keyless payment too.
     const [{ creditPayment, PAYMENT_RESPONSE, PAYMENT_SIGNATURE, paymentResponseHeader, settlePayment }, { createAnonymousAccount }, { limitKeylessAttempt }] = await Promise.all([
       import('./payment'),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_REPORTED_TOKENS } from '../../src/chat/usage';
+import { MAX_REPORTED_TOKENS } from '../../src/products/chat/usage';
 import { formatUsd, parseUsd } from '../../src/money';
 import { ADMIN_TOKEN, adminCredit, call, expectError, register } from './helpers';
 import { admin, createOrganization, invite, join, ledger, send } from './org-helpers';

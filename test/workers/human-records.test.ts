@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { database } from '../../src/db';
 import { insertChallenge } from '../../src/db/passkeys';
-import { expireAccount } from '../../src/jobs/account-expiry';
+import { expireAccount } from '../../src/accounts/expiry';
 import { sweepHumanRecords } from '../../src/cron/human-records';
 import { approveClaim } from '../../src/human/claims';
 import { agentWithClaim } from './claim-helpers';

@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
 import { AccountClient } from '../../src/accounts/account-client';
 import { sha256Hex } from '../../src/accounts/credentials';
-import { SCRAPE_PRICE_MICROS } from '../../src/web/pricing';
+import { SCRAPE_PRICE_MICROS } from '../../src/products/web/pricing';
 import { formatUsd, parseUsd } from '../../src/money';
 import { MAX_OPEN_HOLDS } from '../../durable-objects/account/holds';
 import { IMAGES_UPSTREAM_KEY } from './global-setup';

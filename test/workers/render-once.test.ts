@@ -6,9 +6,9 @@ import { database } from '../../src/db';
 import { mediaJob } from '../../src/db/media-jobs';
 import { consumeQueue } from '../../src/queue/consumer';
 import type { QueueMessage } from '../../src/queue/messages';
-import { RENDER_CLAIM_LEASE_MS } from '../../src/jobs/render';
-import { sweepMediaJobs } from '../../src/jobs/render-jobs';
-import { BACKSTOP_DELAY_SECONDS } from '../../src/jobs/sync-render';
+import { RENDER_CLAIM_LEASE_MS } from '../../src/products/render/render';
+import { sweepMediaJobs } from '../../src/products/render/jobs';
+import { BACKSTOP_DELAY_SECONDS } from '../../src/products/render/sync';
 import { IMAGES_UPSTREAM_KEY } from './global-setup';
 import { accountStub, adminCredit, register } from './helpers';
 

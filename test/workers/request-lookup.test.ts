@@ -8,7 +8,7 @@ import { formatUsd } from '../../src/money';
 import { database } from '../../src/db';
 import { mediaJob } from '../../src/db/media-jobs';
 import type { QueueMessage } from '../../src/queue/messages';
-import { pollVideoJob } from '../../src/jobs/video-jobs';
+import { pollVideoJob } from '../../src/products/videos/job';
 import { IMAGES_UPSTREAM_KEY, VIDEOS_UPSTREAM_KEY } from './global-setup';
 import { accountStub, adminCredit, bearer, call, expectError, register } from './helpers';
 

@@ -7,7 +7,7 @@ import type { VideoModel, VideoRoute } from '../../src/catalog/types';
 import { videoInputs } from '../../src/catalog/video-inputs';
 import { database } from '../../src/db';
 import { mediaJob } from '../../src/db/media-jobs';
-import { VideoGenerationRequest } from '../../src/media/videos/request';
+import { VideoGenerationRequest } from '../../src/products/videos/request';
 import { FAL_UPSTREAM_KEY, REPLICATE_UPSTREAM_KEY, VIDEOS_UPSTREAM_KEY } from './global-setup';
 import { adminCredit, register } from './helpers';
 

@@ -29,7 +29,7 @@ await Promise.all([
   import('../../src/pages/signin/handlers'),
   import('../../src/mcp/server'),
   import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
-  import('../../src/quote/price-request'),
+  import('../../src/products/price-request'),
   import('../../durable-objects/web-job/page-tools'),
   import('../../src/queue/consumer'),
   import('../../src/cron/scheduled'),

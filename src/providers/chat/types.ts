@@ -5,7 +5,7 @@
  */
 
 import type { z } from '@hono/zod-openapi';
-import type * as schema from '../../chat/request-schema';
+import type * as schema from '../../products/chat/request-schema';
 
 export type TextPart = z.output<typeof schema.TextPart>;
 export type ImagePart = z.output<typeof schema.ImagePart>;

@@ -1,14 +1,14 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
-import * as imageJobs from '../media/image-jobs.handlers';
-import * as images from '../media/images.handlers';
-import * as imagesRoutes from '../media/images.routes';
-import * as speech from '../media/speech.handlers';
-import * as speechRoutes from '../media/speech.routes';
+import * as imageJobs from '../../products/images/job-handlers';
+import * as images from '../../products/images/handlers';
+import * as imagesRoutes from '../../products/images/routes';
+import * as speech from '../../products/speech/handlers';
+import * as speechRoutes from '../../products/speech/routes';
 import * as uploadsApi from '../media/uploads.handlers';
 import * as uploadsRoutes from '../media/uploads.routes';
-import * as videos from '../media/videos.handlers';
-import * as videosRoutes from '../media/videos.routes';
+import * as videos from '../../products/videos/handlers';
+import * as videosRoutes from '../../products/videos/routes';
 
 /** Images, speech, videos and uploads: the `media` group of `LAZY_ROUTES`, in its order. */
 export function register(app: OpenAPIHono<AppEnv>) {

@@ -1,9 +1,9 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
-import * as jobs from '../web/web-jobs.handlers';
-import * as jobsRoutes from '../web/web-jobs.routes';
-import * as scrape from '../web/scrape.handlers';
-import * as scrapeRoutes from '../web/scrape.routes';
+import * as jobs from '../../products/web/jobs.handlers';
+import * as jobsRoutes from '../../products/web/jobs.routes';
+import * as scrape from '../../products/web/scrape.handlers';
+import * as scrapeRoutes from '../../products/web/scrape.routes';
 
 /** Scrape, crawl and extract: the `web` group of `LAZY_ROUTES`, in its order. */
 export function register(app: OpenAPIHono<AppEnv>) {

@@ -3,7 +3,7 @@ import { holdFailureError } from '../../accounts/failures';
 import { affordableOutputTokens } from '../../billing/cost';
 import type { AppEnv } from '../../env';
 import { formatUsd } from '../../money';
-import { priceRequest, type PricedRequest } from '../../quote/price-request';
+import { priceRequest, type PricedRequest } from '../../products/price-request';
 import type { quote } from './quote.routes';
 
 /**

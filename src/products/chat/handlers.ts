@@ -1,0 +1,167 @@
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { releaseHold, settleHold } from '../../accounts/billed';
+import { tokenCostMicros } from '../../billing/cost';
+import { COST_HEADER, CREDITS_HEADER, UNSUPPORTED_HEADER, unsupportedHeaderValue } from '../../billing/headers';
+import type { Dispatched } from './dispatch';
+import { planChat } from './chat-plan';
+import { holdAndDispatch } from './hold-dispatch';
+import { chatEventStream } from './stream';
+import { billableUsage, usageWire } from './usage';
+import type { AppEnv } from '../../env';
+import { GatewayError } from '../../errors';
+import { executionContext } from '../../execution-context';
+import { REQUEST_ID_HEADER } from '../../middleware/request-id';
+import { formatUsd } from '../../money';
+import type { ResponseContext, Usage } from '../../providers/chat/types';
+import { readAllIdle, upstreamIdleMs } from '../../providers/idle';
+import type { RequestRecord } from '../../../durable-objects/account/requests';
+import type { chatCompletions } from './routes';
+
+/**
+ * `POST /v1/chat/completions`: validate, hold the worst case in the account's Durable Object and
+ * call the upstream (one retry on another route; at the same time as the hold when D21 allows,
+ * `src/products/chat/hold-dispatch.ts`), settle the actual usage. Every failure before the answer releases
+ * the hold.
+ */
+export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv> = async (c) => {
+  const startedAt = Date.now();
+  const request = c.req.valid('json');
+  // The 400s, the model's routes and the hold's bound (D33), before any money moves.
+  const { model, routes, price, prompt, plan } = planChat(request, c.env);
+
+  const caller = c.get('caller');
+  const log = c.var.log;
+  log.model = model.id;
+  const { hold, dispatched, abortUpstream, stopLease, speculative } = await holdAndDispatch(c, { request, model, routes, plan, price });
+  log.provider = dispatched.route.provider;
+  log.upstream_ms = dispatched.upstreamMs;
+  log.decision_cache = speculative ? 'hit' : 'miss';
+  const context: ResponseContext = { model: model.id, requestId: c.get('requestId'), created: Math.floor(Date.now() / 1000) };
+  // D26: what the request's lookup shows, stored in the same call that settles or releases its hold.
+  const record = (usage?: Usage): RequestRecord => ({
+    requestId: context.requestId,
+    path: '/v1/chat/completions',
+    model: model.id,
+    provider: dispatched.route.provider,
+    startedAt,
+    durationMs: Date.now() - startedAt,
+    streamed: request.stream === true,
+    usage: usage ? { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens } : {},
+  });
+  const release = () => {
+    stopLease();
+    return releaseHold(caller, hold.holdId, record());
+  };
+
+  // The charge is durable before the answer that states it leaves (docs/operators/money.md, "What a client was told is what the ledger says"): a crash
+  // can lose an answer in flight, never a charge a client was told about.
+  const settle = (usage: Usage) => {
+    stopLease();
+    return settleHold(c.env, c.req.raw.cf?.colo, caller, hold, tokenCostMicros(usage, dispatched.route.price), record(usage));
+  };
+  const headers: Record<string, string> = dispatched.unsupported.length ? { [UNSUPPORTED_HEADER]: unsupportedHeaderValue(dispatched.unsupported) } : {};
+
+  if (request.stream) {
+    const { body, settled } = chatEventStream({
+      upstream: dispatched.response.body ?? new ReadableStream(),
+      translator: dispatched.adapter.streamTranslator(context),
+      context,
+      promptEstimate: prompt.estimate,
+      settle,
+      release,
+      abortUpstream,
+      idleMs: upstreamIdleMs(c.env),
+      clientSignal: c.req.raw.signal,
+      xService: ({ costMicros, balanceMicros }) => ({
+        request_id: context.requestId,
+        cost_usd: formatUsd(costMicros),
+        credits_remaining_usd: formatUsd(balanceMicros),
+      }),
+    });
+    // Keeps the Worker alive until the stream is settled, even after the client leaves.
+    waitUntil(c, settled);
+    // The request's log line waits for the stream's end, when its cost is known.
+    log.until = settled.then((result) => {
+      if (result) log.cost_usd = formatUsd(result.costMicros);
+    });
+    return new Response(body, {
+      headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', ...headers, [REQUEST_ID_HEADER]: context.requestId },
+    });
+  }
+
+  const completed = finishCompletion(dispatched, context, prompt.estimate, settle, release, {
+    idleMs: upstreamIdleMs(c.env),
+    clientSignal: c.req.raw.signal,
+    abortUpstream,
+  });
+  // Keeps the Worker alive until the answer is read and its charge written, even if the client leaves.
+  waitUntil(c, completed);
+  const { body, settled } = await completed;
+  // A plain Response, its request id included: Hono's `c.body` would copy these headers twice.
+  return new Response(body, {
+    headers: {
+      ...headers,
+      'Content-Type': 'application/json',
+      ...(settled && { [COST_HEADER]: formatUsd(settled.costMicros), [CREDITS_HEADER]: formatUsd(settled.balanceMicros) }),
+      [REQUEST_ID_HEADER]: context.requestId,
+    },
+  });
+};
+
+/** How a non-streamed answer's body is read: each read bounded, and the client watched. */
+interface BodyWatch {
+  /** The longest wait for the upstream's next byte (`UPSTREAM_IDLE_TIMEOUT_MS`). */
+  idleMs: number;
+  /** Aborts when the client disconnects. */
+  clientSignal: AbortSignal;
+  abortUpstream: () => void;
+}
+
+/**
+ * Reads a non-streamed answer and settles it. The answer is serialized while the settlement is on
+ * its way, so only the round trip waits. If neither the account nor the journal acknowledges the
+ * charge, the answer still leaves, without a stated cost (`settled` null): its hold then expires
+ * uncharged, unless the settlement landed unacknowledged, and either way the client was charged
+ * only for an answer it got. An upstream that sends nothing for `idleMs`, or a client that leaves
+ * before the answer is read, cancels the upstream and releases the hold: no charge for an answer
+ * the client was neither given nor told about (what the provider bills is the operator's loss).
+ */
+async function finishCompletion(
+  dispatched: Dispatched,
+  context: ResponseContext,
+  promptEstimate: number,
+  settle: (usage: Usage) => Promise<{ costMicros: number; balanceMicros: number }>,
+  release: () => Promise<unknown>,
+  watch: BodyWatch,
+) {
+  const left = () => new GatewayError('invalid_request', 'The client disconnected before the answer was ready; nothing was charged.');
+  let parsed;
+  try {
+    const bytes = await readAllIdle(dispatched.response.body, watch.idleMs, watch.clientSignal);
+    parsed = dispatched.adapter.parseResponse(JSON.parse(new TextDecoder().decode(bytes)), context);
+  } catch (err) {
+    // Stalled, cut off, unreadable, or the client left: nothing usable, nothing charged.
+    watch.abortUpstream();
+    await release();
+    if (watch.clientSignal.aborted) throw left();
+    throw err instanceof GatewayError ? err : new GatewayError('provider_error', 'The provider answered with an unreadable body.');
+  }
+  if (watch.clientSignal.aborted) {
+    await release();
+    throw left();
+  }
+  const text = () => parsed.completion.choices.map((choice) => (choice.message.content ?? '') + JSON.stringify(choice.message.tool_calls ?? '')).join('');
+  const usage = billableUsage(parsed.usage, promptEstimate, text, true);
+  const settling = settle(usage).catch((err: unknown) => {
+    console.error('settlement acknowledged nowhere; the answer leaves without a cost', err);
+    return null;
+  });
+  const body = JSON.stringify({ ...parsed.completion, usage: usageWire(usage) });
+  return { body, settled: await settling };
+}
+
+/** Keeps the Worker alive for `promise` after the response; in unit tests it is awaited anyway. */
+function waitUntil(c: Context<AppEnv>, promise: Promise<unknown>): void {
+  executionContext(c)?.waitUntil(promise.catch(() => {}));
+}

@@ -1,0 +1,34 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { apiKey } from '../../middleware/api-key';
+import { x402Payment } from '../../x402/middleware';
+import { limitBody, MiB } from '../../middleware/body-limit';
+import { parseJsonBody } from '../../middleware/json-body';
+import { ChatCompletionRequest } from './request-schema';
+import { bearerAuth, errors, jsonBody } from '../../routes/schemas';
+
+export const chatCompletions = createRoute({
+  method: 'post',
+  path: '/v1/chat/completions',
+  tags: ['chat'],
+  summary: 'Chat completion (OpenAI chat-completions format), streamed or not',
+  security: bearerAuth,
+  // 4 PDFs of 2 MB (base64) plus images and text.
+  middleware: [apiKey(), x402Payment(), limitBody(32 * MiB), parseJsonBody()] as const,
+  request: { body: jsonBody(ChatCompletionRequest) },
+  responses: {
+    200: {
+      description: 'A chat completion, or with `stream: true` an SSE stream of chunks ending with a usage frame and `data: [DONE]`',
+      headers: z.object({
+        'X-Service-Cost': z.string().openapi({ description: 'USD charged (non-streamed answers)' }),
+        'X-Service-Credits-Remaining': z.string(),
+        'X-Service-Request-Id': z.string(),
+        'x-service-unsupported-params': z.string().optional(),
+      }),
+      content: {
+        'application/json': { schema: z.looseObject({ id: z.string(), object: z.literal('chat.completion'), choices: z.array(z.unknown()) }) },
+        'text/event-stream': { schema: z.string() },
+      },
+    },
+    ...errors(400, 401, 402, 403, 404, 413, 429, 502, 503),
+  },
+});

@@ -1,0 +1,184 @@
+import type { ChatCompletionChunk, ResponseContext, StreamTranslator, Usage } from '../../providers/chat/types';
+import { SseParser } from '../../providers/chat/sse';
+import { idleReader } from '../../providers/idle';
+import { billableUsage, usageWire } from './usage';
+
+export interface Settled {
+  usage: Usage;
+  costMicros: number;
+  balanceMicros: number;
+}
+
+export interface ChatStreamOptions {
+  upstream: ReadableStream<Uint8Array>;
+  translator: StreamTranslator;
+  context: ResponseContext;
+  promptEstimate: number;
+  /** Charges the account for `usage`; called at most once, whatever ends the stream. */
+  settle: (usage: Usage) => Promise<{ costMicros: number; balanceMicros: number }>;
+  /** Frees the hold without a charge, instead of `settle`: the stream failed, or its client left, before any of the answer was delivered. */
+  release: () => Promise<unknown>;
+  /** Cancels the upstream request (the client went away, or the upstream failed). */
+  abortUpstream: () => void;
+  /** The longest wait for the upstream's next byte; past it the stream fails as the provider's. */
+  idleMs: number;
+  /** The client's request signal: it aborts when the client disconnects, even while the upstream is silent. */
+  clientSignal?: AbortSignal;
+  /** Builds the final frame's `x_service` member (D15). */
+  xService: (settled: Settled) => Record<string, string>;
+}
+
+/** Delta members that carry a reasoning model's thinking as text. */
+const REASONING_MEMBERS = ['reasoning_content', 'reasoning'] as const;
+
+const encoder = new TextEncoder();
+const frame = (value: unknown) => encoder.encode(`data: ${JSON.stringify(value)}\n\n`);
+const DONE = encoder.encode('data: [DONE]\n\n');
+
+/**
+ * Translates an upstream event stream into chat chunks as each read arrives (no buffering),
+ * then sends the usage frame with the cost and `data: [DONE]`. An upstream error, an upstream
+ * that stops before finishing or sends nothing for `idleMs`, ends with an error frame, never a
+ * clean-looking end, and charges what was delivered. A client that disconnects (the body
+ * cancelled, or `clientSignal`, which also fires while the upstream is silent) cancels the
+ * upstream and pays for what was streamed to it (D6). Nothing of the answer delivered, nothing
+ * is charged: the hold is released.
+ */
+export function chatEventStream(options: ChatStreamOptions): { body: ReadableStream<Uint8Array>; settled: Promise<Settled | null> } {
+  const { translator, context } = options;
+  const reader = idleReader(options.upstream, options.idleMs);
+  const decoder = new TextDecoder();
+  const parser = new SseParser();
+  let streamedText = '';
+  /** Whether any of the answer reached the client (text, a tool call or a refusal). */
+  let delivered = false;
+  let finished = false;
+  let left = false;
+  let chunkId: string | undefined;
+
+  let settleStarted = false;
+  /** What the stream bills, known before its settlement is acknowledged (or not). */
+  let billed: Usage | undefined;
+  let resolveSettled: (value: Settled | null) => void = () => {};
+  const settled = new Promise<Settled | null>((resolve) => (resolveSettled = resolve));
+  /** How the stream ended: its answer complete, the provider failed, or the client left (D6). */
+  const settleOnce = async (ending: 'complete' | 'failed' | 'left'): Promise<Settled | null> => {
+    if (settleStarted) return null;
+    settleStarted = true;
+    try {
+      const reported = translator.usage();
+      if (ending !== 'complete' && !delivered) {
+        // The client got no answer (an error frame, or nothing before it left): nothing to charge
+        // for, whatever the provider reported; what it bills is the operator's loss.
+        await options.release();
+        resolveSettled(null);
+        return null;
+      }
+      const usage = (billed = billableUsage(reported, options.promptEstimate, streamedText, ending === 'complete'));
+      const result = { usage, ...(await options.settle(usage)) };
+      resolveSettled(result);
+      return result;
+    } catch (err) {
+      resolveSettled(null);
+      throw err;
+    }
+  };
+
+  const note = (chunks: ChatCompletionChunk[]) => {
+    for (const chunk of chunks) {
+      chunkId ??= chunk.id;
+      for (const choice of chunk.choices) {
+        const delta: Record<string, unknown> = choice.delta;
+        if (choice.delta.content) streamedText += choice.delta.content;
+        for (const call of choice.delta.tool_calls ?? []) streamedText += (call.function?.name ?? '') + (call.function?.arguments ?? '');
+        // Reasoning the upstream streams beside the answer (DeepSeek's `reasoning_content`, Groq's `reasoning`) is output too.
+        for (const name of REASONING_MEMBERS) if (typeof delta[name] === 'string') streamedText += delta[name];
+        // Any member but the role reached the client: something of the answer was delivered (D6).
+        if (!delivered && Object.entries(delta).some(([name, value]) => name !== 'role' && value !== null && value !== undefined && value !== '')) delivered = true;
+        if (choice.finish_reason) finished = true;
+      }
+    }
+  };
+
+  let output: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      output = controller;
+    },
+    async pull(controller) {
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          // The client left while this read waited: `leave` has settled it.
+          if (left) return;
+          const chunks = (done ? parser.end() : parser.push(decoder.decode(value, { stream: true }))).flatMap((event) => translator.push(event));
+          if (done) chunks.push(...translator.finish());
+          note(chunks);
+          for (const chunk of chunks) controller.enqueue(frame(chunk));
+          if (done) {
+            if (!finished) throw new Error('The provider ended the stream before the answer was complete.');
+            // A settlement acknowledged nowhere (docs/operators/money.md, "What a client was told is what the ledger says"): the answer is whole, so it ends
+            // as one, like a non-streamed answer, without a stated cost; not as a provider failure.
+            const result = await settleOnce('complete').catch((err: unknown) => {
+              console.error('settlement acknowledged nowhere; the stream ends without a cost', err);
+              return null;
+            });
+            if (billed) {
+              controller.enqueue(
+                frame({
+                  id: chunkId ?? `chatcmpl-${context.requestId}`,
+                  object: 'chat.completion.chunk',
+                  created: context.created,
+                  model: context.model,
+                  choices: [],
+                  usage: usageWire(billed),
+                  ...(result && { x_service: options.xService(result) }),
+                }),
+              );
+            }
+            controller.enqueue(DONE);
+            controller.close();
+            return;
+          }
+          if (chunks.length > 0) return;
+        }
+      } catch (err) {
+        options.abortUpstream();
+        // The client left while this read waited: `leave` settles; nobody reads an error frame.
+        if (left) return;
+        const result = await settleOnce('failed').catch(() => null);
+        const message = err instanceof Error ? err.message : String(err);
+        controller.enqueue(
+          frame({
+            error: { code: 'provider_error', type: 'api_error', message: `The provider's stream failed: ${message}` },
+            ...(result ? { x_service: options.xService(result) } : {}),
+          }),
+        );
+        controller.enqueue(DONE);
+        controller.close();
+      }
+    },
+    cancel: () => leave(),
+  });
+
+  const leave = async () => {
+    if (left) return;
+    left = true;
+    options.clientSignal?.removeEventListener('abort', onClientAbort);
+    options.abortUpstream();
+    await reader.cancel();
+    // Told by the signal, not by the body's cancel: the body ends too (nobody reads it).
+    try {
+      output?.close();
+    } catch {
+      // already cancelled or closed
+    }
+    await settleOnce('left').catch(() => null);
+  };
+  const onClientAbort = () => void leave();
+  if (options.clientSignal?.aborted) onClientAbort();
+  else options.clientSignal?.addEventListener('abort', onClientAbort);
+  // Once settled, a later abort of the client's signal means nothing.
+  void settled.then(() => options.clientSignal?.removeEventListener('abort', onClientAbort));
+  return { body, settled };
+}
