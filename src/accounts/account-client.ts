@@ -1,9 +1,16 @@
 import type { AccountDurableObject } from '../../durable-objects/account/account';
 import type { RequestRecord } from '../../durable-objects/account/requests';
 import type { AccountOp, AccountOpReply, AccountOpResults, HoldRequest, RouteClass } from '../../durable-objects/account/types';
-import type { Evidence } from '../products/chat/speculation';
 import { GatewayError } from '../errors';
 import { holdOwner } from './hold-owner';
+
+/** What the account last said of a key's headroom: chat's speculative dispatch (D21) reads it. */
+export interface Evidence {
+  /** When the Durable Object answered (ms). */
+  at: number;
+  /** What the key could still hold after that hold (the balance minus open holds, or its limit's headroom when lower), micro-dollars. */
+  availableMicros: number;
+}
 
 /** The Worker's stub of an account's Durable Object. */
 export type AccountStub = DurableObjectStub<AccountDurableObject>;

@@ -5,7 +5,7 @@ import { version } from '../../package.json';
 import { COST_HEADER } from '../billing/headers';
 import { REQUEST_ID_HEADER } from '../middleware/request-id';
 import { readBoundedText } from './bounded-body';
-import { toolInputSchema, TOOLS, TOOLS_BY_NAME } from './tools';
+import { loadTools, toolInputSchema } from './tools';
 
 /** Runs one request through the gateway's own route table (same auth, validation, billing and guards). */
 export type RouteCaller = (method: string, path: string, body?: unknown) => Promise<Response>;
@@ -30,11 +30,11 @@ export function createMcpServer(call: RouteCaller): Server {
     { name: 'ai-gateway', version },
     { capabilities: { tools: {} }, jsonSchemaValidator: noElicitation },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: TOOLS.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: toolInputSchema(tool) })),
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: (await loadTools()).list.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: toolInputSchema(tool) })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = TOOLS_BY_NAME.get(request.params.name);
+    const tool = (await loadTools()).byName.get(request.params.name);
     if (!tool) return refusal('not_found', `No tool named ${request.params.name}.`, 'name');
     const planned = tool.request(request.params.arguments ?? {});
     if ('refuse' in planned) return refusal('invalid_request', planned.refuse, 'arguments');

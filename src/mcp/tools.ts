@@ -1,27 +1,10 @@
 import { z } from '@hono/zod-openapi';
-import * as chatRoutes from '../products/chat/routes';
+import { PRODUCTS } from '../products';
+import type { ToolRoute } from '../products/contract';
+import { bodySchemaOf } from '../products/route-body';
 import * as fundRoutes from '../routes/funding/fund.routes';
-import * as imagesRoutes from '../products/images/routes';
-import * as speechRoutes from '../products/speech/routes';
-import * as jobsRoutes from '../products/web/jobs.routes';
-import * as scrapeRoutes from '../products/web/scrape.routes';
 
-/** One MCP tool: which route it runs, and how its arguments become that route's request. */
-export interface ToolRoute {
-  name: string;
-  description: string;
-  /** The arguments: the route's own zod schema (the route validates); `toolInputSchema` is its JSON Schema. */
-  args: z.ZodType;
-  /** The in-process request the tool makes, or a refusal message for arguments that name no route. */
-  request(args: Record<string, unknown>): { method: 'GET' | 'POST'; path: string; body?: unknown } | { refuse: string };
-}
-
-/** The JSON body schema a route declares. */
-function bodySchemaOf(route: { request?: { body?: { content: { 'application/json': { schema: z.ZodType } } } } }): z.ZodType {
-  const schema = route.request?.body?.content['application/json'].schema;
-  if (!schema) throw new Error('route has no JSON body');
-  return schema;
-}
+export type { ToolRoute };
 
 export type InputSchema = { type: 'object'; [key: string]: unknown };
 const inputSchemas = new WeakMap<ToolRoute, InputSchema>();
@@ -48,74 +31,56 @@ const GetJobArgs = z.object({
 });
 const NoArgs = z.object({});
 
-const post = (path: string) => (args: Record<string, unknown>) => ({ method: 'POST' as const, path, body: args });
-
-/** The tools (contract "Agents"), each the real route it names. */
-export const TOOLS: readonly ToolRoute[] = [
-  {
-    name: 'list_models',
-    description: 'The chat, image, video and speech models with their prices (GET /v1/models). Free.',
-    args: NoArgs,
-    request: () => ({ method: 'GET', path: '/v1/models' }),
-  },
-  {
-    name: 'chat_completion',
-    description: 'An OpenAI-compatible chat completion (POST /v1/chat/completions, never streamed here). Billed per token.',
-    args: bodySchemaOf(chatRoutes.chatCompletions),
-    request: (args) => ({ method: 'POST', path: '/v1/chat/completions', body: { ...args, stream: false } }),
-  },
-  {
-    name: 'scrape',
-    description: 'Fetch one web page as markdown, html or text (POST /v1/scrape). Billed per page.',
-    args: bodySchemaOf(scrapeRoutes.scrape),
-    request: post('/v1/scrape'),
-  },
-  {
-    name: 'crawl',
-    description: 'Start crawling a site (POST /v1/crawl); poll with get_job {kind: "crawl"}. Billed per page.',
-    args: bodySchemaOf(jobsRoutes.crawl),
-    request: post('/v1/crawl'),
-  },
-  {
-    name: 'extract',
-    description: 'Start a ready-made structured scraper (POST /v1/extract); poll with get_job {kind: "extract"}. Billed per record.',
-    args: bodySchemaOf(jobsRoutes.extract),
-    request: post('/v1/extract'),
-  },
-  {
-    name: 'get_job',
-    description: 'The state and result of a crawl, extract, image or video job.',
-    args: GetJobArgs,
-    request: (args) => {
-      const parsed = GetJobArgs.safeParse(args);
-      if (!parsed.success) return { refuse: 'get_job needs {"kind": "crawl"|"extract"|"image"|"video", "id": "<job id>"}.' };
-      return { method: 'GET', path: JOB_PATHS[parsed.data.kind] + encodeURIComponent(parsed.data.id) };
+/** The tools that are no product's: the catalog, job polling, and the account itself. */
+const ACCOUNT_TOOLS = {
+  before: [
+    {
+      name: 'list_models',
+      description: 'The chat, image, video and speech models with their prices (GET /v1/models). Free.',
+      args: NoArgs,
+      request: () => ({ method: 'GET', path: '/v1/models' }),
     },
-  },
-  {
-    name: 'generate_image',
-    description: 'Generate an image (POST /v1/images/generations); answers a hosted link. Billed per image.',
-    args: bodySchemaOf(imagesRoutes.generateImages),
-    request: post('/v1/images/generations'),
-  },
-  {
-    name: 'create_speech',
-    description: 'Speak text (POST /v1/audio/speech); answers a hosted MP3 link. Billed per character.',
-    args: bodySchemaOf(speechRoutes.speech),
-    request: post('/v1/audio/speech'),
-  },
-  {
-    name: 'get_account',
-    description: 'This key\'s account: balance, limits and how to fund it (GET /agent/account). Free.',
-    args: NoArgs,
-    request: () => ({ method: 'GET', path: '/agent/account' }),
-  },
-  {
-    name: 'fund_account',
-    description: 'How to add funds: a USDC-on-Base deposit of the exact amount that credits this account (POST /agent/fund).',
-    args: bodySchemaOf(fundRoutes.fund),
-    request: post('/agent/fund'),
-  },
-];
+  ],
+  after: [
+    {
+      name: 'get_job',
+      description: 'The state and result of a crawl, extract, image or video job.',
+      args: GetJobArgs,
+      request: (args) => {
+        const parsed = GetJobArgs.safeParse(args);
+        if (!parsed.success) return { refuse: 'get_job needs {"kind": "crawl"|"extract"|"image"|"video", "id": "<job id>"}.' };
+        return { method: 'GET', path: JOB_PATHS[parsed.data.kind] + encodeURIComponent(parsed.data.id) };
+      },
+    },
+    {
+      name: 'get_account',
+      description: 'This key\'s account: balance, limits and how to fund it (GET /agent/account). Free.',
+      args: NoArgs,
+      request: () => ({ method: 'GET', path: '/agent/account' }),
+    },
+    {
+      name: 'fund_account',
+      description: 'How to add funds: a USDC-on-Base deposit of the exact amount that credits this account (POST /agent/fund).',
+      args: bodySchemaOf(fundRoutes.fund),
+      request: (args) => ({ method: 'POST', path: '/agent/fund', body: args }),
+    },
+  ],
+} satisfies Record<string, ToolRoute[]>;
 
-export const TOOLS_BY_NAME: ReadonlyMap<string, ToolRoute> = new Map(TOOLS.map((tool) => [tool.name, tool]));
+export interface Tools {
+  list: readonly ToolRoute[];
+  byName: ReadonlyMap<string, ToolRoute>;
+}
+
+let loaded: Promise<Tools> | undefined;
+
+/** The tools (contract "Agents"), each the real route it names: every product's own (`PRODUCTS`), between the account's. */
+export function loadTools(): Promise<Tools> {
+  loaded ??= Promise.all(Object.values(PRODUCTS).map((product) => product.load())).then((modules) => {
+    const list = [...ACCOUNT_TOOLS.before, ...modules.flatMap((module) => module.tools), ...ACCOUNT_TOOLS.after];
+    return { list, byName: new Map(list.map((tool) => [tool.name, tool])) };
+  });
+  // A failed import is retried by the next request rather than remembered.
+  loaded.catch(() => (loaded = undefined));
+  return loaded;
+}

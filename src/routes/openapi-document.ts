@@ -4,7 +4,7 @@ import { version } from '../../package.json';
 import type { AppEnv } from '../env';
 import { apiApp } from './api-app';
 import * as discovery from './lazy/discovery';
-import { GROUPS, type GroupName } from './lazy/table';
+import { GROUP_NAMES, loadGroup } from './lazy/table';
 
 let registry: Promise<OpenAPIHono<AppEnv>> | undefined;
 
@@ -12,7 +12,7 @@ let registry: Promise<OpenAPIHono<AppEnv>> | undefined;
 async function documentedApp(): Promise<OpenAPIHono<AppEnv>> {
   const app = apiApp();
   discovery.register(app);
-  for (const group of Object.keys(GROUPS) as GroupName[]) (await GROUPS[group]()).register(app);
+  for (const group of GROUP_NAMES) (await loadGroup(group)).register(app);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',

@@ -5,6 +5,7 @@ import { executionContext } from '../execution-context';
 import { formatUsd } from '../money';
 import { challengeAmountMicros, x402Config } from './config';
 import { setResponseHeader } from './middleware';
+import { isBilledPath } from '../products';
 
 export const X402_PREFIX = '/x402';
 
@@ -32,15 +33,15 @@ export function keylessX402(app: Hono<AppEnv>) {
       Promise.resolve(app.fetch(new Request(url, { method: c.req.method, headers, body }), c.env, executionContext(c)));
     const bodyBytes = c.req.method === 'GET' || c.req.method === 'HEAD' ? null : await c.req.arrayBuffer();
     if (c.req.header('Authorization') || !config || c.req.method !== 'POST') return forward(new Headers(c.req.raw.headers), bodyBytes);
-    // Pricing every billed route needs all their schemas: loaded by the first keyless payment, not at startup.
-    const { isBilledPath, priceRequest } = await import('../products/price-request');
+    if (!isBilledPath(url.pathname)) return forward(new Headers(c.req.raw.headers), bodyBytes);
+    // Pricing needs the product's schemas: loaded by its first keyless payment, not at startup.
+    const { priceRequest } = await import('../products/price-request');
     // Settlement and the anonymous account (D1, funding) load with the first keyless payment too.
     const [{ creditPayment, PAYMENT_RESPONSE, PAYMENT_SIGNATURE, paymentResponseHeader, settlePayment }, { createAnonymousAccount }, { limitKeylessAttempt }] = await Promise.all([
       import('./payment'),
       import('../accounts/anonymous'),
       import('./keyless-limit'),
     ]);
-    if (!isBilledPath(url.pathname)) return forward(new Headers(c.req.raw.headers), bodyBytes);
 
     const priced = await priceRequest(c, url.pathname, parseBody(bodyBytes));
     const amount = challengeAmountMicros(config, priced.worstMicros);

@@ -1,4 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { at } from '../contract';
+import { CHAT } from './paths';
 import { apiKey } from '../../middleware/api-key';
 import { x402Payment } from '../../x402/middleware';
 import { limitBody, MiB } from '../../middleware/body-limit';
@@ -7,8 +9,7 @@ import { ChatCompletionRequest } from './request-schema';
 import { bearerAuth, errors, jsonBody } from '../../routes/schemas';
 
 export const chatCompletions = createRoute({
-  method: 'post',
-  path: '/v1/chat/completions',
+  ...at(CHAT.completions),
   tags: ['chat'],
   summary: 'Chat completion (OpenAI chat-completions format), streamed or not',
   security: bearerAuth,

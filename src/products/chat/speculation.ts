@@ -1,4 +1,5 @@
 import type { ChatRoute } from '../../catalog/types';
+import type { Evidence } from '../../accounts/account-client';
 
 /**
  * D21: when a chat request may go upstream while its hold is still being placed. The evidence is
@@ -15,12 +16,6 @@ export const COVER = 4;
 /** Requests of one account an isolate sends early at once: what a refusal can cost is bounded by it. */
 export const MAX_IN_FLIGHT = 16;
 
-export interface Evidence {
-  /** When the Durable Object answered (ms). */
-  at: number;
-  /** What the key could still hold after that hold (the balance minus open holds, or its limit's headroom when lower), micro-dollars. */
-  availableMicros: number;
-}
 
 export function maySpeculate(input: {
   enabled: boolean;

@@ -13,7 +13,7 @@ import { formatUsd } from '../../money';
 import { publicBaseUrl } from '../../urls';
 import { requestGuard } from '../../web/policy';
 import { decodeCursor, encodeCursor } from '../../routes/cursor';
-import type { generateImages, listGenerations } from './routes';
+import type { generateImages } from './routes';
 import { renderDurably } from '../render/sync';
 
 /**
@@ -39,32 +39,4 @@ export const generateImagesHandler: RouteHandler<typeof generateImages, AppEnv> 
     [COST_HEADER]: formatUsd(costMicros),
     [CREDITS_HEADER]: formatUsd(balanceMicros),
   });
-};
-
-/** `GET /v1/generations`: this account's completed generations (a sub-key's own only, D35), newest first, by opaque cursor. */
-export const listGenerationsHandler: RouteHandler<typeof listGenerations, AppEnv> = async (c) => {
-  const { kind, limit, cursor } = c.req.valid('query');
-  const caller = c.get('caller');
-  const auth = await caller.account.authenticate(caller.keyHash);
-  if (!auth.ok) throw holdFailureError(auth);
-  const kinds: GenerationKind[] = kind ? [kind] : ['image', 'video'];
-  const after = cursor ? decodeCursor(cursor, /^gen_[A-Za-z0-9]{1,64}$/) : undefined;
-  const rows = await generationsPage(database(c.env), { accountId: auth.accountId, keyId: ownDataOf(auth), kinds, limit, cursor: after && { createdAt: after.time, id: after.id }, now: Date.now() });
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  const base = publicBaseUrl(c);
-  return c.json(
-    {
-      data: page.map((row) => ({
-        id: row.id,
-        kind: row.kind,
-        model: row.model,
-        prompt: row.prompt,
-        urls: row.keys.map((key) => fileUrl(base, key)),
-        created_at: new Date(row.createdAt).toISOString(),
-      })),
-      next_cursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null,
-    },
-    200,
-  );
 };

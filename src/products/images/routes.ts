@@ -1,4 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { at } from '../contract';
+import { IMAGES } from './paths';
 import { ImageGenerationRequest, MediaUrlResponse } from './request';
 import { apiKey } from '../../middleware/api-key';
 import { x402Payment } from '../../x402/middleware';
@@ -7,8 +9,7 @@ import { parseJsonBody } from '../../middleware/json-body';
 import { bearerAuth, errors, jsonBody, jsonResponse } from '../../routes/schemas';
 
 export const generateImages = createRoute({
-  method: 'post',
-  path: '/v1/images/generations',
+  ...at(IMAGES.generate),
   tags: ['media'],
   summary: 'Render images and answer hosted links; the render finishes and is billed even if the client leaves',
   security: bearerAuth,
@@ -36,8 +37,7 @@ const ImageJob = z
   .openapi('ImageJob');
 
 export const submitImageJob = createRoute({
-  method: 'post',
-  path: '/v1/images/jobs',
+  ...at(IMAGES.submitJob),
   tags: ['media'],
   summary: 'Submit an image render (same body and price as /v1/images/generations); poll GET /v1/images/jobs/{id}',
   security: bearerAuth,
@@ -50,43 +50,11 @@ export const submitImageJob = createRoute({
 });
 
 export const getImageJob = createRoute({
-  method: 'get',
-  path: '/v1/images/jobs/{id}',
+  ...at(IMAGES.getJob),
   tags: ['media'],
   summary: 'An image job; another account’s job is 404',
   security: bearerAuth,
   middleware: [apiKey(), x402Payment()] as const,
   request: { params: z.object({ id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' } }) }) },
   responses: { 200: jsonResponse(ImageJob, 'The job'), ...errors(401, 404) },
-});
-
-const GenerationRecord = z
-  .object({
-    id: z.string(),
-    kind: z.enum(['image', 'video']),
-    model: z.string(),
-    prompt: z.string(),
-    urls: z.array(z.url()),
-    created_at: z.iso.datetime(),
-  })
-  .openapi('GenerationRecord');
-
-export const listGenerations = createRoute({
-  method: 'get',
-  path: '/v1/generations',
-  tags: ['media'],
-  summary: "The account's completed generations with still-hosted outputs, newest first; free",
-  security: bearerAuth,
-  middleware: [apiKey(), x402Payment()] as const,
-  request: {
-    query: z.object({
-      kind: z.enum(['image', 'video']).optional(),
-      limit: z.coerce.number().int().min(1).max(100).default(20),
-      cursor: z.string().min(1).max(200).optional().openapi({ description: "The previous page's `next_cursor`." }),
-    }),
-  },
-  responses: {
-    200: jsonResponse(z.object({ data: z.array(GenerationRecord), next_cursor: z.string().nullable() }), 'A page of generations'),
-    ...errors(400, 401),
-  },
 });

@@ -1,4 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { at } from '../contract';
+import { SPEECH } from './paths';
 import { MediaUrlResponse } from '../images/request';
 import { SpeechRequest } from './request';
 import { apiKey } from '../../middleware/api-key';
@@ -8,8 +10,7 @@ import { parseJsonBody } from '../../middleware/json-body';
 import { bearerAuth, errors, jsonBody, jsonResponse } from '../../routes/schemas';
 
 export const speech = createRoute({
-  method: 'post',
-  path: '/v1/audio/speech',
+  ...at(SPEECH.speak),
   tags: ['media'],
   summary: 'Speak up to 10,000 characters; answers a hosted MP3 link, billed per character',
   security: bearerAuth,

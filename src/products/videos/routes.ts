@@ -1,4 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { at } from '../contract';
+import { VIDEOS } from './paths';
 import { VideoGenerationRequest } from './request';
 import { apiKey } from '../../middleware/api-key';
 import { x402Payment } from '../../x402/middleware';
@@ -19,8 +21,7 @@ const VideoJob = z
   .openapi('VideoJob');
 
 export const submitVideo = createRoute({
-  method: 'post',
-  path: '/v1/videos/generations',
+  ...at(VIDEOS.submit),
   tags: ['media'],
   summary: 'Submit a video render, billed per second of the requested duration; poll GET /v1/videos/generations/{id}',
   security: bearerAuth,
@@ -33,8 +34,7 @@ export const submitVideo = createRoute({
 });
 
 export const getVideo = createRoute({
-  method: 'get',
-  path: '/v1/videos/generations/{id}',
+  ...at(VIDEOS.get),
   tags: ['media'],
   summary: 'A video job; another account’s job is 404. Poll every few seconds',
   security: bearerAuth,

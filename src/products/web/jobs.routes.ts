@@ -1,4 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { at } from '../contract';
+import { WEB } from './paths';
 import { apiKey } from '../../middleware/api-key';
 import { x402Payment } from '../../x402/middleware';
 import { KiB, limitBody, MiB } from '../../middleware/body-limit';
@@ -38,8 +40,7 @@ export const ExtractJob = z
   .openapi('ExtractJob');
 
 export const crawl = createRoute({
-  method: 'post',
-  path: '/v1/crawl',
+  ...at(WEB.crawl),
   tags: ['web'],
   summary: 'Crawl a site (same registrable domain) as a job; $0.005 per returned page, at most limit pages',
   security: bearerAuth,
@@ -51,8 +52,7 @@ export const crawl = createRoute({
 });
 
 export const getCrawl = createRoute({
-  method: 'get',
-  path: '/v1/crawl/{id}',
+  ...at(WEB.getCrawl),
   tags: ['web'],
   summary: 'A crawl job',
   security: bearerAuth,
@@ -64,8 +64,7 @@ export const getCrawl = createRoute({
 const ExtractInput = z.looseObject({ url: WebUrl });
 
 export const extract = createRoute({
-  method: 'post',
-  path: '/v1/extract',
+  ...at(WEB.extract),
   tags: ['web'],
   summary: 'Run a ready-made structured scraper over one or more pages; $0.01 per record, at most limit records',
   security: bearerAuth,
@@ -85,8 +84,7 @@ export const extract = createRoute({
 });
 
 export const getExtract = createRoute({
-  method: 'get',
-  path: '/v1/extract/{id}',
+  ...at(WEB.getExtract),
   tags: ['web'],
   summary: 'An extract job',
   security: bearerAuth,
@@ -96,8 +94,7 @@ export const getExtract = createRoute({
 });
 
 export const listScrapers = createRoute({
-  method: 'get',
-  path: '/v1/extract/scrapers',
+  ...at(WEB.listScrapers),
   tags: ['web'],
   summary: 'The ready-made scrapers',
   security: bearerAuth,

@@ -1,4 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { at } from '../contract';
+import { WEB } from './paths';
 import { apiKey } from '../../middleware/api-key';
 import { x402Payment } from '../../x402/middleware';
 import { KiB, limitBody } from '../../middleware/body-limit';
@@ -46,8 +48,7 @@ export const ScrapeResponse = z
   .openapi('ScrapeResponse');
 
 export const scrape = createRoute({
-  method: 'post',
-  path: '/v1/scrape',
+  ...at(WEB.scrape),
   tags: ['web'],
   summary: 'One page as markdown, html or text; $0.002 standard, $0.008 stealth; failures are free',
   security: bearerAuth,

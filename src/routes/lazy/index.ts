@@ -1,7 +1,7 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../env';
 import { type Chain, runChain } from './chain';
-import { GROUPS, type GroupName, LAZY_ROUTES } from './table';
+import { type GroupName, LAZY_ROUTES, loadGroup } from './table';
 
 /** Hono's form of an OpenAPI path: `/keys/{id}` → `/keys/:id`. */
 export const honoPath = (path: string) => path.replaceAll(/\/{(.+?)}/g, '/:$1');
@@ -13,7 +13,7 @@ export function groupChains(group: GroupName): Promise<Map<string, Chain>> {
   let chains = built.get(group);
   if (!chains) {
     // `api-app` brings zod and @hono/zod-openapi: imported with the first group, not at startup.
-    chains = Promise.all([import('../api-app'), GROUPS[group]()]).then(([{ apiApp }, module]) => {
+    chains = Promise.all([import('../api-app'), loadGroup(group)]).then(([{ apiApp }, module]) => {
       const app = apiApp();
       module.register(app);
       const byRoute = new Map<string, Chain[number][]>();

@@ -1,48 +1,46 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
+import { PRODUCTS, type ProductName } from '../../products';
+import type { BilledProduct, Method } from '../../products/contract';
 
 /** A group's module: registers its routes (schemas, validators, handlers) on an app, in `LAZY_ROUTES` order. */
 export interface RouteGroup {
   register(app: OpenAPIHono<AppEnv>): void;
 }
 
-/**
- * The route groups built on first use (docs/contributors/architecture.md, "Startup"): zod, their schemas, OpenAPI definitions
- * and handlers' modules are loaded by the first request that needs one of their routes, not at
- * startup. Their order is the route table's, which `/openapi.json` keeps.
- */
-export const GROUPS = {
-  chat: () => import('./chat'),
+/** The route groups that are not billed products: their modules, and their rows of `LAZY_ROUTES`. */
+const OTHER_GROUPS = {
   media: () => import('./media'),
-  web: () => import('./web'),
   account: () => import('./account'),
   admin: () => import('./admin'),
 } satisfies Record<string, () => Promise<RouteGroup>>;
 
-export type GroupName = keyof typeof GROUPS;
-type Method = 'get' | 'post' | 'patch' | 'delete';
+export type GroupName = ProductName | keyof typeof OTHER_GROUPS;
+
+/** Every group, in route-table order: the billed products (`PRODUCTS`), then the others. */
+export const GROUP_NAMES = [...Object.keys(PRODUCTS), ...Object.keys(OTHER_GROUPS)] as GroupName[];
+
+const isProduct = (group: GroupName): group is ProductName => Object.hasOwn(PRODUCTS, group);
 
 /**
- * The lazily built routes as the app matches them: group, method, OpenAPI path. A test checks it
- * against what each group registers, so a route added to a group without a line here fails.
+ * A group's module, built on first use (docs/contributors/architecture.md, "Startup"): zod, its
+ * schemas, OpenAPI definitions and handlers are loaded by the first request that needs one of its
+ * routes, not at startup. Each billed product is a group.
+ */
+export function loadGroup(group: GroupName): Promise<RouteGroup> {
+  return isProduct(group) ? PRODUCTS[group].load() : OTHER_GROUPS[group]();
+}
+
+/**
+ * The lazily built routes as the app matches them: group, method, OpenAPI path. The products' rows
+ * come from `PRODUCTS`; the others are written here. A test checks it against what each group
+ * registers, so a route added to a group without a line here (or in its product's paths) fails.
  */
 export const LAZY_ROUTES: readonly (readonly [GroupName, Method, string])[] = [
-  ['chat', 'post', '/v1/chat/completions'],
-  ['media', 'post', '/v1/images/generations'],
-  ['media', 'post', '/v1/images/jobs'],
-  ['media', 'get', '/v1/images/jobs/{id}'],
+  ...(Object.entries(PRODUCTS) as [ProductName, BilledProduct][]).flatMap(([name, { routes }]) => routes.map(({ method, path }) => [name, method, path] as const)),
   ['media', 'get', '/v1/generations'],
-  ['media', 'post', '/v1/audio/speech'],
-  ['media', 'post', '/v1/videos/generations'],
-  ['media', 'get', '/v1/videos/generations/{id}'],
   ['media', 'post', '/v1/uploads'],
   ['media', 'get', '/v1/uploads'],
-  ['web', 'post', '/v1/scrape'],
-  ['web', 'post', '/v1/crawl'],
-  ['web', 'get', '/v1/crawl/{id}'],
-  ['web', 'post', '/v1/extract'],
-  ['web', 'get', '/v1/extract/scrapers'],
-  ['web', 'get', '/v1/extract/{id}'],
   ['account', 'post', '/v1/quote'],
   ['account', 'get', '/v1/requests/{request_id}'],
   ['account', 'post', '/agent/register'],

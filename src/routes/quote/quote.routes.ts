@@ -3,7 +3,7 @@ import { apiKey } from '../../middleware/api-key';
 import { x402Payment } from '../../x402/middleware';
 import { limitBody, MiB } from '../../middleware/body-limit';
 import { parseJsonBody } from '../../middleware/json-body';
-import { BILLED_PATHS, type BilledPath } from '../../products/price-request';
+import { BILLED_PATHS, type BilledPath } from '../../products';
 import { bearerAuth, errors, jsonBody, jsonResponse, UsdString } from '../schemas';
 
 export const QuoteRequest = z
