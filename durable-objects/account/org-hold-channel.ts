@@ -1,9 +1,6 @@
-import type { MemberHoldRequest, NotMember } from './org-protocol';
-import type { Hold, HoldFailure, Result } from './types';
+import type { MemberHoldReply, MemberHoldRequest, MemberHoldResult } from './org-protocol';
 
-export type MemberHoldResult = Result<Hold, HoldFailure | NotMember>;
-/** One hold's answer in a batch: its result, or the error that hold alone threw. */
-export type MemberHoldReply = MemberHoldResult | { error: string };
+export type { MemberHoldReply, MemberHoldResult };
 
 interface Waiting {
   input: MemberHoldRequest;

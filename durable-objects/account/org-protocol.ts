@@ -9,6 +9,10 @@ import type { Hold, HoldFailure, HoldRequest, KeyLimit, MemberView, Result, Spen
  * without the other.
  */
 
+export type MemberHoldResult = Result<Hold, HoldFailure | NotMember>;
+/** One hold's answer in a batch: its result, or the error that hold alone threw. */
+export type MemberHoldReply = MemberHoldResult | { error: string };
+
 /** D29: what a member account sends its organization to hold money for one of its requests. */
 export interface MemberHoldRequest {
   memberAccountId: string;
@@ -55,6 +59,22 @@ export interface OrgPeer {
   grantPool(input: PoolGrantRequest): Promise<Result<PoolGrant, HoldFailure | NotMember>>;
   returnPooled(memberAccountId: string, holdIds: string[]): Promise<number>;
   spendableForMember(input: Omit<MemberHoldRequest, 'request'>): Promise<Result<Spendable, HoldFailure | NotMember>>;
+  memberView(memberAccountId: string): Promise<MemberView | null>;
+  memberRequest(memberAccountId: string, requestId: string, keyId?: string): Promise<StoredRequest | null>;
+}
+
+/**
+ * The organization's side as a member's object calls it over RPC (`OrganizationRole`); `OrgPeer`
+ * is the same conversation as the member's side holds it.
+ */
+export interface OrganizationSide {
+  joinAsMember(memberAccountId: string, inviteHash: string): Promise<Result<{ status: 'pending' | 'active' }, { reason: 'invalid_invite' }>>;
+  leftAsMember(memberAccountId: string): Promise<void>;
+  holdsForMember(inputs: MemberHoldRequest[]): Promise<MemberHoldReply[]>;
+  poolForMember(input: PoolGrantRequest): Promise<Result<PoolGrant, HoldFailure | NotMember>>;
+  returnPoolForMember(memberAccountId: string, holdIds: string[]): Promise<number>;
+  spendableForMember(input: Omit<MemberHoldRequest, 'request'>): Promise<Result<Spendable, HoldFailure | NotMember>>;
+  memberKeySpend(memberAccountId: string): Promise<MemberKeySpend>;
   memberView(memberAccountId: string): Promise<MemberView | null>;
   memberRequest(memberAccountId: string, requestId: string, keyId?: string): Promise<StoredRequest | null>;
 }
