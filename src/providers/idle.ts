@@ -106,6 +106,39 @@ export function idleReader(body: ReadableStream<Uint8Array>, idleMs: number, sig
   };
 }
 
+/** `body` as a stream whose every read waits at most `idleMs`: a stall errors it with `UpstreamStalled` and cancels `body`. */
+export function idleBoundedStream(body: ReadableStream<Uint8Array>, idleMs: number): ReadableStream<Uint8Array> {
+  const reader = idleReader(body, idleMs);
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await reader.read();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    cancel: () => reader.cancel(),
+  });
+}
+
+/**
+ * Fetches with `fetch(signal)`, the wait for the response's headers bounded by `idleMs` (then
+ * `UpstreamStalled`, the fetch aborted), and its body by `idleMs` per read (`idleBoundedStream`).
+ */
+export async function fetchIdle(fetch: (signal: AbortSignal) => Promise<Response>, idleMs: number): Promise<Response> {
+  const controller = new AbortController();
+  const stalled = new UpstreamStalled(idleMs);
+  const timer = setTimeout(() => controller.abort(stalled), idleMs);
+  let response: Response;
+  try {
+    response = await fetch(controller.signal);
+  } catch (err) {
+    throw controller.signal.aborted ? stalled : err;
+  } finally {
+    clearTimeout(timer);
+  }
+  if (!response.body) return response;
+  return new Response(idleBoundedStream(response.body, idleMs), { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
 /**
  * A whole upstream body, each read bounded by `idleMs`. Rejects with `UpstreamStalled`, or with
  * `signal`'s reason once it aborts (a client that left), the body cancelled either way.
