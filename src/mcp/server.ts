@@ -3,8 +3,8 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { version } from '../../package.json';
 import { COST_HEADER } from '../billing/headers';
+import { readBodyCapped } from '../http/body';
 import { REQUEST_ID_HEADER } from '../middleware/request-id';
-import { readBoundedText } from './bounded-body';
 import { loadTools, toolInputSchema } from './tools';
 
 /** Runs one request through the gateway's own route table (same auth, validation, billing and guards). */
@@ -12,6 +12,7 @@ export type RouteCaller = (method: string, path: string, body?: unknown) => Prom
 
 /** A tool's route answers JSON; anything larger than this (4 MiB) is refused rather than buffered into a tool result. */
 export const MAX_RESULT_BYTES = 4 * 1024 * 1024;
+const RESULT_LIMIT = '4 MiB';
 
 /**
  * The SDK validates JSON Schemas only for elicitation answers, which this server never asks for
@@ -52,17 +53,15 @@ async function toolResult(name: string, response: Response): Promise<CallToolRes
     'x-service/request_id': response.headers.get(REQUEST_ID_HEADER),
     'x-service/cost_usd': response.headers.get(COST_HEADER),
   };
-  const tooLarge = () => ({ ...refusal('api_error', `The ${name} result is larger than an MCP tool result may be (${MAX_RESULT_BYTES} bytes).`), _meta: meta });
   // A declared length over the bound is refused unread; the bytes are counted as they arrive either way.
-  if (Number(response.headers.get('content-length') ?? 0) > MAX_RESULT_BYTES) {
-    await response.body?.cancel();
-    return tooLarge();
+  const read = await readBodyCapped(response, MAX_RESULT_BYTES, RESULT_LIMIT);
+  if (!read.ok) {
+    const message = read.cause === 'too_large' ? `The ${name} result is larger than an MCP tool result may be (${MAX_RESULT_BYTES} bytes).` : `The ${name} result ${read.reason}.`;
+    return { ...refusal('api_error', message), _meta: meta };
   }
-  const text = await readBoundedText(response.body, MAX_RESULT_BYTES);
-  if (text === null) return tooLarge();
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(new TextDecoder().decode(read.bytes));
   } catch {
     return { ...refusal('api_error', `The ${name} route did not answer JSON.`), _meta: meta };
   }
@@ -97,9 +96,9 @@ async function withFundLink(result: CallToolResult, call: RouteCaller): Promise<
     await response.body?.cancel();
     return result;
   }
-  const text = await readBoundedText(response.body, MAX_RESULT_BYTES);
-  if (text === null) return result;
-  const account = JSON.parse(text) as { fund_url?: unknown };
+  const read = await readBodyCapped(response, MAX_RESULT_BYTES, RESULT_LIMIT);
+  if (!read.ok) return result;
+  const account = JSON.parse(new TextDecoder().decode(read.bytes)) as { fund_url?: unknown };
   const structured = { ...result.structuredContent, fund_url: typeof account.fund_url === 'string' ? account.fund_url : null };
   return { ...result, structuredContent: structured, content: [{ type: 'text', text: summary('fund_account', 200, structured, null) }] };
 }

@@ -34,12 +34,23 @@ export interface PresignedPut {
 }
 
 /**
+ * The headers a client sends with the presigned PUT besides `Content-Length` (which fetch sets):
+ * all are signed, so a PUT without one of them fails R2's signature check (403). `If-None-Match: *`
+ * makes R2 refuse any PUT while the key holds an object (412 PreconditionFailed): R2's S3 API
+ * accepts it on PutObject (https://developers.cloudflare.com/r2/api/s3/conditional-operations/),
+ * so whoever holds the URL cannot replace a stored upload.
+ */
+export function presignedPutHeaders(contentType: string): { 'Content-Type': string; 'If-None-Match': '*' } {
+  return { 'Content-Type': contentType, 'If-None-Match': '*' };
+}
+
+/**
  * An S3 SigV4 query-signed PUT URL (region `auto`, service `s3`, as R2 wants) for one object,
- * with `Content-Type` and `Content-Length` among the signed headers: a PUT with another type or
- * another length fails R2's signature check, so R2 stores exactly what `POST /v1/uploads`
- * declared, and the bytes never pass the Worker. aws4fetch leaves both headers unsigned unless
- * told `allHeaders`, so the signer gets exactly these two (and `host`) and nothing else.
- * `now` is for tests (an expired URL without waiting).
+ * with `Content-Type`, `Content-Length` and `If-None-Match: *` among the signed headers: a PUT
+ * with another type or another length fails R2's signature check, so R2 stores exactly what
+ * `POST /v1/uploads` declared, once, and the bytes never pass the Worker. aws4fetch leaves the
+ * first two unsigned unless told `allHeaders`, so the signer gets exactly these three (and
+ * `host`) and nothing else. `now` is for tests (an expired URL without waiting).
  */
 export async function presignPut(config: R2S3Config, put: PresignedPut, now = Date.now()): Promise<string> {
   const path = [config.bucket, ...put.key.split('/')].map(encodeURIComponent).join('/');
@@ -48,7 +59,7 @@ export async function presignPut(config: R2S3Config, put: PresignedPut, now = Da
   const signer = new AwsV4Signer({
     url: url.toString(),
     method: 'PUT',
-    headers: { 'Content-Type': put.contentType, 'Content-Length': String(put.bytes) },
+    headers: { ...presignedPutHeaders(put.contentType), 'Content-Length': String(put.bytes) },
     accessKeyId: config.accessKeyId,
     secretAccessKey: config.secretAccessKey,
     service: 's3',

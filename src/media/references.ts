@@ -1,6 +1,7 @@
 import { GatewayError } from '../errors';
+import { readBodyCapped } from '../http/body';
 import type { ReferenceImage } from '../providers/renders';
-import { guardedFetch, readBodyCapped, type GuardOptions } from '../web/guard';
+import { guardedFetch, type GuardOptions } from '../web/guard';
 import { hostedKey } from './keys';
 
 const MAX_REFERENCE_BYTES = 20 * 1024 * 1024;

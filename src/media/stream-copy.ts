@@ -1,3 +1,5 @@
+import { UpstreamStalled } from '../providers/idle';
+
 /**
  * R2 multipart parts must be at least 5 MiB (but the last) and all of one size (but the last,
  * which may be smaller): 8 MiB is the most a copy holds at once.
@@ -27,6 +29,9 @@ export async function streamIntoR2(
     try {
       await bucket.put(key, sized.readable, { httpMetadata: { contentType } });
     } catch {
+      // A body that failed (an upstream gone silent) is that failure, not a wrong length.
+      const failure = await piped;
+      if (failure instanceof UpstreamStalled) throw failure;
       throw new LengthMismatch(`the body was not ${length} bytes`);
     }
     if ((await piped) !== undefined) throw new LengthMismatch(`the body was not ${length} bytes`);

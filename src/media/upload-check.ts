@@ -7,10 +7,12 @@ import { matchesDeclaredType, SNIFF_BYTES } from './sniff';
 /**
  * A presigned PUT goes straight to R2, so the gateway learns of an upload only by looking: an
  * upload is "stored" from the first time its object is found in R2 with the declared size, type
- * and first bytes (`src/media/sniff.ts`), and that object's ETag is pinned. A presigned URL takes
- * any number of PUTs until it expires, so an object found under another ETag later (replaced
- * since) is never taken: it is deleted and the upload ends (`replaced`). An object that fails its
- * first check is deleted and the row is pending again, for a right PUT within the URL's life.
+ * and first bytes (`src/media/sniff.ts`), and that object's ETag is pinned. A presigned URL is
+ * signed for `If-None-Match: *`, so R2 refuses a PUT while the key holds an object
+ * (`src/media/presign.ts`); should an object still change under its pinned ETag (a URL signed
+ * before that, an operator's write), it is never taken: it is deleted and the upload ends
+ * (`replaced`). An object that fails its first check is deleted and the row is pending again,
+ * for a right PUT within the URL's life.
  */
 export type UploadCheck = { ok: true; etag: string } | { ok: false; reason: 'not_uploaded' | 'gone' | 'replaced' } | { ok: false; reason: 'refused'; detail: string };
 

@@ -87,5 +87,6 @@ export type VideoProgress =
   | { state: 'queued' }
   | { state: 'processing' }
   /** `seconds`: the output's length where the provider reports it (a video that follows its input's length is charged by it). */
-  | { state: 'completed'; download: () => Promise<Response>; seconds?: number }
+  /** `download`'s `signal` aborts the fetch (the caller's bound on a provider that never answers). */
+  | { state: 'completed'; download: (signal?: AbortSignal) => Promise<Response>; seconds?: number }
   | { state: 'failed'; error: string };

@@ -33,6 +33,7 @@ const agent = (usd: string) => fundedAgent(gateway.url, ADMIN, usd);
 
 interface Reservation {
   upload_url: string;
+  upload_headers: Record<string, string>;
   public_url: string;
   key: string;
   expires_in: number;
@@ -43,7 +44,10 @@ async function reserve(apiKey: string, body: Record<string, unknown>): Promise<R
   return fetch(`${gateway.url}/v1/uploads`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: JSON.stringify(body) });
 }
 
-const put = (url: string, bytes: Uint8Array, type: string) => fetch(url, { method: 'PUT', headers: { 'Content-Type': type }, body: bytes as Uint8Array<ArrayBuffer> });
+const put = (url: string, bytes: Uint8Array, type: string, headers: Record<string, string> = {}) =>
+  fetch(url, { method: 'PUT', headers: { ...headers, 'Content-Type': type }, body: bytes as Uint8Array<ArrayBuffer> });
+/** What a presigned PUT carries as `upload_headers` tells it: its URL is signed for `If-None-Match: *`. */
+const ONCE = { 'If-None-Match': '*' };
 
 describe('uploads', () => {
   it('takes exactly one PUT of the declared bytes and type, hosts them, lists them, and serves them as an image reference', async () => {
@@ -68,9 +72,12 @@ describe('uploads', () => {
     expect(((await disguised.json()) as { error: { param: string } }).error.param).toBe('body');
     expect((await fetch(reservation.public_url)).status).toBe(404);
 
-    const stored = await put(reservation.upload_url, bytes, 'image/png');
+    expect(reservation.upload_headers).toEqual({ 'Content-Type': 'image/png' });
+    const stored = await put(reservation.upload_url, bytes, 'image/png', reservation.upload_headers);
     expect(stored.status).toBe(200);
-    expect((await put(reservation.upload_url, bytes, 'image/png')).status).toBe(400);
+    // A second PUT, even of a file just as valid and as long, is refused: the first is what is served.
+    const replacement = Buffer.from(bytes).fill(0, bytes.length - 16);
+    expect((await put(reservation.upload_url, replacement, 'image/png', reservation.upload_headers)).status).toBe(400);
     const served = await fetch(reservation.public_url);
     expect(served.headers.get('content-type')).toBe('image/png');
     expect(served.headers.get('x-content-type-options')).toBe('nosniff');
@@ -183,24 +190,61 @@ describe('presigned uploads', () => {
     const reservation = await reservePresigned(apiKey, 'image/png', bytes.length);
     expect(reservation.upload_url.startsWith(`${s3.url}/ai-gateway-media/${reservation.key}?`)).toBe(true);
     expect(reservation.public_url).toBe(`${presigning.url}/files/${reservation.key}`);
+    expect(reservation.upload_headers).toEqual({ 'Content-Type': 'image/png', 'If-None-Match': '*' });
 
     const longer = new Uint8Array(bytes.length + 1);
     longer.set(bytes);
-    const wrongLength = await put(reservation.upload_url, longer, 'image/png');
+    const wrongLength = await put(reservation.upload_url, longer, 'image/png', ONCE);
     expect(wrongLength.status).toBe(403);
     expect(await s3Error(wrongLength)).toBe('SignatureDoesNotMatch');
-    const wrongType = await put(reservation.upload_url, bytes, 'image/jpeg');
+    const wrongType = await put(reservation.upload_url, bytes, 'image/jpeg', ONCE);
     expect(wrongType.status).toBe(403);
     expect(await s3Error(wrongType)).toBe('SignatureDoesNotMatch');
     const otherKey = reservation.upload_url.replace(reservation.key, `${reservation.key.slice(0, -4)}x.png`);
-    expect(await s3Error(await put(otherKey, bytes, 'image/png'))).toBe('SignatureDoesNotMatch');
+    expect(await s3Error(await put(otherKey, bytes, 'image/png', ONCE))).toBe('SignatureDoesNotMatch');
     expect(s3.objects.has(`ai-gateway-media/${reservation.key}`)).toBe(false);
 
-    const stored = await put(reservation.upload_url, bytes, 'image/png');
+    const stored = await put(reservation.upload_url, bytes, 'image/png', reservation.upload_headers);
     expect(stored.status).toBe(200);
     const object = s3.objects.get(`ai-gateway-media/${reservation.key}`);
     expect(object?.contentType).toBe('image/png');
     expect(object?.bytes.equals(bytes)).toBe(true);
+  });
+
+  it('refuses a second PUT to the presigned URL with 412 and keeps the first file byte for byte (issue 35, item 7)', async () => {
+    const { apiKey } = await fundedAgent(presigning.url, ADMIN, '1');
+    const first = png(32, 32, 'the checked upload');
+    const reservation = await reservePresigned(apiKey, 'image/png', first.length);
+    expect((await put(reservation.upload_url, first, 'image/png', reservation.upload_headers)).status).toBe(200);
+
+    // Whoever holds the URL tries to replace it with another valid PNG of the same size, within the URL's life.
+    const second = Buffer.from(first);
+    second.fill(0, second.length - 16);
+    const again = await put(reservation.upload_url, second, 'image/png', reservation.upload_headers);
+    expect(again.status).toBe(412);
+    expect(await s3Error(again)).toBe('PreconditionFailed');
+    // Leaving the condition out breaks the signature instead.
+    const unconditional = await put(reservation.upload_url, second, 'image/png');
+    expect(unconditional.status).toBe(403);
+    expect(await s3Error(unconditional)).toBe('SignatureDoesNotMatch');
+    const served = await fetch(`${s3.url}/ai-gateway-media/${reservation.key}`);
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(first)).toBe(true);
+  });
+
+  it('refuses a presigned PUT without the If-None-Match header it was signed for (403), storing nothing', async () => {
+    const { apiKey } = await fundedAgent(presigning.url, ADMIN, '1');
+    const bytes = png(32, 32, 'no precondition');
+    const reservation = await reservePresigned(apiKey, 'image/png', bytes.length);
+    expect(new URL(reservation.upload_url).searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-type;host;if-none-match');
+    const unconditional = await put(reservation.upload_url, bytes, 'image/png');
+    expect(unconditional.status).toBe(403);
+    expect(await s3Error(unconditional)).toBe('SignatureDoesNotMatch');
+    expect(s3.objects.has(`ai-gateway-media/${reservation.key}`)).toBe(false);
+    // Nor does another value pass for the signed `*`.
+    const otherValue = await put(reservation.upload_url, bytes, 'image/png', { 'If-None-Match': '"some-etag"' });
+    expect(await s3Error(otherValue)).toBe('SignatureDoesNotMatch');
+    expect(s3.objects.has(`ai-gateway-media/${reservation.key}`)).toBe(false);
   });
 
   it('refuses a presigned URL past its 600 seconds, and one signed with another secret', async () => {
@@ -208,11 +252,11 @@ describe('presigned uploads', () => {
     const put10 = { key: 'uploads/00000000-0000-0000-0000-000000000000/expiry.png', contentType: 'image/png', bytes: 10, expiresInSeconds: 600 };
     const body = new Uint8Array(10);
     const fresh = await presignPut(config, put10, Date.now() - 590_000);
-    expect((await put(fresh, body, 'image/png')).status).toBe(200);
-    const expired = await put(await presignPut(config, put10, Date.now() - 601_000), body, 'image/png');
+    expect((await put(fresh, body, 'image/png', ONCE)).status).toBe(200);
+    const expired = await put(await presignPut(config, put10, Date.now() - 601_000), body, 'image/png', ONCE);
     expect(expired.status).toBe(403);
     expect(await expired.text()).toContain('<Code>AccessDenied</Code><Message>Request has expired</Message>');
-    const forged = await put(await presignPut({ ...config, secretAccessKey: 'not-the-secret' }, put10), body, 'image/png');
+    const forged = await put(await presignPut({ ...config, secretAccessKey: 'not-the-secret' }, put10), body, 'image/png', ONCE);
     expect(await s3Error(forged)).toBe('SignatureDoesNotMatch');
   });
 });

@@ -154,8 +154,8 @@ describe('video jobs', () => {
     const bytes = png(64, 36, label);
     const res = await fetch(`${gateway.url}/v1/uploads`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: JSON.stringify({ content_type: 'image/png', content_length: bytes.length }) });
     expect(res.status).toBe(200);
-    const { upload_url, public_url } = (await res.json()) as { upload_url: string; public_url: string };
-    expect((await fetch(upload_url, { method: 'PUT', headers: { 'Content-Type': 'image/png' }, body: bytes as Uint8Array<ArrayBuffer> })).status).toBeLessThan(300);
+    const { upload_url, upload_headers, public_url } = (await res.json()) as { upload_url: string; upload_headers: Record<string, string>; public_url: string };
+    expect((await fetch(upload_url, { method: 'PUT', headers: upload_headers, body: bytes as Uint8Array<ArrayBuffer> })).status).toBeLessThan(300);
     return public_url;
   }
 

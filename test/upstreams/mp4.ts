@@ -7,7 +7,8 @@ import type { ServerResponse } from 'node:http';
  * never held whole, so a 150 MB video costs the simulator flat memory. `Range` requests are
  * answered with 206.
  */
-export function sendMp4(res: ServerResponse, size: number, seed: number, options: { range?: string; withLength?: boolean; seconds?: number } = {}): void {
+/** `stallAfter`: write that many bytes, then nothing more (the connection stays open), as a CDN that stops sending. */
+export function sendMp4(res: ServerResponse, size: number, seed: number, options: { range?: string; withLength?: boolean; seconds?: number; stallAfter?: number } = {}): void {
   const byteAt = mp4Bytes(size, seed, options.seconds);
   const match = options.range ? /^bytes=(\d+)-(\d*)$/.exec(options.range) : null;
   const start = match ? Number(match[1]) : 0;
@@ -17,14 +18,15 @@ export function sendMp4(res: ServerResponse, size: number, seed: number, options
   if (match) headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
   res.writeHead(match ? 206 : 200, headers);
   let offset = start;
+  const last = options.stallAfter === undefined ? end : Math.min(end, start + options.stallAfter - 1);
   const write = () => {
-    while (offset <= end) {
-      const chunk = Buffer.alloc(Math.min(1024 * 1024, end - offset + 1));
+    while (offset <= last) {
+      const chunk = Buffer.alloc(Math.min(1024 * 1024, last - offset + 1));
       for (let i = 0; i < chunk.length; i++) chunk[i] = byteAt(offset + i);
       offset += chunk.length;
       if (!res.write(chunk)) return void res.once('drain', write);
     }
-    res.end();
+    if (last === end) res.end();
   };
   write();
 }

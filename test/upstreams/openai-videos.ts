@@ -5,7 +5,8 @@
  * size, created_at}`; `GET /v1/videos/{id}` moves `queued` → `in_progress` → `completed` over
  * polls (`failed` with `error: {code, message}` for a prompt with `[fail]`; the first poll answers 503
  * for one with `[503-once]`); `GET
- * /v1/videos/{id}/content` streams the MP4 (150 MB for a prompt with `[big]`, else 2 MB).
+ * /v1/videos/{id}/content` streams the MP4 (150 MB for a prompt with `[big]`, else 2 MB; for a
+ * prompt with `[stall]` its headers and 256 KiB, then nothing; with `[hang]`, not even headers).
  * Test hook (not OpenAI's): `GET /__videos/{id}` answers the create call's `{fields, files}` as received.
  */
 import { createServer } from 'node:http';
@@ -31,6 +32,7 @@ const SIZES: Record<string, string[]> = { 'sora-2': ['720x1280', '1280x720'], 's
 
 export const SMALL_VIDEO_BYTES = 2 * 1024 * 1024;
 export const BIG_VIDEO_BYTES = 150 * 1024 * 1024;
+export const STALL_AFTER_BYTES = 256 * 1024;
 
 export async function startOpenAIVideosUpstream(apiKey = 'sk-videos-test'): Promise<OpenAIVideosUpstream> {
   const created: VideoRecord[] = [];
@@ -76,7 +78,9 @@ export async function startOpenAIVideosUpstream(apiKey = 'sk-videos-test'): Prom
     if (req.method !== 'GET' || !match || !video) return json(404, { error: { message: 'Video not found.', type: 'invalid_request_error', param: null, code: null } });
     if (match[2]) {
       if (video.polls < 2) return json(400, { error: { message: 'Video is not ready yet.', type: 'invalid_request_error', param: null, code: null } });
-      return sendMp4(res, (video.fields.prompt ?? '').includes('[big]') ? BIG_VIDEO_BYTES : SMALL_VIDEO_BYTES, video.seed, { range: req.headers.range });
+      const prompt = video.fields.prompt ?? '';
+      if (prompt.includes('[hang]')) return;
+      return sendMp4(res, prompt.includes('[big]') ? BIG_VIDEO_BYTES : SMALL_VIDEO_BYTES, video.seed, { range: req.headers.range, ...(prompt.includes('[stall]') ? { stallAfter: STALL_AFTER_BYTES } : {}) });
     }
     if (troubleOnce(video.fields.prompt, troubled, match[1]!)) return void res.writeHead(503).end();
     video.polls++;

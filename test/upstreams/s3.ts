@@ -7,8 +7,11 @@
  * signatures must be equal. Refusals are S3's XML errors: 403 `SignatureDoesNotMatch` (another
  * `Content-Type` or `Content-Length` than the URL was signed for, a changed key or query),
  * 403 `AccessDenied` "Request has expired" past `X-Amz-Date + X-Amz-Expires`, 403
- * `InvalidAccessKeyId`. An accepted PUT is stored in memory (`objects`) and answered 200 with its
- * ETag; `GET /<bucket>/<key>` (unsigned, for the tests) reads it back.
+ * `InvalidAccessKeyId` (a header the URL signed, such as `If-None-Match`, left out is another value,
+ * so `SignatureDoesNotMatch`). `If-None-Match: *` is honoured as R2 and S3 do on PutObject: while
+ * the key holds an object the PUT is refused with 412 `PreconditionFailed` and nothing changes.
+ * An accepted PUT is stored in memory (`objects`) and answered 200 with its ETag;
+ * `GET /<bucket>/<key>` (unsigned, for the tests) reads it back.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -42,6 +45,11 @@ export async function startS3(credentials: { accessKeyId: string; secretAccessKe
   const refusals: S3Refusal[] = [];
   const signer = new SignatureV4({ credentials, region: 'auto', service: 's3', sha256: Hash.bind(null, 'sha256'), uriEscapePath: false });
 
+  const refuse = (res: ServerResponse, refusal: S3Refusal) => {
+    refusals.push(refusal);
+    sendError(res, refusal);
+  };
+
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://s3.local');
     const objectName = decodeURIComponent(url.pathname.slice(1));
@@ -54,9 +62,12 @@ export async function startS3(credentials: { accessKeyId: string; secretAccessKe
     if (req.method !== 'PUT') return sendError(res, { status: 405, code: 'MethodNotAllowed', message: 'The specified method is not allowed against this resource.' });
     const refusal = await verify(req, url, signer, credentials.accessKeyId);
     if (refusal) {
-      refusals.push(refusal);
       req.resume();
-      return sendError(res, refusal);
+      return refuse(res, refusal);
+    }
+    if (existsAgainst(req, objects.has(objectName))) {
+      req.resume();
+      return refuse(res, PRECONDITION_FAILED);
     }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -64,6 +75,8 @@ export async function startS3(credentials: { accessKeyId: string; secretAccessKe
     if (bytes.length !== Number(req.headers['content-length'])) {
       return sendError(res, { status: 400, code: 'IncompleteBody', message: 'You did not provide the number of bytes specified by the Content-Length HTTP header.' });
     }
+    // Checked again at commit: of two conditional PUTs racing, one wins and the other is a 412.
+    if (existsAgainst(req, objects.has(objectName))) return refuse(res, PRECONDITION_FAILED);
     objects.set(objectName, { bytes, contentType: req.headers['content-type'] });
     res.writeHead(200, { ETag: `"${createHash('md5').update(bytes).digest('hex')}"` });
     res.end();
@@ -80,6 +93,13 @@ export async function startS3(credentials: { accessKeyId: string; secretAccessKe
         server.close(() => resolve());
       }),
   };
+}
+
+const PRECONDITION_FAILED: S3Refusal = { status: 412, code: 'PreconditionFailed', message: 'At least one of the pre-conditions you specified did not hold' };
+
+/** `If-None-Match: *` on a key that holds an object (the only form of the header PutObject takes). */
+function existsAgainst(req: IncomingMessage, exists: boolean): boolean {
+  return exists && req.headers['if-none-match']?.trim() === '*';
 }
 
 const QUERY_AUTH = ['X-Amz-Algorithm', 'X-Amz-Credential', 'X-Amz-Date', 'X-Amz-Expires', 'X-Amz-SignedHeaders', 'X-Amz-Signature'] as const;

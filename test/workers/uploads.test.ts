@@ -5,6 +5,7 @@ import { createApp } from '../../src/app';
 import type { QueueMessage } from '../../src/queue/messages';
 import { IMAGES_UPSTREAM_KEY } from './global-setup';
 import { adminCredit, expectError, register } from './helpers';
+import { putToPresignedUrl } from './r2-presigned-put';
 
 /**
  * Presigned uploads (issue 21, item 3): with R2's S3 credentials set, `POST /v1/uploads` answers
@@ -33,6 +34,7 @@ function request(path: string, apiKey: string, body?: unknown, vars?: Partial<En
 
 interface Reservation {
   upload_url: string;
+  upload_headers: Record<string, string>;
   public_url: string;
   key: string;
   expires_in: number;
@@ -76,11 +78,12 @@ describe('presigned uploads', () => {
     const url = new URL(reservation.upload_url);
     expect(`${url.origin}${url.pathname}`).toBe(`${ENDPOINT}/ai-gateway-media/${reservation.key}`);
     expect(url.searchParams.get('X-Amz-Expires')).toBe('600');
-    expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-type;host');
+    expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-type;host;if-none-match');
     expect(url.searchParams.get('X-Amz-Algorithm')).toBe('AWS4-HMAC-SHA256');
     expect(url.searchParams.get('X-Amz-Credential')).toMatch(/^AKIDWORKERS\/\d{8}\/auto\/s3\/aws4_request$/);
     expect(url.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
     expect(reservation).toMatchObject({ expires_in: 600, public_url: `${BASE}/files/${reservation.key}`, note: expect.stringContaining('Content-Length 1234') });
+    expect(reservation.upload_headers).toEqual({ 'Content-Type': 'image/png', 'If-None-Match': '*' });
 
     // R2's own endpoint and another bucket name by default and by R2_BUCKET_NAME.
     const named = new URL((await reserve(apiKey, 10, { ...R2_VARS, R2_S3_ENDPOINT: undefined, R2_BUCKET_NAME: 'media-prod' })).upload_url);
@@ -89,6 +92,7 @@ describe('presigned uploads', () => {
     // Without all three credentials, the Worker's own route, as before.
     const local = await reserve(apiKey, 10, { R2_ACCOUNT_ID: R2_VARS.R2_ACCOUNT_ID, R2_ACCESS_KEY_ID: R2_VARS.R2_ACCESS_KEY_ID });
     expect(local.upload_url).toMatch(new RegExp(`^${BASE}/uploads/[A-Za-z0-9]{40}$`));
+    expect(local.upload_headers).toEqual({ 'Content-Type': 'image/png' });
   });
 
   it('lists an upload and takes it as an input once its object is in R2 with the declared size, type and signature', async () => {
@@ -198,6 +202,31 @@ describe('an upload is stored once (issue 35, item 7)', () => {
     expect(await listed(apiKey)).toEqual([]);
   });
 
+  it('refuses a second PUT to the presigned URL with 412 (it is signed for If-None-Match: *) and serves the first byte for byte', async () => {
+    const apiKey = await fundedKey();
+    const reservation = await reserve(apiKey, 100);
+    const put = (bytes: Uint8Array, headers = reservation.upload_headers) => putToPresignedUrl(reservation.upload_url, headers, bytes, R2_VARS.R2_SECRET_ACCESS_KEY);
+    const first = pngBytes(100);
+    expect(await put(first)).toEqual({ status: 200 });
+    const served = await file(filePath(reservation));
+    expect(served.status).toBe(200);
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(first);
+
+    // Whoever holds the URL PUTs another PNG of the same size within the URL's life: R2 keeps the first.
+    const second = pngBytes(100).fill(9, 8);
+    expect(await put(second)).toEqual({ status: 412, code: 'PreconditionFailed' });
+    // Leaving the header out breaks the signature; so does another condition in its place.
+    const { 'If-None-Match': _, ...unconditional } = reservation.upload_headers;
+    expect(await put(second, unconditional)).toEqual({ status: 403, code: 'SignatureDoesNotMatch' });
+    expect(await put(second, { ...unconditional, 'If-None-Match': '"another-etag"' })).toEqual({ status: 403, code: 'SignatureDoesNotMatch' });
+
+    const still = await file(filePath(reservation));
+    expect(still.status).toBe(200);
+    expect(new Uint8Array(await still.arrayBuffer())).toEqual(first);
+    expect((await edit(apiKey, reservation.public_url)).status).toBe(200);
+    expect(await listed(apiKey)).toEqual([expect.objectContaining({ key: reservation.key, bytes: 100 })]);
+  });
+
   it('refuses a replacement found when the upload is used as an input', async () => {
     const apiKey = await fundedKey();
     const reservation = await reserve(apiKey, 100);
@@ -234,7 +263,8 @@ describe('an upload is stored once (issue 35, item 7)', () => {
       file(new URL(reservation.upload_url).pathname, { method: 'PUT', headers: { 'Content-Type': 'image/png', 'Content-Length': '100' }, body: bytes }, local);
     const first = pngBytes(100);
     expect((await put(first)).status).toBe(200);
-    await expectError(await put(pngBytes(100).fill(5, 8)), 400, 'invalid_request', 'invalid_request_error');
+    const refused = await expectError(await put(pngBytes(100).fill(5, 8)), 400, 'invalid_request', 'invalid_request_error');
+    expect(refused.error.message).toContain('has been used');
     const served = await file(filePath(reservation), {}, local);
     expect(served.status).toBe(200);
     expect(new Uint8Array(await served.arrayBuffer())).toEqual(first);

@@ -125,6 +125,23 @@ describe('video jobs', () => {
     expect(consumer.sent).toEqual([]);
     expect(await stub.snapshot()).toMatchObject({ balanceMicros: 2_000_000, heldMicros: 0 });
   });
+
+  it.each([
+    ['sends its headers and 256 KiB of the file, then nothing', 'a heron [stall]'],
+    ['never answers the download', 'a heron [hang]'],
+  ])('gives up a download whose provider %s within the idle bound, stores and charges nothing, and leaves the job for the retry', async (_, prompt) => {
+    const consumer = consumerEnv();
+    const bounded = { ...consumer.env, UPSTREAM_IDLE_TIMEOUT_MS: '300' } as Env;
+    const { job, stub } = await submittedJob(bounded, prompt);
+    await pollVideoJob(bounded, job.id);
+    await pollVideoJob(bounded, job.id);
+    const started = Date.now();
+    await expect(pollVideoJob(bounded, job.id)).rejects.toThrow('The provider sent nothing for 300 ms.');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(await status(job.id)).toBe('processing');
+    expect((await env.MEDIA.list({ prefix: `outputs/${job.accountId}/` })).objects).toEqual([]);
+    expect(await stub.snapshot()).toMatchObject({ balanceMicros: 2_000_000, heldMicros: job.predictedMicros });
+  }, 15_000);
 });
 
 describe('video inputs through POST /v1/videos/generations', () => {

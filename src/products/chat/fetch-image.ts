@@ -1,6 +1,7 @@
 import { GatewayError } from '../../errors';
+import { readBodyCapped } from '../../http/body';
 import type { ImageFetcher } from '../../providers/chat/types';
-import { guardedFetch, readBodyCapped, type GuardOptions } from '../../web/guard';
+import { guardedFetch, type GuardOptions } from '../../web/guard';
 
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 const IMAGE_TIMEOUT_MS = 15_000;

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { RequestRecord } from '../../../durable-objects/account/requests';
 import { releaseJobHold, settleJobHold, withHold } from '../../accounts/billed';
 import { GatewayError } from '../../errors';
+import { fetchIdle, upstreamIdleMs } from '../../providers/idle';
 import { isTransient } from '../../providers/upstream-errors';
 import { database } from '../../db';
 import { insertGeneration } from '../../db/generations';
@@ -117,7 +118,8 @@ export async function pollVideoJob(env: Env, jobId: string): Promise<void> {
     case 'completed': {
       // Claimed before the copy; a copy that fails throws, and the queue's retry claims it again.
       if (!(await claimMediaJob(db, jobId, job, 'processing', now))) return;
-      const response = await progress.download();
+      // A provider's CDN that stops sending holds the consumer no longer than the idle bound; the queue's retry copies again.
+      const response = await fetchIdle((signal) => progress.download(signal), upstreamIdleMs(env));
       if (!response.ok) throw new Error(`the finished video could not be downloaded (HTTP ${response.status})`);
       const key = `${accountPrefix('outputs', job.accountId)}${randomBase62(32)}.mp4`;
       const model = videoModel(job.model);

@@ -75,7 +75,7 @@ async function poll(handle: FalHandle, { apiKey }: ProviderTarget): Promise<Vide
   if (!url) return { state: 'failed', error: 'fal answered without a video.' };
   // fal's video File carries `duration` (seconds) on endpoints that report it; lip-sync's documented File does not.
   const seconds = typeof result.video?.duration === 'number' && result.video.duration > 0 ? result.video.duration : undefined;
-  return { state: 'completed', download: () => fetch(url), ...(seconds !== undefined ? { seconds } : {}) };
+  return { state: 'completed', download: (signal) => fetch(url, { signal }), ...(seconds !== undefined ? { seconds } : {}) };
 }
 
 function call<T>(url: string, init: MediaInit): Promise<T> {

@@ -51,7 +51,7 @@ async function poll(handle: OpenAIHandle, { base, apiKey }: ProviderTarget): Pro
   const video = await call<OpenAIVideo>(`${base}/videos/${encodeURIComponent(handle.id)}`, { headers: auth });
   switch (video.status) {
     case 'completed':
-      return { state: 'completed', download: () => fetch(`${base}/videos/${encodeURIComponent(handle.id)}/content`, { headers: auth }) };
+      return { state: 'completed', download: (signal) => fetch(`${base}/videos/${encodeURIComponent(handle.id)}/content`, { headers: auth, signal }) };
     case 'failed':
       return { state: 'failed', error: video.error?.message ?? 'The render failed.' };
     case 'in_progress':

@@ -53,7 +53,7 @@ async function poll(handle: ReplicateHandle, { apiKey }: ProviderTarget): Promis
     case 'succeeded': {
       const url = Array.isArray(prediction.output) ? prediction.output[0] : prediction.output;
       if (typeof url !== 'string') return { state: 'failed', error: 'Replicate answered without a video.' };
-      return { state: 'completed', download: () => fetch(url) };
+      return { state: 'completed', download: (signal) => fetch(url, { signal }) };
     }
     case 'failed':
       return { state: 'failed', error: typeof prediction.error === 'string' ? prediction.error : 'The render failed.' };

@@ -9,7 +9,7 @@ import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { accountPrefix } from '../../media/keys';
 import { fileUrl } from '../../media/outputs';
-import { presignPut, r2S3Config } from '../../media/presign';
+import { presignedPutHeaders, presignPut, r2S3Config } from '../../media/presign';
 import { matchesDeclaredType, peekStream, SNIFF_BYTES } from '../../media/sniff';
 import { streamIntoR2 } from '../../media/stream-copy';
 import { checkPendingUploads } from '../../media/upload-check';
@@ -81,12 +81,14 @@ export const createUploadHandler: RouteHandler<typeof createUpload, AppEnv> = as
   return c.json(
     {
       upload_url: uploadUrl,
+      // What the PUT must carry besides Content-Length; the presigned URL is signed for each of them.
+      upload_headers: s3 ? presignedPutHeaders(contentType) : { 'Content-Type': contentType },
       public_url: fileUrl(base, key),
       key,
       expires_in: expiresIn,
       note: s3
-        ? `PUT exactly ${bytes} bytes with Content-Type ${contentType} and Content-Length ${bytes} to upload_url within ${expiresIn} seconds (the URL is signed for both; anything else is refused). The file is deleted about 48 hours later; public_url works as image_url, image_urls or video_url meanwhile.`
-        : `PUT exactly ${bytes} bytes with Content-Type ${contentType} to upload_url within ${expiresIn} seconds; it takes one PUT. The file is deleted about 48 hours later; public_url works as image_url, image_urls or video_url meanwhile.`,
+        ? `PUT exactly ${bytes} bytes with Content-Length ${bytes} and the upload_headers (Content-Type ${contentType}, If-None-Match *) to upload_url within ${expiresIn} seconds (the URL is signed for all three; anything else is refused, and a second PUT once the file is stored is refused with 412). The file is deleted about 48 hours later; public_url works as image_url, image_urls or video_url meanwhile.`
+        : `PUT exactly ${bytes} bytes with the upload_headers (Content-Type ${contentType}) to upload_url within ${expiresIn} seconds; it takes one PUT. The file is deleted about 48 hours later; public_url works as image_url, image_urls or video_url meanwhile.`,
     },
     200,
   );

@@ -23,8 +23,15 @@ export const createUpload = createRoute({
   },
   responses: {
     200: jsonResponse(
-      z.object({ upload_url: z.url(), public_url: z.url(), key: z.string(), expires_in: z.int(), note: z.string() }),
-      'PUT the bytes to upload_url with the declared Content-Type and Content-Length within expires_in seconds',
+      z.object({
+        upload_url: z.url(),
+        upload_headers: z.record(z.string(), z.string()).openapi({ description: 'Headers the PUT must carry besides Content-Length: Content-Type, and If-None-Match: * for a presigned R2 PUT (R2 then refuses a second PUT with 412)' }),
+        public_url: z.url(),
+        key: z.string(),
+        expires_in: z.int(),
+        note: z.string(),
+      }),
+      'PUT the bytes to upload_url with upload_headers and the declared Content-Length within expires_in seconds',
     ),
     ...errors(400, 401, 402, 429),
   },

@@ -2,7 +2,6 @@
  * The URL guard: every outbound fetch of the web features (the user's URL, each redirect hop,
  * each crawled link, robots.txt) goes through `checkUrl` or `guardedFetch`.
  */
-export { readBodyCapped, type BodyRead } from './body';
 export { checkUrl, type GuardVerdict } from './check';
 export { createDohResolver, DOH_ENDPOINT } from './dns';
 export { guardFailureError } from './errors';

@@ -19,15 +19,21 @@ describe('readBodyCapped', () => {
 
   it('refuses a declared length above the cap before reading, and a body that runs past it', async () => {
     const declared = new Response(new Uint8Array(10), { headers: { 'Content-Length': '10' } });
-    expect(await readBodyCapped(declared, 4, '4 bytes')).toEqual({ ok: false, reason: 'exceeds 4 bytes' });
+    expect(await readBodyCapped(declared, 4, '4 bytes')).toEqual({ ok: false, cause: 'too_large', reason: 'exceeds 4 bytes' });
     let pulled = 0;
     const endless = new ReadableStream<Uint8Array>({ pull: (controller) => void (pulled++, controller.enqueue(new Uint8Array(1024))) });
-    expect(await readBodyCapped(new Response(endless), 4096, '4 KB')).toEqual({ ok: false, reason: 'exceeds 4 KB' });
+    expect(await readBodyCapped(new Response(endless), 4096, '4 KB')).toEqual({ ok: false, cause: 'too_large', reason: 'exceeds 4 KB' });
     expect(pulled).toBeLessThan(10);
+  });
+
+  it('counts the bytes whatever the declared length: a body longer than it said is cut at the cap', async () => {
+    const chunks = Array.from({ length: 8 }, () => new Uint8Array(1024));
+    const lying = new Response(streamOf(chunks), { headers: { 'Content-Length': '100' } });
+    expect(await readBodyCapped(lying, 4096, '4 KB')).toEqual({ ok: false, cause: 'too_large', reason: 'exceeds 4 KB' });
   });
 
   it('answers a body that breaks off as a failed read, not an exception', async () => {
     const read = await readBodyCapped(new Response(streamOf([new Uint8Array([1])], new TypeError('Network connection lost.'))), 100, '100 bytes');
-    expect(read).toEqual({ ok: false, reason: 'could not be read (Network connection lost.)' });
+    expect(read).toEqual({ ok: false, cause: 'unreadable', reason: 'could not be read (Network connection lost.)' });
   });
 });

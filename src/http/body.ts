@@ -1,14 +1,16 @@
-/** What reading a fetched body came to: its bytes, or why not (too large, or the read failed). */
-export type BodyRead = { ok: true; bytes: Uint8Array } | { ok: false; reason: string };
+/** What reading a body came to: its bytes, or why not (`cause`), with `reason` in words for a message. */
+export type BodyRead = { ok: true; bytes: Uint8Array } | { ok: false; cause: 'too_large' | 'unreadable'; reason: string };
 
 /**
- * Reads a fetched body, at most `maxBytes` of it: a declared length above that is refused before
- * reading, and a body that runs past it is cancelled there, so a hostile host cannot fill the
+ * The one bounded body reader (the URL guard's fetches, MCP tool results): at most `maxBytes` of
+ * a response body, counted as the bytes arrive. A declared length above that is refused before
+ * reading, and a body that runs past it (whatever its `Content-Length` said or did not say) is
+ * cancelled there, so nothing is buffered beyond the bound: a hostile host cannot fill the
  * Worker's memory. A body that stalls past the fetch's timeout or breaks off is a failed read,
- * not an exception: the host is the client's choice, so it is the client's 4xx.
+ * not an exception: for a fetched URL the host is the client's choice, so it is the client's 4xx.
  */
 export async function readBodyCapped(response: Response, maxBytes: number, limitLabel: string): Promise<BodyRead> {
-  const tooLarge: BodyRead = { ok: false, reason: `exceeds ${limitLabel}` };
+  const tooLarge: BodyRead = { ok: false, cause: 'too_large', reason: `exceeds ${limitLabel}` };
   if (Number(response.headers.get('content-length')) > maxBytes) {
     await response.body?.cancel().catch(() => {});
     return tooLarge;
@@ -28,7 +30,7 @@ export async function readBodyCapped(response: Response, maxBytes: number, limit
       chunks.push(next.value);
     }
   } catch (err) {
-    return { ok: false, reason: `could not be read (${err instanceof Error ? err.message : String(err)})` };
+    return { ok: false, cause: 'unreadable', reason: `could not be read (${err instanceof Error ? err.message : String(err)})` };
   }
   const bytes = new Uint8Array(size);
   let at = 0;
