@@ -8,7 +8,7 @@ import type { OwnerAction, OwnerActionResult, ReserveResult } from './org-owner'
 import type { InviteRow, MemberDailySpendRow } from './org-usage';
 import type { StoredRequest } from './requests';
 import type { KeyRow } from './statements';
-import type { CardReversal, CardRestoration, ReversalResult, SuspensionView } from './suspension';
+import type { CardReversal, CardRestoration, RestorationResult, ReversalResult, SuspensionView } from './suspension';
 import type { SavedCard, TopUpRefusal, TopUpRule, TopUpView } from './top-up';
 import type { AccountSnapshot, AuthFailure, HoldFailure, MemberView, Result, Spendable, SweepOutcome } from './types';
 
@@ -255,7 +255,7 @@ export class AccountDurableObject extends AccountManagement {
   }
 
   /** Credits back a reversal that did not stand (a failed refund, a dispute won), once. Null without an account. */
-  async restoreCardPayment(restoration: CardRestoration): Promise<{ applied: boolean; balanceMicros: number } | null> {
+  async restoreCardPayment(restoration: CardRestoration): Promise<RestorationResult | null> {
     return this.parts.memory.account ? this.parts.suspension.restore(restoration, Date.now()) : null;
   }
 

@@ -1,6 +1,7 @@
-import { createClient, defineChain, http, type Client } from 'viem';
+import { createClient, http, type Client } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { getTransaction, getTransactionCount, sendTransaction } from 'viem/actions';
+import { evmChain } from '../funding/evm-chain';
 import type { X402Config } from './config';
 
 /** A transaction the relayer's key signs and pays gas for (a settlement's `transferWithAuthorization`). */
@@ -22,12 +23,7 @@ export interface RelayerWallet {
 
 /** The relayer's account and client, built once per Durable Object (secp256k1 set-up costs milliseconds). */
 export function relayerWallet(config: X402Config, privateKey: `0x${string}`): RelayerWallet {
-  const chain = defineChain({
-    id: config.chainId,
-    name: config.network,
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [config.rpcUrl] } },
-  });
+  const chain = evmChain(config.chainId, config.rpcUrl, config.network);
   const account: PrivateKeyAccount = privateKeyToAccount(privateKey);
   const client: Client = createClient({ account, chain, transport: http(config.rpcUrl, { retryCount: 0, timeout: 15_000 }) });
   return {
