@@ -261,16 +261,15 @@ export async function recordPaidDeposit(db: Database, row: NewDeposit): Promise<
  * is keyed on; null when the transfer was credited to another account.
  */
 export async function recordUnplacedPaidDeposit(db: Database, row: NewDeposit): Promise<Pick<DepositRow, 'id' | 'reversals'> | null> {
-  await db.batch([
-    db.run(sql`
+  // Each statement conditional on its own: run again, or raced, they leave one row for the transfer.
+  await db.run(sql`
       UPDATE deposits SET status = 'credited', account_id = ${row.accountId}, credited_at = ${row.creditedAt}, note = ${X402_DEPOSIT_NOTE}
-      WHERE id = (SELECT id FROM deposits WHERE tx_hash = ${row.txHash} AND amount = ${row.amount} AND status IN ('pending', 'unmatched') LIMIT 1)`),
-    db.run(sql`
+      WHERE id = (SELECT id FROM deposits WHERE tx_hash = ${row.txHash} AND amount = ${row.amount} AND status IN ('pending', 'unmatched') LIMIT 1)`);
+  await db.run(sql`
       INSERT INTO deposits (id, tx_hash, log_index, block_number, block_hash, block_time, from_address, amount, status, intent_id, account_id, seen_at, credited_at, note, reversals)
       SELECT ${row.id}, ${row.txHash}, ${row.logIndex}, ${row.blockNumber}, ${row.blockHash}, NULL, ${row.fromAddress}, ${row.amount}, 'credited', NULL, ${row.accountId}, ${row.seenAt}, ${row.creditedAt}, ${X402_DEPOSIT_NOTE}, 0
       WHERE NOT EXISTS (SELECT 1 FROM deposits WHERE tx_hash = ${row.txHash} AND amount = ${row.amount} AND status != 'reversed')
-      ON CONFLICT (id) DO NOTHING`),
-  ]);
+      ON CONFLICT (id) DO NOTHING`);
   const standing = await db
     .select({ id: deposits.id, reversals: deposits.reversals, accountId: deposits.accountId })
     .from(deposits)

@@ -14,8 +14,11 @@ export interface RelayedTransaction {
 /** The relayer's key on the configured chain: its next nonce as the node counts it, and a send with a nonce given. */
 export interface RelayerWallet {
   address: `0x${string}`;
-  /** Transactions of the key mined (`latest`), and counted with those the node holds in its pool (`pending`). */
-  nonces(): Promise<{ mined: number; pending: number }>;
+  /**
+   * Transactions of the key mined (`latest`), counted with those the node holds in its pool
+   * (`pending`), and mined in blocks no reorg replaces (`finalized`; null when the node does not serve the tag).
+   */
+  nonces(): Promise<{ mined: number; pending: number; finalized: number | null }>;
   /** Whether the node still knows transaction `hash` (mined or in its pool). */
   knows(hash: `0x${string}`): Promise<boolean>;
   send(tx: RelayedTransaction, nonce: number): Promise<`0x${string}`>;
@@ -30,11 +33,12 @@ export function relayerWallet(config: X402Config, privateKey: `0x${string}`): Re
     address: account.address,
     // `pending`: transactions still in the pool count, so a restarted owner does not reuse their nonces.
     nonces: async () => {
-      const [mined, pending] = await Promise.all([
+      const [mined, pending, finalized] = await Promise.all([
         getTransactionCount(client, { address: account.address, blockTag: 'latest' }),
         getTransactionCount(client, { address: account.address, blockTag: 'pending' }),
+        getTransactionCount(client, { address: account.address, blockTag: 'finalized' }).catch(() => null),
       ]);
-      return { mined, pending };
+      return { mined, pending, finalized };
     },
     knows: async (hash) => {
       try {
