@@ -138,12 +138,12 @@ export async function decidedDepositsAbove(db: Database, aboveBlock: number, lim
     .all();
 }
 
-/** Credited x402 deposits not yet placed (`UNPLACED`), oldest first. */
+/** Credited x402 deposits not yet placed (`UNPLACED`), oldest first; block 0 keeps the read on the (status, block) index. */
 export async function unplacedDeposits(db: Database, limit: number): Promise<DepositRow[]> {
   return db
     .select()
     .from(deposits)
-    .where(and(eq(deposits.status, 'credited'), eq(deposits.blockHash, UNPLACED.blockHash)))
+    .where(and(eq(deposits.status, 'credited'), eq(deposits.blockNumber, UNPLACED.blockNumber), eq(deposits.blockHash, UNPLACED.blockHash)))
     .orderBy(deposits.seenAt)
     .limit(limit)
     .all();
