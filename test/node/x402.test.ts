@@ -493,12 +493,19 @@ describe('x402 through a facilitator (X402_FACILITATOR_URL)', () => {
     await facilitator?.stop();
   });
 
-  it('verifies and settles through the facilitator, credits once and serves the request', async () => {
+  it('verifies and settles through the facilitator, credits once, records the transfer from its receipt and serves the request', async () => {
     const agent = await viaFacilitator.fundedAccount('0');
     const payer = await wallet(2_000_000n);
     const res = await payingFetch(payer)(`${viaFacilitator.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(agent.apiKey), body: chatBody() });
     expect(res.status).toBe(200);
-    expect(decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!)).toMatchObject({ success: true, payer: payer.address });
+    const settled = decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!);
+    expect(settled).toMatchObject({ success: true, payer: payer.address });
+    // The facilitator answers no receipt: the gateway reads it, and the deposit is placed at its block.
+    const receipt = await chain.publicClient.getTransactionReceipt({ hash: settled.transaction as `0x${string}` });
+    const view = (await (await fetch(`${viaFacilitator.gateway.url}/admin/accounts/${agent.accountId}`, { headers: { Authorization: `Bearer ${STACK_ADMIN_TOKEN}` } })).json()) as {
+      funding: { deposits: { status: string; tx_hash: string; block_number: number }[] };
+    };
+    expect(view.funding.deposits).toEqual([expect.objectContaining({ status: 'credited', tx_hash: settled.transaction, block_number: Number(receipt.blockNumber) })]);
     expect(facilitator.requests.map((request) => request.path)).toEqual(['/verify', '/settle']);
     expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
     const balance = Number(await agent.balance());
