@@ -2,7 +2,7 @@ import type { HumanHolder, OpenClaimResult, ResetResult, ResetTerms } from './cl
 import { OrganizationRole } from './organization-role';
 import type { JoinRefusal } from './membership';
 import type { KeyRow } from './statements';
-import type { CardReversal, CardRestoration, ReversalResult, SuspensionView } from './suspension';
+import type { CardReversal, CardRestoration, RestorationResult, ReversalResult, SuspensionView } from './suspension';
 import type { SavedCard, TopUpRefusal, TopUpRule, TopUpView } from './top-up';
 import type { AccountSnapshot, AuthFailure, Result, SweepOutcome } from './types';
 
@@ -114,7 +114,7 @@ export class AccountDurableObject extends OrganizationRole {
   }
 
   /** Credits back a reversal that did not stand (a failed refund, a dispute won), once. Null without an account. */
-  async restoreCardPayment(restoration: CardRestoration): Promise<{ applied: boolean; balanceMicros: number } | null> {
+  async restoreCardPayment(restoration: CardRestoration): Promise<RestorationResult | null> {
     return this.parts.memory.account ? this.parts.suspension.restore(restoration, Date.now()) : null;
   }
 

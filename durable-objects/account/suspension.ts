@@ -29,6 +29,15 @@ export interface CardRestoration {
   /** The reversal's own key. */
   ofKey: string;
   note: string;
+  /** The rail the money came back to: `card` unless said (a reorg's reversal of a USDC or x402 credit that stood after all). */
+  source?: 'card' | 'usdc' | 'x402';
+}
+
+/** A restoration's outcome; `reversed` says whether `ofKey` had been debited (the restoration is due, or done before). */
+export interface RestorationResult {
+  applied: boolean;
+  balanceMicros: number;
+  reversed: boolean;
 }
 
 export interface ReversalResult {
@@ -86,10 +95,11 @@ export class Suspension {
    * Gives back a reversal that did not stand. A suspension stays until the operator lifts it
    * (the operator decides whether the account is trusted again).
    */
-  restore(restoration: CardRestoration, now: number): { applied: boolean; balanceMicros: number } {
+  restore(restoration: CardRestoration, now: number): RestorationResult {
     const balanceMicros = this.#memory.account!.balance_micros;
-    if (run(this.#storage, SQL.ledgerKeyExists, restoration.ofKey).length === 0) return { applied: false, balanceMicros };
-    return this.#ledger.credit({ amountMicros: restoration.amountMicros, idempotencyKey: restoration.idempotencyKey, source: 'card', note: restoration.note }, now);
+    if (run(this.#storage, SQL.ledgerKeyExists, restoration.ofKey).length === 0) return { applied: false, balanceMicros, reversed: false };
+    const credit = this.#ledger.credit({ amountMicros: restoration.amountMicros, idempotencyKey: restoration.idempotencyKey, source: restoration.source ?? 'card', note: restoration.note }, now);
+    return { applied: credit.applied, balanceMicros: credit.balanceMicros, reversed: true };
   }
 
   /** The one transaction that changes the state and writes its audit row; a used key changes nothing. */

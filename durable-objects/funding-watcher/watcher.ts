@@ -2,7 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { ChainMismatchError } from '../../src/funding/chain-mismatch';
 import { usdcConfig, type UsdcConfig } from '../../src/funding/usdc-config';
 import type { ReadBlock } from '../../src/funding/reorg';
-import type { CursorStore } from '../../src/funding/watch';
+import type { CursorStore, RecheckWalk } from '../../src/funding/watch';
 
 /** Between passes while an intent is open or a deposit awaits confirmations or finality. */
 const BUSY_INTERVAL_MS = 3_000;
@@ -20,6 +20,8 @@ const MISMATCH_INTERVAL_MS = 60_000;
 const CURSOR_KEY = 'confirmed_cursor';
 /** The blocks read as they were then (`ReadBlock`), to find a reorg's fork point. */
 const READ_BLOCKS_KEY = 'read_blocks';
+/** A recheck of decided deposits a pass left unfinished (`RecheckWalk`). */
+const RECHECK_WALK_KEY = 'recheck_walk';
 /** Where an earlier watcher, which read up to the unconfirmed head, kept its place. */
 const LEGACY_CURSOR_KEY = 'cursor';
 
@@ -69,6 +71,8 @@ export class FundingWatcherDurableObject extends DurableObject<Env> {
       set: (block) => storage.put(CURSOR_KEY, block),
       readBlocks: async () => (await storage.get<ReadBlock[]>(READ_BLOCKS_KEY)) ?? [],
       setReadBlocks: (blocks) => storage.put(READ_BLOCKS_KEY, blocks),
+      recheckWalk: () => storage.get<RecheckWalk>(RECHECK_WALK_KEY),
+      setRecheckWalk: async (walk) => void (walk ? await storage.put(RECHECK_WALK_KEY, walk) : await storage.delete(RECHECK_WALK_KEY)),
     };
   }
 }

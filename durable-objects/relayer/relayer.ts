@@ -4,6 +4,8 @@ import type { RelayedTransaction, RelayerWallet } from '../../src/x402/relayer-w
 
 /** A transaction the node does not know this long after it was sent is taken as dropped (a Base block). */
 const DROPPED_AFTER_MS = 2_000;
+/** Where the node does not serve `finalized`: sent transactions are remembered this many nonces below the mined count. */
+const SENT_KEPT_WITHOUT_FINALIZED = 256;
 
 /**
  * The x402 relayer's one serialization point (`idFromName("relayer:<chain id>")`, issue 35): every
@@ -16,7 +18,11 @@ const DROPPED_AFTER_MS = 2_000;
  */
 export class RelayerDurableObject extends DurableObject<Env> {
   #nonce: number | undefined;
-  /** What this object sent, by nonce, until it is mined: to tell a dropped transaction from a slow one. */
+  /**
+   * What this object sent, by nonce, until it is final (below the node's `finalized` count): to
+   * tell a dropped transaction from a slow one, also one a reorg took out of a mined block after
+   * later nonces were sent.
+   */
   #sent = new Map<number, { hash: `0x${string}`; at: number }>();
   #queue: Promise<unknown> = Promise.resolve();
   #wallet: RelayerWallet | undefined;
@@ -51,10 +57,13 @@ export class RelayerDurableObject extends DurableObject<Env> {
    * used elsewhere). A transaction sent here that the chain no longer has (a reorg took its block,
    * or the pool dropped it) leaves a gap every later nonce waits behind: the lowest unmined nonce
    * is sent again when the node no longer knows its transaction some seconds after it was sent.
+   * Sent transactions are remembered until final, not only until mined: a reorg that drops a mined
+   * one after later ones were sent moves the mined count back to its nonce, and the gap is found.
    */
   async #nextNonce(wallet: RelayerWallet): Promise<number> {
-    const { mined, pending } = await wallet.nonces();
-    for (const nonce of this.#sent.keys()) if (nonce < mined) this.#sent.delete(nonce);
+    const { mined, pending, finalized } = await wallet.nonces();
+    const final = finalized ?? mined - SENT_KEPT_WITHOUT_FINALIZED;
+    for (const nonce of this.#sent.keys()) if (nonce < final) this.#sent.delete(nonce);
     if (this.#nonce === undefined || this.#nonce < mined) this.#nonce = Math.max(mined, pending);
     const lowest = this.#sent.get(mined);
     if (mined < this.#nonce && lowest && Date.now() - lowest.at > DROPPED_AFTER_MS && !(await wallet.knows(lowest.hash))) return mined;

@@ -6,6 +6,14 @@ export type FundingIntentRow = typeof fundingIntents.$inferSelect;
 export type DepositRow = typeof deposits.$inferSelect;
 /** The note of a deposit that is an x402 payment's settlement, credited to the paying account (`src/x402/payment.ts`). */
 export const X402_DEPOSIT_NOTE = 'x402 payment';
+/**
+ * The place of an x402 deposit whose settlement's receipt could not be read when it was credited
+ * (a facilitator's settlement): no block yet. The watcher places it from its receipt
+ * (`placeUnplacedDeposits`), or takes its credit back should the chain never show it.
+ */
+export const UNPLACED = { logIndex: -1, blockNumber: 0, blockHash: '' } as const;
+/** The id of an unplaced x402 deposit (`<tx hash>:unplaced`): its credit's key, kept once it is placed. */
+export const unplacedDepositId = (txHash: string): string => `${txHash.toLowerCase()}:unplaced`;
 /** A deposit as first recorded (never reversed yet). */
 export type NewDeposit = Omit<DepositRow, 'reversals'>;
 export type CardPaymentRow = typeof cardPayments.$inferSelect;
@@ -76,7 +84,9 @@ export async function hasIntentsOpenSince(db: Database, since: number): Promise<
 /**
  * Records a transfer the watcher saw; a repeated sighting of the same (transaction, log) changes
  * nothing, nor does one of a log that a deposit moved by a reorg already stands for (same
- * transaction and log index, recorded under its first id). A transfer whose credit a reorg took
+ * transaction and log index, recorded under its first id), nor one of an x402 settlement already
+ * recorded by its payment (same transaction and amount: its one transfer, at another place when a
+ * reorg moved it between the watcher's recheck and its reads, or not placed yet). A transfer whose credit a reorg took
  * back (`reversed`) and that landed again is pending again, at its new place (an x402 payment's
  * keeps its account, to be credited to it again).
  */
@@ -93,29 +103,63 @@ export async function recordDeposit(db: Database, row: NewDeposit): Promise<void
     INSERT INTO deposits (id, tx_hash, log_index, block_number, block_hash, block_time, from_address, amount, status, intent_id, account_id, seen_at, credited_at, note, reversals)
     SELECT ${row.id}, ${row.txHash}, ${row.logIndex}, ${row.blockNumber}, ${row.blockHash}, ${row.blockTime}, ${row.fromAddress}, ${row.amount}, ${row.status}, ${row.intentId}, ${row.accountId}, ${row.seenAt}, ${row.creditedAt}, ${row.note}, 0
     WHERE NOT EXISTS (SELECT 1 FROM deposits WHERE tx_hash = ${row.txHash} AND log_index = ${row.logIndex} AND id != ${row.id} AND status != 'reversed')
+      AND NOT EXISTS (SELECT 1 FROM deposits WHERE tx_hash = ${row.txHash} AND amount = ${row.amount} AND note = ${X402_DEPOSIT_NOTE} AND id != ${row.id} AND status != 'reversed')
     ON CONFLICT (id) DO UPDATE SET status = 'pending', log_index = excluded.log_index, block_number = excluded.block_number, block_hash = excluded.block_hash,
       block_time = NULL, intent_id = NULL, credited_at = NULL, seen_at = excluded.seen_at,
       account_id = CASE WHEN deposits.note = ${X402_DEPOSIT_NOTE} THEN deposits.account_id ELSE NULL END
     WHERE deposits.status = 'reversed'`);
 }
 
+/** Where a page of decided deposits ends: the next page starts after it (`decidedDepositsAbove`). */
+export interface DepositPosition {
+  blockNumber: number;
+  logIndex: number;
+  id: string;
+}
+
 /**
  * Deposits the watcher already decided (credited or unmatched) in blocks above `aboveBlock`: those
- * a reorg may still take away. Oldest first.
+ * a reorg may still take away. Oldest first, by (block, log index, id), after `after` when given:
+ * one page of a keyset walk, so every one is checked however many there are.
  */
-export async function decidedDepositsAbove(db: Database, aboveBlock: number, limit: number): Promise<DepositRow[]> {
+export async function decidedDepositsAbove(db: Database, aboveBlock: number, limit: number, after?: DepositPosition): Promise<DepositRow[]> {
   return db
     .select()
     .from(deposits)
-    .where(and(inArray(deposits.status, ['credited', 'unmatched']), gt(deposits.blockNumber, aboveBlock)))
-    .orderBy(deposits.blockNumber, deposits.logIndex)
+    .where(
+      and(
+        inArray(deposits.status, ['credited', 'unmatched']),
+        gt(deposits.blockNumber, aboveBlock),
+        after ? sql`(${deposits.blockNumber}, ${deposits.logIndex}, ${deposits.id}) > (${after.blockNumber}, ${after.logIndex}, ${after.id})` : undefined,
+      ),
+    )
+    .orderBy(deposits.blockNumber, deposits.logIndex, deposits.id)
     .limit(limit)
     .all();
 }
 
-/** A credited deposit whose transaction a reorg moved to another block: the credit stands, at its new place. */
-export async function moveDeposit(db: Database, id: string, place: { logIndex: number; blockNumber: number; blockHash: string }): Promise<void> {
-  await db.update(deposits).set(place).where(eq(deposits.id, id)).run();
+/** Credited x402 deposits not yet placed (`UNPLACED`), oldest first; block 0 keeps the read on the (status, block) index. */
+export async function unplacedDeposits(db: Database, limit: number): Promise<DepositRow[]> {
+  return db
+    .select()
+    .from(deposits)
+    .where(and(eq(deposits.status, 'credited'), eq(deposits.blockNumber, UNPLACED.blockNumber), eq(deposits.blockHash, UNPLACED.blockHash)))
+    .orderBy(deposits.seenAt)
+    .limit(limit)
+    .all();
+}
+
+/**
+ * A credited deposit whose transaction a reorg moved to another block (or an unplaced one, placed):
+ * the credit stands, at its new place. `reversals` counts one more when a reversal's debit that
+ * was made for it has just been restored (`restoreDepositCredit`), so a later reversal takes a fresh key.
+ */
+export async function moveDeposit(db: Database, deposit: Pick<DepositRow, 'id' | 'reversals'>, place: { logIndex: number; blockNumber: number; blockHash: string }, restored = false): Promise<void> {
+  await db
+    .update(deposits)
+    .set({ ...place, ...(restored ? { reversals: deposit.reversals + 1 } : {}) })
+    .where(and(eq(deposits.id, deposit.id), eq(deposits.reversals, deposit.reversals)))
+    .run();
 }
 
 /**
@@ -208,6 +252,30 @@ export async function recordPaidDeposit(db: Database, row: NewDeposit): Promise<
     .onConflictDoUpdate({ target: deposits.id, set: { status: 'credited', accountId: row.accountId, creditedAt: row.creditedAt, note: row.note }, setWhere: ne(deposits.status, 'credited') })
     .run();
   return (await depositById(db, row.id))?.accountId === row.accountId;
+}
+
+/**
+ * Records the transfer of a settled x402 payment whose receipt could not be read, credited to its
+ * account: the watcher's row of that transfer (same transaction and amount) when it was seen
+ * first and not yet decided for anyone, else a new unplaced row (`UNPLACED`). The row its credit
+ * is keyed on; null when the transfer was credited to another account.
+ */
+export async function recordUnplacedPaidDeposit(db: Database, row: NewDeposit): Promise<Pick<DepositRow, 'id' | 'reversals'> | null> {
+  // Each statement conditional on its own: run again, or raced, they leave one row for the transfer.
+  await db.run(sql`
+      UPDATE deposits SET status = 'credited', account_id = ${row.accountId}, credited_at = ${row.creditedAt}, note = ${X402_DEPOSIT_NOTE}
+      WHERE id = (SELECT id FROM deposits WHERE tx_hash = ${row.txHash} AND amount = ${row.amount} AND status IN ('pending', 'unmatched') LIMIT 1)`);
+  await db.run(sql`
+      INSERT INTO deposits (id, tx_hash, log_index, block_number, block_hash, block_time, from_address, amount, status, intent_id, account_id, seen_at, credited_at, note, reversals)
+      SELECT ${row.id}, ${row.txHash}, ${row.logIndex}, ${row.blockNumber}, ${row.blockHash}, NULL, ${row.fromAddress}, ${row.amount}, 'credited', NULL, ${row.accountId}, ${row.seenAt}, ${row.creditedAt}, ${X402_DEPOSIT_NOTE}, 0
+      WHERE NOT EXISTS (SELECT 1 FROM deposits WHERE tx_hash = ${row.txHash} AND amount = ${row.amount} AND status != 'reversed')
+      ON CONFLICT (id) DO NOTHING`);
+  const standing = await db
+    .select({ id: deposits.id, reversals: deposits.reversals, accountId: deposits.accountId })
+    .from(deposits)
+    .where(and(eq(deposits.txHash, row.txHash), eq(deposits.amount, row.amount), ne(deposits.status, 'reversed')))
+    .get();
+  return standing?.accountId === row.accountId ? { id: standing.id, reversals: standing.reversals } : null;
 }
 
 export async function markUnmatched(db: Database, id: string): Promise<void> {

@@ -1,6 +1,7 @@
-import { createClient, defineChain, http, parseAbiItem, parseEventLogs, type Client } from 'viem';
+import { createClient, http, parseAbiItem, parseEventLogs, type Client, type Log } from 'viem';
 import { getBlock, getBlockNumber, getChainId, getLogs, getTransactionReceipt } from 'viem/actions';
 import { ChainMismatchError } from './chain-mismatch';
+import { evmChain } from './evm-chain';
 import type { UsdcConfig } from './usdc-config';
 
 /**
@@ -31,12 +32,7 @@ export interface BlockHeader {
 
 /** A client for the configured endpoint that knows which chain it must be talking to (`headBlock` checks it). */
 export function chainClient(config: UsdcConfig): Client {
-  const chain = defineChain({
-    id: config.chainId,
-    name: `chain ${config.chainId}`,
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [config.rpcUrl] } },
-  });
+  const chain = evmChain(config.chainId, config.rpcUrl);
   // No retries inside a call: the watcher's next alarm is the retry.
   return createClient({ chain, transport: http(config.rpcUrl, { timeout: RPC_TIMEOUT_MS, retryCount: 0 }) });
 }
@@ -92,12 +88,44 @@ export async function transferInTransaction(client: Client, config: UsdcConfig, 
     if (err instanceof Error && err.name === 'TransactionReceiptNotFoundError') return null;
     throw err;
   }
+  return transferInReceipt(config, receipt, value);
+}
+
+/** The receipt fields a transfer is found in (viem's `TransactionReceipt` has them). */
+export interface ReceiptOfTransfer {
+  transactionHash: `0x${string}`;
+  blockNumber: bigint;
+  blockHash: `0x${string}`;
+  logs: Log[];
+}
+
+/** The transfer of `value` to the deposit address in `receipt`, with its block and log index; null when it has none. */
+export function transferInReceipt(config: UsdcConfig, receipt: ReceiptOfTransfer, value: bigint): TransferLog | null {
   const to = config.depositAddress.toLowerCase();
   const log = parseEventLogs({ abi: [TRANSFER], logs: receipt.logs, strict: true }).find(
     (entry) => entry.address.toLowerCase() === config.token.toLowerCase() && entry.args.to.toLowerCase() === to && entry.args.value === value,
   );
   if (!log || log.logIndex === null) return null;
-  return { txHash, logIndex: log.logIndex, blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash, from: log.args.from, value };
+  return { txHash: receipt.transactionHash, logIndex: log.logIndex, blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash, from: log.args.from, value };
+}
+
+/**
+ * The receipt of a transaction a facilitator reported settled, asked up to `attempts` times
+ * `delayMs` apart (a facilitator behind another node, or one that answered before the block): a
+ * missing receipt and a failed read are both asked again. Null when it could still not be read.
+ */
+export async function receiptWithRetries(client: Client, txHash: `0x${string}`, attempts = 5, delayMs = 1_000): Promise<ReceiptOfTransfer | null> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await getTransactionReceipt(client, { hash: txHash });
+    } catch (err) {
+      if (attempt >= attempts) {
+        console.error(`x402: the receipt of ${txHash} could not be read after ${attempts} attempts`, err);
+        return null;
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+  }
 }
 
 /** Transfers of the token to the deposit address in blocks `from` to `to`, inclusive. */

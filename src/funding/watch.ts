@@ -11,12 +11,14 @@ import {
   setDepositBlockTime,
   settleDeposit,
   X402_DEPOSIT_NOTE,
+  type DepositPosition,
   type DepositRow,
 } from '../db/funding';
 import type { BlockHeader } from './chain';
 import { creditFunding } from './credit';
+import { depositCreditKey } from './deposit-key';
 import { usdcAmount } from './intents';
-import { findFork, FINALITY_FALLBACK_BLOCKS, pruneReadBlocks, recheckDecided, type ReadBlock } from './reorg';
+import { findFork, FINALITY_FALLBACK_BLOCKS, placeUnplacedDeposits, pruneReadBlocks, recheckDecided, type ReadBlock } from './reorg';
 import type { UsdcConfig } from './usdc-config';
 
 /** Blocks per `eth_getLogs` call: within what public Base endpoints accept. */
@@ -43,6 +45,15 @@ export interface CursorStore {
   set(block: number): Promise<void>;
   readBlocks(): Promise<ReadBlock[]>;
   setReadBlocks(blocks: ReadBlock[]): Promise<void>;
+  /** A recheck of decided deposits a pass left unfinished (`recheckDecided`'s bound): where it goes on. */
+  recheckWalk(): Promise<RecheckWalk | undefined>;
+  setRecheckWalk(walk: RecheckWalk | undefined): Promise<void>;
+}
+
+/** An unfinished recheck: the block it checks above, and the last deposit it checked. */
+export interface RecheckWalk {
+  above: number;
+  after: DepositPosition;
 }
 
 export interface PassOutcome {
@@ -73,7 +84,7 @@ export interface PassOutcome {
  * pass done again credits nothing twice and no intent is paid by two transfers; one no intent
  * matches is kept as `unmatched` for the operator.
  */
-export async function watchPass(env: Env, config: UsdcConfig, cursor: CursorStore, now = Date.now()): Promise<PassOutcome> {
+export async function watchPass(env: Env, config: UsdcConfig, cursor: CursorStore, now = Date.now(), limits: { recheckPerPass?: number } = {}): Promise<PassOutcome> {
   const db = database(env);
   const chain = await import('./chain');
   const client = chain.chainClient(config);
@@ -91,7 +102,8 @@ export async function watchPass(env: Env, config: UsdcConfig, cursor: CursorStor
   const newest = readBlocks.at(-1);
   // A changed hash is a fork; no block at that height (a node behind, or between backends) is no evidence of one.
   const newestNow = newest ? await chain.blockAt(client, newest.number) : null;
-  if (newest && newestNow && newestNow.hash !== newest.hash) {
+  const forked = Boolean(newest && newestNow && newestNow.hash !== newest.hash);
+  if (newest && forked) {
     const { fork, kept } = await findFork(chain, client, readBlocks);
     const rewind = fork ?? Math.max(0, Math.min(finalized, readBlocks[0]!.number - 1));
     console.warn(`USDC watcher: reorg below block ${newest.number}; reading again from block ${rewind + 1}`);
@@ -101,10 +113,21 @@ export async function watchPass(env: Env, config: UsdcConfig, cursor: CursorStor
     checkAbove = from - 1;
     await cursor.set(from - 1);
   }
-  // Before the reads, so a moved deposit is known at its new place when its log is read there.
-  const rechecked = await recheckDecided(env, db, chain, client, config, Math.max(checkAbove, finalized), confirmed);
+  // Before the reads, so a moved deposit is known at its new place when its log is read there. A
+  // walk a bounded pass left unfinished goes on from where it stopped, over the range it began
+  // with, unless a fork (or a rewind below that range) makes it start again.
+  const above = Math.max(checkAbove, finalized);
+  const walk = await cursor.recheckWalk();
+  const resume = walk && !forked && walk.above <= above ? walk : undefined;
+  const rechecked = await recheckDecided(env, db, chain, client, config, { above: resume?.above ?? above, after: resume?.after, confirmed, limit: limits.recheckPerPass });
+  if (rechecked.next || walk) await cursor.setRecheckWalk(rechecked.next ? { above: resume?.above ?? above, after: rechecked.next } : undefined);
+  if (rechecked.next) outcome.busy = true;
   outcome.reorged += rechecked.moved + rechecked.forgotten + rechecked.reversed;
   outcome.reversed += rechecked.reversed;
+  // x402 payments credited before their receipt could be read: placed at their transfer, or taken back.
+  const unplaced = await placeUnplacedDeposits(env, db, chain, client, config, now);
+  outcome.reversed += unplaced.reversed;
+  if (unplaced.waiting + unplaced.placed + unplaced.reversed > 0) outcome.busy = true;
   if (rechecked.rewindTo !== undefined && rechecked.rewindTo + 1 < from) {
     from = rechecked.rewindTo + 1;
     await cursor.set(rechecked.rewindTo);
@@ -208,13 +231,4 @@ async function creditTo(env: Env, db: Database, deposit: DepositRow, accountId: 
   }
   await settleDeposit(db, deposit, accountId, intentId, now, deposit.note ?? undefined);
   return true;
-}
-
-/**
- * The one idempotency key of a deposit's credit, automatic or by the operator's hand: `usdc:<id>`,
- * and after each credit a reorg took back (`reversals`) a fresh one, `usdc:<id>:<n>`, so a
- * transfer that lands again is credited again, once.
- */
-export function depositCreditKey(deposit: Pick<DepositRow, 'id' | 'reversals'>): string {
-  return deposit.reversals === 0 ? `usdc:${deposit.id}` : `usdc:${deposit.id}:${deposit.reversals}`;
 }

@@ -2,12 +2,14 @@ import type { PaymentPayload, SettleResponse } from '@x402/core/types';
 import { decodePaymentSignatureHeader, encodePaymentResponseHeader } from './wire';
 import { GatewayError } from '../errors';
 import { database } from '../db';
-import { recordPaidDeposit, X402_DEPOSIT_NOTE } from '../db/funding';
+import { recordPaidDeposit, recordUnplacedPaidDeposit, unplacedDepositId, UNPLACED, X402_DEPOSIT_NOTE, type DepositRow, type NewDeposit } from '../db/funding';
+import type { TransferLog } from '../funding/chain';
 import { creditFunding } from '../funding/credit';
 import { usdcConfig } from '../funding/usdc-config';
-import { depositCreditKey } from '../funding/watch';
+import { depositCreditKey } from '../funding/deposit-key';
 import { CENT_MICROS, type X402Config } from './config';
 import { paymentRequirements } from './challenge';
+import type { Settlement } from './settle';
 
 export const PAYMENT_SIGNATURE = 'PAYMENT-SIGNATURE';
 export const PAYMENT_RESPONSE = 'PAYMENT-RESPONSE';
@@ -19,12 +21,13 @@ export function paymentFailed(reason: string, amountMicros: number): GatewayErro
   });
 }
 
-/** A settled payment: who paid, how much (micro-dollars = USDC base units), and the idempotency key of its credit. */
+/** A settled payment: who paid, how much (micro-dollars = USDC base units), and where its transfer landed. */
 export interface SettledPayment {
   response: SettleResponse;
   amountMicros: number;
   payer: string;
-  creditKey: string;
+  /** The transfer to the deposit address in the settlement's receipt; null when no receipt could be read (facilitator mode). */
+  transfer: TransferLog | null;
 }
 
 interface Authorization {
@@ -77,79 +80,82 @@ export async function settlePayment(env: Env, config: X402Config, header: string
     throw paymentFailed(`verification failed (${err instanceof Error ? err.message : String(err)})`, amount);
   }
   if (!verified.isValid) throw paymentFailed(`verification failed (${verified.invalidReason ?? 'invalid'}${verified.invalidMessage ? `: ${verified.invalidMessage}` : ''})`, amount);
-  let settled: SettleResponse;
+  let settled: Settlement;
   try {
     settled = await facilitator.settle(payload, requirements);
   } catch (err) {
     throw paymentFailed(`settlement failed (${err instanceof Error ? err.message : String(err)})`, amount);
   }
-  if (!settled.success) throw paymentFailed(`settlement failed (${settled.errorReason ?? 'unknown'}${settled.errorMessage ? `: ${settled.errorMessage}` : ''})`, amount);
-  const payer = settled.payer ?? auth.from;
-  return {
-    response: settled,
-    amountMicros: amount,
-    payer,
-    // One authorization (chain, token, authorizer, nonce) credits once, however often it is replayed.
-    creditKey: `x402:${config.chainId}:${config.asset.toLowerCase()}:${auth.from.toLowerCase()}:${auth.nonce.toLowerCase()}`,
-  };
+  const { response } = settled;
+  if (!response.success) throw paymentFailed(`settlement failed (${response.errorReason ?? 'unknown'}${response.errorMessage ? `: ${response.errorMessage}` : ''})`, amount);
+  return { response, amountMicros: amount, payer: response.payer ?? auth.from, transfer: await settledTransfer(env, settled, amount) };
+}
+
+/**
+ * Where the settlement's transfer landed: from the receipt the relayer waited for, else (a
+ * facilitator) from the receipt read here with retries; null when it still cannot be read. A
+ * receipt without the transfer to us paid someone else: refused.
+ */
+async function settledTransfer(env: Env, settled: Settlement, amountMicros: number): Promise<TransferLog | null> {
+  const tx = settled.response.transaction;
+  // x402 is on only with the USDC rail set up (`x402Config`), whose token and deposit address it pays.
+  const usdc = usdcConfig(env);
+  if (!usdc || !/^0x[0-9a-fA-F]{64}$/.test(tx)) throw paymentFailed('the settlement named no transaction on the configured chain', amountMicros);
+  const chain = await import('../funding/chain');
+  const receipt = settled.receipt ?? (await chain.receiptWithRetries(chain.chainClient(usdc), tx as `0x${string}`));
+  if (!receipt) return null;
+  const transfer = chain.transferInReceipt(usdc, receipt, BigInt(amountMicros));
+  if (!transfer) throw paymentFailed(`transaction ${tx} shows no transfer of ${amountMicros} base units to ${usdc.depositAddress}`, amountMicros);
+  return transfer;
 }
 
 /**
  * Credits a settled payment to `accountId`. Its transfer is also a deposit to the USDC address
- * the watcher reads, so it is recorded as that deposit, credited to this account, before the
- * credit, and credited under the deposit's own key (`usdc:<tx>:<log>`): the watcher never lists it
- * as unmatched and the operator's hand credit of it is the same ledger row, never a second one.
- * Should its receipt be unreadable, the payment's own key (authorizer and nonce) is used and the
- * transfer may later show as unmatched, with this credit's note naming its transaction.
+ * the watcher reads, so it is first recorded as that deposit, credited to this account, and
+ * credited under the deposit's own key (`depositCreditKey`): the watcher never lists it as
+ * unmatched, the operator's hand credit of it is the same ledger row, and a reorg that removes it
+ * takes the credit back. A payment whose receipt could not be read is recorded without its place
+ * (`recordUnplacedPaidDeposit`): the watcher places it from its receipt later, or takes the
+ * credit back should the chain never show it.
  */
 export async function creditPayment(env: Env, accountId: string, payment: SettledPayment): Promise<void> {
-  const depositId = await recordDeposit(env, accountId, payment);
+  const deposit = await recordDeposit(env, accountId, payment);
   const result = await creditFunding(env, {
     accountId,
     amountMicros: payment.amountMicros,
     source: 'x402',
-    idempotencyKey: depositId ? depositCreditKey({ id: depositId, reversals: 0 }) : payment.creditKey,
+    idempotencyKey: depositCreditKey(deposit),
     note: `x402 payment from ${payment.payer}, transaction ${payment.response.transaction}`,
   });
   if (!result) throw new GatewayError('invalid_api_key', 'The API key is not valid.');
   // The watcher checks the recorded transfer until its block is final, and takes the credit back should a reorg remove it.
-  if (depositId) await env.FUNDING_WATCHER.get(env.FUNDING_WATCHER.idFromName('usdc')).wake();
+  await env.FUNDING_WATCHER.get(env.FUNDING_WATCHER.idFromName('usdc')).wake();
 }
 
-/** The payment's transfer recorded as a deposit credited to `accountId`; its id, or null when the receipt could not be read. */
-async function recordDeposit(env: Env, accountId: string, payment: SettledPayment): Promise<string | null> {
-  const usdc = usdcConfig(env);
-  const tx = payment.response.transaction;
-  if (!usdc || !/^0x[0-9a-fA-F]{64}$/.test(tx)) return null;
-  let transfer;
-  try {
-    const { chainClient, transferInTransaction } = await import('../funding/chain');
-    transfer = await transferInTransaction(chainClient(usdc), usdc, tx as `0x${string}`, BigInt(payment.amountMicros));
-  } catch (err) {
-    console.error(`x402: the receipt of ${tx} could not be read; credited under the authorization's key`, err);
-    return null;
-  }
-  if (!transfer) return null;
-  const id = `${transfer.txHash}:${transfer.logIndex}`;
+/** The payment's transfer recorded as a deposit credited to `accountId`: the row its credit is keyed on. */
+async function recordDeposit(env: Env, accountId: string, payment: SettledPayment): Promise<Pick<DepositRow, 'id' | 'reversals'>> {
   const now = Date.now();
-  const ours = await recordPaidDeposit(database(env), {
-    id,
-    txHash: transfer.txHash,
-    logIndex: transfer.logIndex,
-    blockNumber: transfer.blockNumber,
-    blockHash: transfer.blockHash,
+  const { transfer } = payment;
+  const row: NewDeposit = {
+    id: transfer ? `${transfer.txHash}:${transfer.logIndex}` : unplacedDepositId(payment.response.transaction),
+    txHash: transfer?.txHash ?? payment.response.transaction.toLowerCase(),
+    logIndex: transfer?.logIndex ?? UNPLACED.logIndex,
+    blockNumber: transfer?.blockNumber ?? UNPLACED.blockNumber,
+    blockHash: transfer?.blockHash ?? UNPLACED.blockHash,
     blockTime: null,
-    fromAddress: transfer.from,
-    amount: transfer.value.toString(),
+    fromAddress: transfer?.from ?? payment.payer,
+    amount: String(payment.amountMicros),
     status: 'credited',
     intentId: null,
     accountId,
     seenAt: now,
     creditedAt: now,
     note: X402_DEPOSIT_NOTE,
-  });
+  };
+  const db = database(env);
+  const ours = transfer ? ((await recordPaidDeposit(db, row)) ? { id: row.id, reversals: 0 } : null) : await recordUnplacedPaidDeposit(db, row);
   if (!ours) throw paymentFailed('this transfer was already credited to another account', payment.amountMicros);
-  return id;
+  return ours;
 }
 
 export const paymentResponseHeader = (payment: SettledPayment): string => encodePaymentResponseHeader(payment.response);

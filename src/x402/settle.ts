@@ -1,15 +1,22 @@
 import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
-import { createClient, defineChain, encodeFunctionData, http, type Abi } from 'viem';
+import { createClient, encodeFunctionData, http, type Abi, type TransactionReceipt } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { getCode, readContract, verifyTypedData, waitForTransactionReceipt } from 'viem/actions';
+import { evmChain } from '../funding/evm-chain';
 import type { X402Config } from './config';
 import type { RelayedTransaction } from './relayer-wallet';
+
+/** A settlement's answer, and the receipt of its transaction when the settler waited for it here (the relayer); null through a facilitator. */
+export interface Settlement {
+  response: SettleResponse;
+  receipt: TransactionReceipt | null;
+}
 
 /** Verifies and settles on chain; the two calls of an x402 facilitator. */
 interface Settler {
   verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResponse>;
-  settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse>;
+  settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<Settlement>;
 }
 
 type SchemeSigner = ConstructorParameters<typeof ExactEvmScheme>[0];
@@ -23,17 +30,14 @@ export type Relay = (tx: RelayedTransaction) => Promise<`0x${string}`>;
  */
 export function settler(config: X402Config, relay: Relay): Settler {
   if (config.settlement.kind === 'facilitator') return facilitatorClient(config.settlement.url);
-  const chain = defineChain({
-    id: config.chainId,
-    name: config.network,
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [config.rpcUrl] } },
-  });
+  const chain = evmChain(config.chainId, config.rpcUrl, config.network);
   const account = privateKeyToAccount(config.settlement.privateKey);
   // A bare client and viem's tree-shakable actions, not a wallet client extended with every public
   // action: the bundle keeps only the calls @x402/evm's facilitator scheme makes. Reads and the
   // receipt are asked here; signing and sending happen in the relayer's Durable Object.
   const client = createClient({ account, chain, transport: http(config.rpcUrl) });
+  // The receipts x402's scheme waited for, by hash: the settlement's tells where its transfer landed (its deposit row).
+  const receipts = new Map<string, TransactionReceipt>();
   const signer: SchemeSigner = {
     getAddresses: () => [account.address],
     readContract: (args) => readContract(client, { ...args, abi: args.abi as Abi }),
@@ -46,11 +50,21 @@ export function settler(config: X402Config, relay: Relay): Settler {
         ...(args.gas !== undefined ? { gas: args.gas } : {}),
       }),
     sendTransaction: (args) => relay({ to: args.to, data: args.data }),
-    waitForTransactionReceipt: (args) => waitForTransactionReceipt(client, { ...args, timeout: 30_000 }),
+    waitForTransactionReceipt: async (args) => {
+      const receipt = await waitForTransactionReceipt(client, { ...args, timeout: 30_000 });
+      receipts.set(receipt.transactionHash.toLowerCase(), receipt);
+      return receipt;
+    },
     getCode: (args) => getCode(client, args),
   };
   const scheme = new ExactEvmScheme(signer);
-  return { verify: (payload, requirements) => scheme.verify(payload, requirements), settle: (payload, requirements) => scheme.settle(payload, requirements) };
+  return {
+    verify: (payload, requirements) => scheme.verify(payload, requirements),
+    settle: async (payload, requirements) => {
+      const response = await scheme.settle(payload, requirements);
+      return { response, receipt: receipts.get(response.transaction.toLowerCase()) ?? null };
+    },
+  };
 }
 
 /** x402's facilitator HTTP API: `POST <url>/verify` and `<url>/settle` with the payload and the requirements. */
@@ -66,5 +80,8 @@ function facilitatorClient(url: string): Settler {
     if (typeof body !== 'object' || body === null) throw new Error(`the facilitator answered ${res.status}`);
     return body as T;
   };
-  return { verify: (p, r) => call<VerifyResponse>('verify', p, r), settle: (p, r) => call<SettleResponse>('settle', p, r) };
+  return {
+    verify: (p, r) => call<VerifyResponse>('verify', p, r),
+    settle: async (p, r) => ({ response: await call<SettleResponse>('settle', p, r), receipt: null }),
+  };
 }

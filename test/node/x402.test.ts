@@ -235,6 +235,28 @@ describe('x402 and reorgs', () => {
     const nextRes = await payingFetch(await wallet(2_000_000n))(`${stack.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(next.apiKey), body: chatBody() });
     expect(nextRes.status).toBe(200);
   });
+
+  it('a reorg that drops settlements after later ones were sent leaves no nonce gap behind: the next payments settle', { timeout: 90_000 }, async () => {
+    const agents = await Promise.all(Array.from({ length: 4 }, () => stack.fundedAccount('0')));
+    // Minted first, so the reorg below takes the two settlements and not the mints.
+    const payers = [await wallet(2_000_000n), await wallet(2_000_000n), await wallet(2_000_000n), await wallet(2_000_000n)];
+    const pay = (i: number) => payingFetch(payers[i]!)(`${stack.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(agents[i]!.apiKey), body: chatBody() });
+    // A is mined, then B is sent (and mined) with the next nonce: the relayer's mined count has moved past A.
+    expect((await pay(0)).status).toBe(200);
+    expect((await pay(1)).status).toBe(200);
+    const sentAt = Date.now();
+    await chain.reorg(2);
+    expect(await chain.balanceOf(payers[0]!.address)).toBe(2_000_000n);
+    expect(await chain.balanceOf(payers[1]!.address)).toBe(2_000_000n);
+    // The node's mined count is back at A's nonce; once A is taken as dropped, the next settlements fill A's and B's nonces.
+    while (Date.now() < sentAt + 2_500) await new Promise((resolve) => setTimeout(resolve, 100));
+    const third = await pay(2);
+    expect(third.status, await third.clone().text()).toBe(200);
+    expect(await chain.balanceOf(payers[2]!.address)).toBe(1_000_000n);
+    const fourth = await pay(3);
+    expect(fourth.status, await fourth.clone().text()).toBe(200);
+    expect(await chain.balanceOf(payers[3]!.address)).toBe(1_000_000n);
+  });
 });
 
 describe('x402 with concurrent payers', () => {
@@ -471,12 +493,19 @@ describe('x402 through a facilitator (X402_FACILITATOR_URL)', () => {
     await facilitator?.stop();
   });
 
-  it('verifies and settles through the facilitator, credits once and serves the request', async () => {
+  it('verifies and settles through the facilitator, credits once, records the transfer from its receipt and serves the request', async () => {
     const agent = await viaFacilitator.fundedAccount('0');
     const payer = await wallet(2_000_000n);
     const res = await payingFetch(payer)(`${viaFacilitator.gateway.url}/v1/chat/completions`, { method: 'POST', headers: keyed(agent.apiKey), body: chatBody() });
     expect(res.status).toBe(200);
-    expect(decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!)).toMatchObject({ success: true, payer: payer.address });
+    const settled = decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!);
+    expect(settled).toMatchObject({ success: true, payer: payer.address });
+    // The facilitator answers no receipt: the gateway reads it, and the deposit is placed at its block.
+    const receipt = await chain.publicClient.getTransactionReceipt({ hash: settled.transaction as `0x${string}` });
+    const view = (await (await fetch(`${viaFacilitator.gateway.url}/admin/accounts/${agent.accountId}`, { headers: { Authorization: `Bearer ${STACK_ADMIN_TOKEN}` } })).json()) as {
+      funding: { deposits: { status: string; tx_hash: string; block_number: number }[] };
+    };
+    expect(view.funding.deposits).toEqual([expect.objectContaining({ status: 'credited', tx_hash: settled.transaction, block_number: Number(receipt.blockNumber) })]);
     expect(facilitator.requests.map((request) => request.path)).toEqual(['/verify', '/settle']);
     expect(await chain.balanceOf(payer.address)).toBe(1_000_000n);
     const balance = Number(await agent.balance());

@@ -8,7 +8,7 @@ import { deposits, fundingIntents } from '../../src/db/schema';
 import { ChainMismatchError } from '../../src/funding/chain-mismatch';
 import type { UsdcConfig } from '../../src/funding/usdc-config';
 import type { ReadBlock } from '../../src/funding/reorg';
-import { watchPass, type CursorStore } from '../../src/funding/watch';
+import { watchPass, type CursorStore, type RecheckWalk } from '../../src/funding/watch';
 import { eq } from 'drizzle-orm';
 import { accountStub, ADMIN_TOKEN, bearer, call, expectError, json, register } from './helpers';
 
@@ -67,11 +67,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function memoryCursor(start: number): CursorStore & { value: () => number } {
   let block = start;
   let read: ReadBlock[] = [];
+  let walk: RecheckWalk | undefined;
   return {
     get: async () => block,
     set: async (next) => void (block = next),
     readBlocks: async () => read,
     setReadBlocks: async (blocks) => void (read = blocks),
+    recheckWalk: async () => walk,
+    setRecheckWalk: async (next) => void (walk = next),
     value: () => block,
   };
 }

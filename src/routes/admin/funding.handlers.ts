@@ -5,7 +5,7 @@ import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { creditFunding } from '../../funding/credit';
 import { usdcAmount } from '../../funding/intents';
-import { depositCreditKey } from '../../funding/watch';
+import { depositCreditKey } from '../../funding/deposit-key';
 import { formatUsd } from '../../money';
 import type { creditDeposit, unmatchedDeposits as unmatchedRoute } from './funding.routes';
 
