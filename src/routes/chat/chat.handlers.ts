@@ -7,7 +7,7 @@ import type { Dispatched } from '../../chat/dispatch';
 import { planChat } from '../../chat/chat-plan';
 import { holdAndDispatch } from '../../chat/hold-dispatch';
 import { chatEventStream } from '../../chat/stream';
-import { billableUsage, usageWire } from '../../chat/usage';
+import { billableUsage, usageRecord, usageWire } from '../../chat/usage';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { executionContext } from '../../execution-context';
@@ -47,7 +47,7 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
     startedAt,
     durationMs: Date.now() - startedAt,
     streamed: request.stream === true,
-    usage: usage ? { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens } : {},
+    usage: usage ? usageRecord(usage) : {},
   });
   const release = () => {
     stopLease();
