@@ -394,6 +394,23 @@ describe('anthropicChat.parseResponse', () => {
     });
   });
 
+  it('splits cache writes by lifetime from cache_creation, and counts unsplit writes as 5-minute ones', () => {
+    const body = (usage: Record<string, unknown>) => ({ ...messageText, usage: { input_tokens: 10, output_tokens: 4, cache_read_input_tokens: 7, ...usage } });
+    const split = { cache_creation_input_tokens: 500, cache_creation: { ephemeral_5m_input_tokens: 200, ephemeral_1h_input_tokens: 300 } };
+    const { completion, usage } = anthropicChat.parseResponse(body(split), context);
+    expect(usage).toEqual({ inputTokens: 10, outputTokens: 4, cacheReadTokens: 7, cacheWriteTokens: 200, cacheWrite1hTokens: 300 });
+    expect(completion.usage?.prompt_tokens_details).toEqual({ cached_tokens: 7, cache_write_tokens: 500 });
+    expect(anthropicChat.parseResponse(body({ cache_creation_input_tokens: 500 }), context).usage).toMatchObject({ cacheWriteTokens: 500, cacheWrite1hTokens: 0 });
+  });
+
+  it('reads the 1-hour writes of a stream from message_start', () => {
+    const translator = anthropicChat.streamTranslator(context);
+    const usage = { input_tokens: 3, output_tokens: 1, cache_creation_input_tokens: 50, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 50 } };
+    translator.push({ event: 'message_start', data: JSON.stringify({ type: 'message_start', message: { id: 'msg_1h', usage } }) });
+    translator.push({ event: 'message_delta', data: JSON.stringify({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 9 } }) });
+    expect(translator.usage()).toEqual({ inputTokens: 3, outputTokens: 9, cacheReadTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 50 });
+  });
+
   it('counts cache reads in prompt_tokens and reports them as cached_tokens', () => {
     const { completion, usage } = anthropicChat.parseResponse(messageCacheRead, context);
     expect(usage).toEqual({ inputTokens: 21, outputTokens: 393, cacheReadTokens: 188086, cacheWriteTokens: 0, cacheWrite1hTokens: 0 });

@@ -220,6 +220,14 @@ describe('parseResponse', () => {
     expect(adapter.parseResponse(body, context).usage).toEqual(expected);
   });
 
+  it.each([
+    ['prompt_tokens_details.cache_write_tokens (OpenRouter)', { prompt_tokens_details: { cached_tokens: 20, cache_write_tokens: 30 } }],
+    ['cache_creation_input_tokens (Anthropic-style)', { prompt_tokens_details: { cached_tokens: 20 }, cache_creation_input_tokens: 30 }],
+  ])('usage: cache writes a compatible upstream reports in %s are billed apart from uncached input', (_name, details) => {
+    const body = { ...openaiToolCompletion, usage: { prompt_tokens: 100, completion_tokens: 9, completion_tokens_details: { reasoning_tokens: 4 }, ...details } };
+    expect(openaiChat.parseResponse(body, context).usage).toEqual({ inputTokens: 50, outputTokens: 9, cacheReadTokens: 20, cacheWriteTokens: 30, reasoningTokens: 4 });
+  });
+
   it('keeps tool calls and provider extras (Groq x_groq)', () => {
     expect(openaiChat.parseResponse(openaiToolCompletion, context).completion.choices[0]?.message.tool_calls).toEqual(
       openaiToolCompletion.choices[0]?.message.tool_calls,
