@@ -88,6 +88,17 @@ describe('model ids as clients write them (D32)', () => {
     expect(named.length).toBeLessThanOrEqual(3);
   });
 
+  it("holds a key's model allowlist to the model an alias names: an alias neither widens nor narrows it", async () => {
+    const agent = await funded();
+    const minted = await post('/agent/keys', agent.api_key, { name: 'mini only', allowed_models: ['openai/gpt-4o-mini'] });
+    expect(minted.status, await minted.clone().text()).toBe(201);
+    const { api_key: subKey } = (await minted.json()) as { api_key: string };
+    const allowed = await post('/v1/chat/completions', subKey, bodies['/v1/chat/completions']('GPT-4o-mini'));
+    expect(allowed.status).toBe(200);
+    await allowed.body?.cancel();
+    await expectError(await post('/v1/chat/completions', subKey, bodies['/v1/chat/completions']('claude-sonnet-4.5')), 403, 'model_not_allowed', 'authorization_error', 'model');
+  });
+
   it('names no slug for an id like none of them', async () => {
     const agent = await funded();
     const body = await expectError(await post('/v1/chat/completions', agent.api_key, bodies['/v1/chat/completions']('nobody/nothing-at-all')), 404, 'model_not_found', 'invalid_request_error', 'model');
