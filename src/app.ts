@@ -14,7 +14,7 @@ import { registerPlainRoutes } from './routes/plain';
 import { limitBody, MiB } from './middleware/body-limit';
 import { pagesApp } from './pages/routes';
 import { keylessX402, X402_PREFIX } from './x402/keyless';
-import { apiKey } from './middleware/api-key';
+import { apiKey, apiKeyAsBearer } from './middleware/api-key';
 import { x402Payment } from './x402/middleware';
 
 /** An MCP request carries one tool call's arguments: as large as the largest route body it forwards (extract, 1 MiB). */
@@ -38,7 +38,7 @@ export function createApp() {
     .post('/webhooks/stripe', limitBody(STRIPE_WEBHOOK_MAX_BYTES), lazy(() => import('./routes/funding/stripe-webhook'), 'stripeWebhook'))
     .put('/uploads/:token', lazy(() => import('./routes/media/uploads.handlers'), 'putUpload'))
     // Keyless x402 (D23): the /v1 routes, paid per request by an agent with a wallet and no key.
-    .all(`${X402_PREFIX}/v1/*`, limitBody(32 * MiB), keylessX402(app))
+    .all(`${X402_PREFIX}/v1/*`, apiKeyAsBearer(), limitBody(32 * MiB), keylessX402(app))
     .on(['GET', 'POST', 'DELETE'], '/mcp', withMcpChallenge(), apiKey(), x402Payment(), limitBody(MCP_MAX_BYTES), mcpHandler(app))
     .route('/', pagesApp())
     .get('/openapi.json', lazy(() => import('./routes/openapi-document'), 'openApiDocument'));

@@ -21,6 +21,10 @@ describe('tokenCostMicros', () => {
     [usage(100, 200, 10_000, 2000), { inputPerMTok: 3, outputPerMTok: 15, cacheReadPerMTok: 0.3, cacheWritePerMTok: 3.75 }, 13_800],
     // Without a cache price, cache tokens pay the input price.
     [usage(0, 0, 1000, 1000), { inputPerMTok: 1, outputPerMTok: 2 }, 2000],
+    // D31: 1-hour writes at their own price (Sonnet: 6, twice input), not the 5-minute 3.75.
+    [{ ...usage(1000, 505, 2000, 3000), cacheWrite1hTokens: 4000 }, { inputPerMTok: 3, outputPerMTok: 15, cacheReadPerMTok: 0.3, cacheWritePerMTok: 3.75, cacheWrite1hPerMTok: 6 }, 46_425],
+    // Without a 1-hour price, 1-hour writes pay the 5-minute write price.
+    [{ ...usage(0, 0), cacheWrite1hTokens: 1000 }, { inputPerMTok: 1, outputPerMTok: 2, cacheWritePerMTok: 1.25 }, 1250],
   ])('charges %o at %o: %i micro-dollars', (u, price, micros) => {
     expect(tokenCostMicros(u, price)).toBe(micros);
   });

@@ -15,16 +15,21 @@ export function roundHalfUp(numerator: bigint, denominator: bigint): number {
 }
 
 /**
- * The exact cost of a chat call in micro-dollars, rounded once (D16). Cache reads and writes use
- * their own prices where the catalog has them, else the input price.
+ * The exact cost of a chat call in micro-dollars, rounded once (D16, D31): uncached input, cache
+ * reads, 5-minute writes, 1-hour writes and output (reasoning included), each at its own price.
+ * A cache price the catalog lacks is the input price (a 1-hour write without its own price: the
+ * 5-minute write price, else input).
  */
 export function tokenCostMicros(usage: Usage, price: TokenPrice): number {
   const input = scaled(price.inputPerMTok);
+  const write5m = price.cacheWritePerMTok === undefined ? input : scaled(price.cacheWritePerMTok);
+  const write1h = price.cacheWrite1hPerMTok === undefined ? write5m : scaled(price.cacheWrite1hPerMTok);
   const total =
     BigInt(usage.inputTokens) * input +
     BigInt(usage.outputTokens) * scaled(price.outputPerMTok) +
     BigInt(usage.cacheReadTokens) * (price.cacheReadPerMTok === undefined ? input : scaled(price.cacheReadPerMTok)) +
-    BigInt(usage.cacheWriteTokens) * (price.cacheWritePerMTok === undefined ? input : scaled(price.cacheWritePerMTok));
+    BigInt(usage.cacheWriteTokens) * write5m +
+    BigInt(usage.cacheWrite1hTokens ?? 0) * write1h;
   return roundHalfUp(total, SCALE);
 }
 

@@ -26,6 +26,7 @@ function pricing(model: CatalogModel, route: CatalogModel['routes'][number]) {
         output: perToken(price.outputPerMTok),
         ...(price.cacheReadPerMTok === undefined ? {} : { cache_read: perToken(price.cacheReadPerMTok) }),
         ...(price.cacheWritePerMTok === undefined ? {} : { cache_write: perToken(price.cacheWritePerMTok) }),
+        ...(price.cacheWrite1hPerMTok === undefined ? {} : { cache_write_1h: perToken(price.cacheWrite1hPerMTok) }),
         unit: 'per_token' as const,
         display: `$${formatPrice(price.inputPerMTok)} / 1M input tokens, $${formatPrice(price.outputPerMTok)} / 1M output tokens`,
       };

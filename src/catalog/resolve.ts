@@ -1,7 +1,9 @@
 import { GatewayError } from '../errors';
 import type { Capability } from '../providers/adapters';
 import { serves } from '../providers/registry';
+import { buildAliasIndex, matchAlias, type AliasIndex } from './aliases';
 import { findModel, liveRoutes, type RouteOf } from './index';
+import { MODELS } from './models';
 import type { CatalogModel, ModelType } from './types';
 
 export type ModelOf<T extends ModelType> = Extract<CatalogModel, { type: T }>;
@@ -14,15 +16,32 @@ function isOfType<T extends ModelType>(model: CatalogModel, type: T): model is M
   return model.type === type;
 }
 
+/** Built at the first id that is not a slug, once per isolate: most requests name a slug. */
+let aliases: AliasIndex | undefined;
+const SLUGS = MODELS.map((model) => model.id);
+
+/** The model a slug or an alias names (D32); a 404 `model_not_found` naming the closest slugs otherwise. */
+function findByAnyId(id: string): CatalogModel {
+  const exact = findModel(id);
+  if (exact) return exact;
+  aliases ??= buildAliasIndex(MODELS);
+  const match = matchAlias(aliases, SLUGS, id);
+  if (match.ok) return findModel(match.id)!;
+  if (match.reason === 'ambiguous') {
+    throw new GatewayError('model_not_found', `${id} names more than one model: ${match.candidates.join(', ')}. Use one of these slugs.`, { param: 'model' });
+  }
+  const closest = match.closest.length > 0 ? ` Closest: ${match.closest.join(', ')}.` : '';
+  throw new GatewayError('model_not_found', `No model ${id}; GET /v1/models lists them.${closest}`, { param: 'model' });
+}
+
 /**
- * The one model lookup of every billed route: the catalog entry a slug names, as a model of
- * `type`. Errors (spec, D11): an unknown slug is a 404 `model_not_found`, a model of another kind
- * a 400 naming `model`. What the model takes is checked against it before `servingRoutes` asks
- * who serves it.
+ * The one model lookup of every billed route: the catalog entry a slug or an alias (D32) names,
+ * as a model of `type`. Errors (spec, D11): an unknown id is a 404 `model_not_found`, a model of
+ * another kind a 400 naming `model`. What the model takes is checked against it before
+ * `servingRoutes` asks who serves it.
  */
 export function resolveModel<T extends ModelType>(slug: string, type: T): ModelOf<T> {
-  const model = findModel(slug);
-  if (!model) throw new GatewayError('model_not_found', `No model ${slug}; GET /v1/models lists them.`, { param: 'model' });
+  const model = findByAnyId(slug);
   if (!isOfType(model, type)) {
     throw new GatewayError('invalid_request', `${slug} is ${NOUN[model.type]} model, not ${NOUN[type]} model.`, { param: 'model' });
   }

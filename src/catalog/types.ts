@@ -17,10 +17,12 @@ export type ParamGroup = 1 | 2 | 3;
 export interface TokenPrice {
   inputPerMTok: number;
   outputPerMTok: number;
-  /** Prompt-cache read price, where the provider publishes one. */
+  /** Prompt-cache read price (OpenAI's "cached input"), where the provider publishes one. */
   cacheReadPerMTok?: number;
-  /** Prompt-cache write price, where the provider publishes one. */
+  /** Prompt-cache write price (Anthropic: 5-minute writes), where the provider publishes one. */
   cacheWritePerMTok?: number;
+  /** 1-hour prompt-cache write price (Anthropic), where the provider publishes one. */
+  cacheWrite1hPerMTok?: number;
 }
 
 export interface ChatRoute {

@@ -16,7 +16,7 @@ async function documentedApp(): Promise<OpenAPIHono<AppEnv>> {
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',
-    description: 'An API key `ak-...` (48 characters); for /admin, the operator token.',
+    description: 'An API key `ak-...` (48 characters), also taken as an `x-api-key` header on every /v1 route; for /admin, the operator token.',
   });
   return app;
 }

@@ -10,6 +10,7 @@ import {
   SLOW_WORDS,
   TOOL_ARGUMENTS,
   promptTokensOf,
+  reportedUsage,
   scenarioOf,
 } from './scenarios';
 import { isJson, sendJson, sleep, startSse, startUpstream, type Json, type RecordedRequest, type Upstream } from './server';
@@ -34,7 +35,17 @@ export async function startAnthropicUpstream(): Promise<Upstream> {
 
 async function answer(request: RecordedRequest, body: Json, res: ServerResponse, ids: { message: string; request: string }) {
   const stream = body.stream === true;
-  const inputTokens = promptTokensOf(request.body);
+  // Cache and thinking counts the prompt's tags ask for, in Anthropic's fields: `input_tokens`
+  // leaves cache reads and writes out, `cache_creation` splits writes by lifetime, and
+  // `output_tokens` counts thinking (Anthropic reports no count of its own for it).
+  const reported = reportedUsage(lastUserText(body));
+  const inputTokens = reported.prompt ?? promptTokensOf(request.body);
+  const thinking = reported.reasoning;
+  const cacheUsage = {
+    cache_creation_input_tokens: reported.cacheWrite5m + reported.cacheWrite1h,
+    cache_read_input_tokens: reported.cacheRead,
+    cache_creation: { ephemeral_5m_input_tokens: reported.cacheWrite5m, ephemeral_1h_input_tokens: reported.cacheWrite1h },
+  };
   const message = (usage: Json): Json => ({
     id: ids.message,
     type: 'message',
@@ -43,7 +54,7 @@ async function answer(request: RecordedRequest, body: Json, res: ServerResponse,
     content: [],
     stop_reason: null,
     stop_sequence: null,
-    usage: { input_tokens: inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, ...usage },
+    usage: { input_tokens: inputTokens, ...cacheUsage, ...usage },
   });
 
   switch (scenarioOf(lastUserText(body))) {
@@ -59,7 +70,7 @@ async function answer(request: RecordedRequest, body: Json, res: ServerResponse,
       const toolId = `toolu_sim${ids.message.slice(-4)}`;
       if (!stream) {
         const block = { type: 'tool_use', id: toolId, name, input: TOOL_ARGUMENTS };
-        return sendJson(res, 200, done(message({ output_tokens: TOOL_CALL_OUTPUT_TOKENS }), [block], 'tool_use'), { 'request-id': ids.request });
+        return sendJson(res, 200, done(message({ output_tokens: TOOL_CALL_OUTPUT_TOKENS + thinking }), [block], 'tool_use'), { 'request-id': ids.request });
       }
       const sse = open(res, ids.request);
       sse.event('message_start', { type: 'message_start', message: message({ output_tokens: 1 }) });
@@ -69,7 +80,7 @@ async function answer(request: RecordedRequest, body: Json, res: ServerResponse,
         sse.event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: piece } });
       }
       sse.event('content_block_stop', { type: 'content_block_stop', index: 0 });
-      return sse.close('tool_use', TOOL_CALL_OUTPUT_TOKENS);
+      return sse.close('tool_use', TOOL_CALL_OUTPUT_TOKENS + thinking);
     }
     case 'die': {
       if (!stream) return void res.socket?.destroy();
@@ -89,7 +100,7 @@ async function answer(request: RecordedRequest, body: Json, res: ServerResponse,
     if (!stream) {
       if (pauseMs) await sleep(pauseMs * words.length);
       const block = { type: 'text', text: words.join('') };
-      return sendJson(res, 200, done(message({ output_tokens: words.length }), [block], 'end_turn'), { 'request-id': ids.request });
+      return sendJson(res, 200, done(message({ output_tokens: words.length + thinking }), [block], 'end_turn'), { 'request-id': ids.request });
     }
     const sse = open(res, ids.request);
     sse.start(message({ output_tokens: 1 }));
@@ -100,7 +111,7 @@ async function answer(request: RecordedRequest, body: Json, res: ServerResponse,
       if (pauseMs) await sleep(pauseMs);
     }
     sse.event('content_block_stop', { type: 'content_block_stop', index: 0 });
-    sse.close('end_turn', words.length);
+    sse.close('end_turn', words.length + thinking);
   }
 }
 

@@ -12,6 +12,7 @@ import {
   DIE_AFTER_WORDS,
   HELLO_WORDS,
   promptTokensOf,
+  reportedUsage,
   scenarioOf,
   SLOW_CHUNK_MS,
   SLOW_WORDS,
@@ -113,7 +114,8 @@ function validate(body: RequestBody, issued: Set<string>): string | undefined {
 
   // Gemini 3's rule: in the current turn (after the last user content with text), the first
   // functionCall part of every model step carries its signature.
-  const turnStart = contents.findLastIndex((content) => content.role === 'user' && content.parts!.some((part) => typeof part.text === 'string'));
+  // (Without findLastIndex: the workers' tsconfig targets ES2022, and global-setup loads this file too.)
+  const turnStart = contents.map((content) => content.role === 'user' && content.parts!.some((part) => typeof part.text === 'string')).lastIndexOf(true);
   for (const [i, content] of contents.entries()) {
     if (i <= turnStart || content.role !== 'model') continue;
     const position = content.parts!.findIndex((part) => part.functionCall);
@@ -145,16 +147,21 @@ async function answer({ res, body, model, stream, sse, issueSignature }: Answer)
   const last = contents.at(-1);
   // After a tool result the model answers in words; otherwise the last user text picks the scenario.
   const afterToolResult = last?.role === 'user' && last.parts?.some((part) => part.functionResponse) && !last.parts.some((part) => part.text);
-  const lastUserText = contents.findLast((content) => content.role === 'user')?.parts?.map((part) => part.text ?? '').join('') ?? '';
+  const lastUserText = [...contents].reverse().find((content) => content.role === 'user')?.parts?.map((part) => part.text ?? '').join('') ?? '';
   const scenario = afterToolResult ? 'hello' : scenarioOf(lastUserText);
-  const promptTokens = promptTokensOf(body);
+  // Cache and thinking counts the prompt's tags ask for, in Gemini's fields: `promptTokenCount`
+  // includes `cachedContentTokenCount`; `thoughtsTokenCount` is apart from `candidatesTokenCount`.
+  const reported = reportedUsage(lastUserText);
+  const promptTokens = (reported.prompt ?? promptTokensOf(body)) + reported.cacheRead;
   const frame = (parts: Part[], words: number, finishReason?: string) => ({
     candidates: [{ content: { parts, role: 'model' }, ...(finishReason ? { finishReason } : {}), index: 0 }],
     usageMetadata: {
       promptTokenCount: promptTokens,
       candidatesTokenCount: words,
-      totalTokenCount: promptTokens + words,
+      totalTokenCount: promptTokens + words + reported.reasoning,
       promptTokensDetails: [{ modality: 'TEXT', tokenCount: promptTokens }],
+      ...(reported.cacheRead > 0 ? { cachedContentTokenCount: reported.cacheRead } : {}),
+      ...(reported.reasoning > 0 ? { thoughtsTokenCount: reported.reasoning } : {}),
     },
     modelVersion: model,
     responseId: `sim-${randomBytes(9).toString('base64url')}`,

@@ -5,7 +5,9 @@
  * `x_groq.usage`, as Groq sends it. With `{ name: 'cerebras', usageOnFinishChunk: true, rejects: [...] }`
  * it plays Cerebras (https://inference-docs.cerebras.ai/api-reference/chat-completions): the usage
  * `stream_options.include_usage` asks for rides on the finish chunk (no chunk of its own), every
- * answer carries `time_info`, and the members it rejects are a 400.
+ * answer carries `time_info`, and the members it rejects are a 400. With `{ name: 'deepseek', path:
+ * '/chat/completions' }` it plays DeepSeek's usage (cache hits and misses in its own fields).
+ * Cache and reasoning counts come when the prompt's tags ask (`reportedUsage` in scenarios.ts).
  */
 import type { ServerResponse } from 'node:http';
 import {
@@ -13,7 +15,9 @@ import {
   HELLO_WORDS,
   HUGE_LINE_BYTES,
   promptTokensOf,
+  reportedUsage,
   scenarioOf,
+  type ReportedUsage,
   SILENCE_MS,
   SLOW_CHUNK_MS,
   SLOW_WORDS,
@@ -105,16 +109,19 @@ export async function startOpenAIUpstream(options: OpenAIUpstreamOptions = {}): 
     }
 
     served += 1;
+    const reported = reportedUsage(lastUserText(body));
     const answer = {
       id: `chatcmpl-${name}-${served}`,
       created: Math.floor(Date.now() / 1000),
       model: typeof body.model === 'string' ? body.model : 'unknown',
       n,
       // `[fractional-usage]`: a compatible server that reports a count that is not whole;
-      // `[reports-prompt-tokens=N]`: one that reports N prompt tokens, whatever it was sent (a lying upstream).
-      promptTokens: reportedPromptTokens(lastUserText(body)) ?? promptTokensOf(request.body) + (lastUserText(body).includes('[fractional-usage]') ? 0.5 : 0),
+      // `[reports-prompt-tokens=N]`: one that reports N uncached prompt tokens, whatever it was sent (a lying upstream).
+      promptTokens: reported.prompt ?? promptTokensOf(request.body) + (lastUserText(body).includes('[fractional-usage]') ? 0.5 : 0),
+      reported,
       groqId: `req_${name}${served}`,
       usageOnFinishChunk: options.usageOnFinishChunk ?? false,
+      deepseek: name === 'deepseek',
       extra: name === 'cerebras' ? { time_info: { queue_time: 0.0001, prompt_time: 0.001, completion_time: 0.005, total_time: 0.007 } } : {},
     };
     // After a tool result the model answers in words, as the other simulators do.
@@ -183,19 +190,33 @@ interface Answer {
   model: string;
   n: number;
   promptTokens: number;
+  /** Cache and reasoning counts the prompt's tags ask for (`reportedUsage`). */
+  reported: ReportedUsage;
   groqId: string;
   usageOnFinishChunk: boolean;
   /** Top-level members of the provider's own (Cerebras `time_info`). */
   extra: Json;
+  /** Usage also in DeepSeek's `prompt_cache_hit_tokens` / `prompt_cache_miss_tokens`. */
+  deepseek: boolean;
 }
 
-function usage(answer: Answer, completionTokens: number) {
+/**
+ * OpenAI's usage: `prompt_tokens` counts cached tokens too, `completion_tokens` counts reasoning.
+ * Cache writes, which OpenAI does not report, come as `cache_write_tokens` (as OpenRouter names
+ * them) when a tag asks; as `deepseek`, cache hits and misses also come in DeepSeek's own fields.
+ */
+function usage(answer: Answer, words: number) {
+  const { cacheRead, cacheWrite5m, cacheWrite1h, reasoning } = answer.reported;
+  const writes = cacheWrite5m + cacheWrite1h;
+  const prompt = answer.promptTokens + cacheRead + writes;
+  const completion = words + reasoning;
   return {
-    prompt_tokens: answer.promptTokens,
-    completion_tokens: completionTokens,
-    total_tokens: answer.promptTokens + completionTokens,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    prompt_tokens_details: { cached_tokens: cacheRead, audio_tokens: 0, ...(writes > 0 ? { cache_write_tokens: writes } : {}) },
+    completion_tokens_details: { reasoning_tokens: reasoning, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    ...(answer.deepseek ? { prompt_cache_hit_tokens: cacheRead, prompt_cache_miss_tokens: prompt - cacheRead } : {}),
   };
 }
 
@@ -341,10 +362,4 @@ function streamToolCall(res: ServerResponse, request: RecordedRequest, answer: A
   );
   for (const piece of ARGUMENT_PIECES) stream.delta({ tool_calls: [{ index: 0, function: { arguments: piece } }] });
   stream.end('tool_calls', ARGUMENT_PIECES.length * answer.n);
-}
-
-/** The count a `[reports-prompt-tokens=N]` tag asks the simulator to report (`1e308` is read as a number). */
-function reportedPromptTokens(text: string): number | undefined {
-  const tag = /\[reports-prompt-tokens=([0-9.e+]+)\]/.exec(text);
-  return tag ? Number(tag[1]) : undefined;
 }

@@ -54,3 +54,32 @@ export function troubleOnce(prompt: unknown, answered: Set<string>, id: string):
   answered.add(id);
   return true;
 }
+
+/**
+ * Usage a prompt's tags ask a chat simulator to report, each in its provider's own fields:
+ * `[reports-prompt-tokens=N]` uncached prompt tokens (instead of the request size),
+ * `[reports-cache-read=N]`, `[reports-cache-write=N]` (5-minute writes), `[reports-cache-write-1h=N]`
+ * and `[reports-reasoning=N]` (reasoning tokens, on top of the answer's words).
+ */
+export interface ReportedUsage {
+  prompt: number | undefined;
+  cacheRead: number;
+  cacheWrite5m: number;
+  cacheWrite1h: number;
+  reasoning: number;
+}
+
+export function reportedUsage(text: string): ReportedUsage {
+  // `1e308` is read as a number, as a lying upstream may send it.
+  const tag = (name: string) => {
+    const match = new RegExp(`\\[reports-${name}=([0-9.e+]+)\\]`).exec(text);
+    return match ? Number(match[1]) : undefined;
+  };
+  return {
+    prompt: tag('prompt-tokens'),
+    cacheRead: tag('cache-read') ?? 0,
+    cacheWrite5m: tag('cache-write') ?? 0,
+    cacheWrite1h: tag('cache-write-1h') ?? 0,
+    reasoning: tag('reasoning') ?? 0,
+  };
+}

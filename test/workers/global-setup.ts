@@ -1,8 +1,10 @@
 import type { TestProject } from 'vitest/node';
 import { startOpenAIImagesUpstream, type ImagesUpstream } from '../upstreams/openai-images';
 import { startOpenAIVideosUpstream, type OpenAIVideosUpstream } from '../upstreams/openai-videos';
+import { startAnthropicUpstream } from '../upstreams/anthropic';
 import { startChain, type Chain } from '../upstreams/anvil';
 import { startFalUpstream } from '../upstreams/fal';
+import { startGeminiUpstream } from '../upstreams/gemini';
 import { startOpenAIUpstream } from '../upstreams/openai';
 import { startReplicateUpstream } from '../upstreams/replicate';
 import type { Upstream } from '../upstreams/server';
@@ -22,6 +24,12 @@ declare module 'vitest' {
     chatUpstreamUrl: string;
     /** Cerebras's chat completions played on 127.0.0.1 (key `CEREBRAS_UPSTREAM_KEY`; GET /__recorded lists what it received). */
     cerebrasUpstreamUrl: string;
+    /** Anthropic's Messages API played on 127.0.0.1 (any x-api-key). */
+    anthropicUpstreamUrl: string;
+    /** The Gemini API played on 127.0.0.1 (key `GEMINI_SIMULATOR_API_KEY`). */
+    geminiUpstreamUrl: string;
+    /** DeepSeek's chat completions played on 127.0.0.1 (`/chat/completions`, cache hits and misses in its own fields). */
+    deepseekUpstreamUrl: string;
     /** A local EVM node with a 6-decimal token as USDC, for the watcher tests: its RPC, the token, a funded payer. */
     chain: { rpcUrl: string; token: string; payer: string; depositAddress: string };
     /** The test website (`test/upstreams/website.ts`) on 127.0.0.1, for scrapes, crawls and extracts inside workerd. */
@@ -45,9 +53,12 @@ let website: Upstream | undefined;
 let replicate: Upstream | undefined;
 let fal: Upstream | undefined;
 let cerebras: Upstream | undefined;
+let anthropic: Upstream | undefined;
+let gemini: Upstream | undefined;
+let deepseek: Upstream | undefined;
 
 export async function setup(project: TestProject) {
-  [upstream, videos, chain, chat, website, replicate, fal, cerebras] = await Promise.all([
+  [upstream, videos, chain, chat, website, replicate, fal, cerebras, anthropic, gemini, deepseek] = await Promise.all([
     startOpenAIImagesUpstream(IMAGES_UPSTREAM_KEY),
     startOpenAIVideosUpstream(VIDEOS_UPSTREAM_KEY),
     startChain(),
@@ -56,7 +67,13 @@ export async function setup(project: TestProject) {
     startReplicateUpstream(REPLICATE_UPSTREAM_KEY),
     startFalUpstream(FAL_UPSTREAM_KEY),
     startOpenAIUpstream({ name: 'cerebras', supportsN: false, apiKey: CEREBRAS_UPSTREAM_KEY, usageOnFinishChunk: true, rejects: CEREBRAS_REJECTS }),
+    startAnthropicUpstream(),
+    startGeminiUpstream(),
+    startOpenAIUpstream({ name: 'deepseek', path: '/chat/completions' }),
   ]);
+  project.provide('anthropicUpstreamUrl', anthropic.url);
+  project.provide('geminiUpstreamUrl', gemini.url);
+  project.provide('deepseekUpstreamUrl', deepseek.url);
   project.provide('replicateUpstreamUrl', replicate.url);
   project.provide('falUpstreamUrl', fal.url);
   project.provide('websiteUrl', website.url);
@@ -79,4 +96,7 @@ export async function teardown() {
   await replicate?.stop();
   await fal?.stop();
   await cerebras?.stop();
+  await anthropic?.stop();
+  await gemini?.stop();
+  await deepseek?.stop();
 }

@@ -39,6 +39,18 @@ describe('GET /v1/models', () => {
     expect(data.every((m) => m.owned_by === 'anthropic')).toBe(true);
   });
 
+  it('prices prompt-cache reads and 5-minute and 1-hour writes per token where the maker does (D31), and omits them where it does not', async () => {
+    const { data } = await listModels(everyProvider);
+    const pricing = (id: string) => data.find((m) => m.id === id)!.pricing as Record<string, unknown>;
+    // Claude Sonnet 4.5: $3 input, 5-minute writes $3.75, 1-hour writes $6, reads $0.30 per million tokens.
+    expect(pricing('anthropic/claude-sonnet-4-5')).toMatchObject({ input: 3e-6, cache_read: 3e-7, cache_write: 3.75e-6, cache_write_1h: 6e-6 });
+    // OpenAI prices cached input (a read) and no writes.
+    expect(pricing('openai/gpt-4o-mini')).toMatchObject({ cache_read: 7.5e-8 });
+    expect(pricing('openai/gpt-4o-mini')).not.toHaveProperty('cache_write');
+    expect(pricing('openai/gpt-4o-mini')).not.toHaveProperty('cache_write_1h');
+    expect(pricing('openai/gpt-image-1-mini')).not.toHaveProperty('cache_read');
+  });
+
   it('sends every field of the spec model entry', async () => {
     const { data } = await listModels(everyProvider);
     for (const model of data) {

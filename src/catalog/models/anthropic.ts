@@ -2,8 +2,11 @@ import type { CatalogModel } from '../types';
 import { ANTHROPIC_PRICING } from './sources';
 
 /**
- * Claude models on the Claude API (Messages). Cache write = 5-minute cache write price,
- * cache read = "cache hits and refreshes". All take image and PDF input.
+ * Claude models on the Claude API (Messages). Prices from the Claude API pricing page
+ * (https://platform.claude.com/docs/en/about-claude/pricing, "Model pricing" and "Prompt
+ * caching"): cache write = "5m cache writes" (1.25 times input), cache write 1h = "1h cache
+ * writes" (2 times input), cache read = "cache hits and refreshes" (0.1 times input).
+ * All take image and PDF input.
  * Retired on the Claude API before the catalog date and therefore not listed:
  * Claude Haiku 3.5 and Sonnet 3.7 (2026-02-19), Sonnet 4 and Opus 4 (2026-06-15), Opus 4.1.
  */
@@ -23,7 +26,7 @@ export const anthropic = [
       {
         provider: 'anthropic',
         upstreamId: 'claude-haiku-4-5-20251001',
-        price: { inputPerMTok: 1, outputPerMTok: 5, cacheWritePerMTok: 1.25, cacheReadPerMTok: 0.1 },
+        price: { inputPerMTok: 1, outputPerMTok: 5, cacheWritePerMTok: 1.25, cacheWrite1hPerMTok: 2, cacheReadPerMTok: 0.1 },
         source: ANTHROPIC_PRICING,
       },
     ],
@@ -44,7 +47,7 @@ export const anthropic = [
       {
         provider: 'anthropic',
         upstreamId: 'claude-sonnet-4-5-20250929',
-        price: { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 },
+        price: { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheWrite1hPerMTok: 6, cacheReadPerMTok: 0.3 },
         source: ANTHROPIC_PRICING,
       },
     ],
@@ -64,7 +67,7 @@ export const anthropic = [
       {
         provider: 'anthropic',
         upstreamId: 'claude-opus-4-5-20251101',
-        price: { inputPerMTok: 5, outputPerMTok: 25, cacheWritePerMTok: 6.25, cacheReadPerMTok: 0.5 },
+        price: { inputPerMTok: 5, outputPerMTok: 25, cacheWritePerMTok: 6.25, cacheWrite1hPerMTok: 10, cacheReadPerMTok: 0.5 },
         source: ANTHROPIC_PRICING,
       },
     ],
@@ -84,7 +87,7 @@ export const anthropic = [
       {
         provider: 'anthropic',
         upstreamId: 'claude-opus-4-6',
-        price: { inputPerMTok: 5, outputPerMTok: 25, cacheWritePerMTok: 6.25, cacheReadPerMTok: 0.5 },
+        price: { inputPerMTok: 5, outputPerMTok: 25, cacheWritePerMTok: 6.25, cacheWrite1hPerMTok: 10, cacheReadPerMTok: 0.5 },
         source: ANTHROPIC_PRICING,
       },
     ],
@@ -104,7 +107,7 @@ export const anthropic = [
       {
         provider: 'anthropic',
         upstreamId: 'claude-sonnet-4-6',
-        price: { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 },
+        price: { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheWrite1hPerMTok: 6, cacheReadPerMTok: 0.3 },
         source: ANTHROPIC_PRICING,
       },
     ],
@@ -124,7 +127,7 @@ export const anthropic = [
       {
         provider: 'anthropic',
         upstreamId: 'claude-opus-4-7',
-        price: { inputPerMTok: 5, outputPerMTok: 25, cacheWritePerMTok: 6.25, cacheReadPerMTok: 0.5 },
+        price: { inputPerMTok: 5, outputPerMTok: 25, cacheWritePerMTok: 6.25, cacheWrite1hPerMTok: 10, cacheReadPerMTok: 0.5 },
         source: ANTHROPIC_PRICING,
       },
     ],
@@ -144,7 +147,7 @@ export const anthropic = [
       {
         provider: 'anthropic',
         upstreamId: 'claude-opus-4-8',
-        price: { inputPerMTok: 5, outputPerMTok: 25, cacheWritePerMTok: 6.25, cacheReadPerMTok: 0.5 },
+        price: { inputPerMTok: 5, outputPerMTok: 25, cacheWritePerMTok: 6.25, cacheWrite1hPerMTok: 10, cacheReadPerMTok: 0.5 },
         source: ANTHROPIC_PRICING,
       },
     ],
@@ -164,7 +167,7 @@ export const anthropic = [
       {
         provider: 'anthropic',
         upstreamId: 'claude-fable-5',
-        price: { inputPerMTok: 10, outputPerMTok: 50, cacheWritePerMTok: 12.5, cacheReadPerMTok: 1 },
+        price: { inputPerMTok: 10, outputPerMTok: 50, cacheWritePerMTok: 12.5, cacheWrite1hPerMTok: 20, cacheReadPerMTok: 1 },
         source: ANTHROPIC_PRICING,
       },
     ],
@@ -184,7 +187,7 @@ export const anthropic = [
       {
         provider: 'anthropic',
         upstreamId: 'claude-sonnet-5',
-        price: { inputPerMTok: 2, outputPerMTok: 10, cacheWritePerMTok: 2.5, cacheReadPerMTok: 0.2 },
+        price: { inputPerMTok: 2, outputPerMTok: 10, cacheWritePerMTok: 2.5, cacheWrite1hPerMTok: 4, cacheReadPerMTok: 0.2 },
         source: ANTHROPIC_PRICING,
       },
     ],
@@ -204,7 +207,7 @@ export const anthropic = [
       {
         provider: 'anthropic',
         upstreamId: 'claude-opus-5',
-        price: { inputPerMTok: 5, outputPerMTok: 25, cacheWritePerMTok: 6.25, cacheReadPerMTok: 0.5 },
+        price: { inputPerMTok: 5, outputPerMTok: 25, cacheWritePerMTok: 6.25, cacheWrite1hPerMTok: 10, cacheReadPerMTok: 0.5 },
         source: ANTHROPIC_PRICING,
       },
     ],
@@ -225,7 +228,7 @@ export const anthropic = [
       {
         provider: 'anthropic',
         upstreamId: 'claude-opus-5-5',
-        price: { inputPerMTok: 4, outputPerMTok: 20, cacheWritePerMTok: 5, cacheReadPerMTok: 0.2 },
+        price: { inputPerMTok: 4, outputPerMTok: 20, cacheWritePerMTok: 5, cacheWrite1hPerMTok: 8, cacheReadPerMTok: 0.2 },
         source: ANTHROPIC_PRICING,
       },
     ],

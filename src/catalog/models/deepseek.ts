@@ -4,7 +4,8 @@ import { DEEPSEEK_PRICING, FIREWORKS_PRICING, TOGETHER_PRICING } from './sources
 /**
  * DeepSeek. The first-party API now serves DeepSeek-V4 as `deepseek-v4-flash` and `deepseek-v4-pro`
  * (released 2026-04-24); the legacy aliases `deepseek-chat` / `deepseek-reasoner` were retired after
- * 2026-07-24 and are not listed. Cache read = the "input (cache hit)" price. Older open-weight
+ * 2026-07-24 and are not listed. Cache read = the "input (cache hit)" price of
+ * https://api-docs.deepseek.com/quick_start/pricing; a miss is written at the input price. Older open-weight
  * DeepSeek releases are served by Together and Fireworks.
  */
 export const deepseek = [

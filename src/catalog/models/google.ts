@@ -3,7 +3,8 @@ import { GEMINI_PRICING, falPage, replicatePage } from './sources';
 
 /**
  * Google models. Chat goes to the Gemini API (generateContent); cache read = the context-caching
- * price (the hourly cache storage fee has no field in TokenPrice). Gemini 2.0 Flash/Flash-Lite,
+ * price of https://ai.google.dev/gemini-api/docs/pricing (implicit and explicit cache hits). A cache
+ * is written at the input price, plus an hourly storage fee that has no field in TokenPrice. Gemini 2.0 Flash/Flash-Lite,
  * 2.5 Pro, 2.5 Flash and 3 Pro Preview were shut down before the catalog date, as was
  * gemini-2.5-flash-image (Nano Banana, 2026-10-02). Imagen, Nano Banana Pro and Veo are reached
  * through fal and Replicate.

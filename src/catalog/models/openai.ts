@@ -7,6 +7,8 @@ import { cerebrasPage, FIREWORKS_PRICING, GROQ_PRICING, OPENAI_PRICING, TOGETHER
  * Deprecated but still served (shutdown dates from OpenAI's deprecations page):
  * gpt-image-1.5 / gpt-image-1-mini 2026-12-01; gpt-5, gpt-5-mini, gpt-5-nano, o3 2026-12-11;
  * tts-1, tts-1-hd, gpt-4o-mini-tts 2027-01-06; gpt-4o, gpt-4o-mini, gpt-4.1, gpt-4.1-mini 2027-01-14.
+ * Cache read = the "cached input" price of https://developers.openai.com/api/docs/pricing; OpenAI
+ * charges no cache writes (cached prefixes are written at the input price), so none is listed.
  */
 export const openai = [
   // ---- Chat (OpenAI API) ----

@@ -7,7 +7,7 @@ import type { Dispatched } from './dispatch';
 import { planChat } from './chat-plan';
 import { holdAndDispatch } from './hold-dispatch';
 import { chatEventStream } from './stream';
-import { billableUsage, usageWire } from './usage';
+import { billableUsage, usageRecord, usageWire } from './usage';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { executionContext } from '../../execution-context';
@@ -47,7 +47,7 @@ export const chatCompletionsHandler: RouteHandler<typeof chatCompletions, AppEnv
     startedAt,
     durationMs: Date.now() - startedAt,
     streamed: request.stream === true,
-    usage: usage ? { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens } : {},
+    usage: usage ? usageRecord(usage) : {},
   });
   const release = () => {
     stopLease();

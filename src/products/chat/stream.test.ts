@@ -72,7 +72,7 @@ describe('chatEventStream', () => {
     const final = JSON.parse(frames.at(-2)!.slice(6));
     expect(final).toMatchObject({ choices: [], usage: { prompt_tokens: 11, completion_tokens: 2 }, x_service: { cost_usd: '13' } });
     expect(settle).toHaveBeenCalledTimes(1);
-    expect(settle).toHaveBeenCalledWith({ inputTokens: 11, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(settle).toHaveBeenCalledWith({ inputTokens: 11, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
   });
 
   it('ends a complete answer whose settlement is acknowledged nowhere cleanly, with its usage and no stated cost', async () => {

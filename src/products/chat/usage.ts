@@ -1,7 +1,7 @@
 import type { Usage } from '../../providers/chat/types';
 import { textTokens } from './estimate';
 
-export { usageWire } from '../../providers/chat/usage';
+export { usageRecord, usageWire } from '../../providers/chat/usage';
 
 /**
  * What to bill. A complete answer bills the upstream's report. When the report is missing, or
@@ -31,10 +31,14 @@ export const MAX_REPORTED_TOKENS = 10_000_000;
  */
 function wholeCounts(usage: Usage): Usage {
   const whole = (count: number) => (Number.isFinite(count) && count > 0 ? Math.min(Math.round(count), MAX_REPORTED_TOKENS) : 0);
+  const outputTokens = whole(usage.outputTokens);
   return {
     inputTokens: whole(usage.inputTokens),
-    outputTokens: whole(usage.outputTokens),
+    outputTokens,
     cacheReadTokens: whole(usage.cacheReadTokens),
     cacheWriteTokens: whole(usage.cacheWriteTokens),
+    ...(usage.cacheWrite1hTokens !== undefined && { cacheWrite1hTokens: whole(usage.cacheWrite1hTokens) }),
+    // Reasoning is part of the output, so never more than it.
+    ...(usage.reasoningTokens !== undefined && { reasoningTokens: Math.min(whole(usage.reasoningTokens), outputTokens) }),
   };
 }

@@ -332,9 +332,15 @@ describe('anthropicChat.parseResponse', () => {
       created: 1_700_000_000,
       model: 'anthropic/claude-sonnet-4.5',
       choices: [{ index: 0, message: { role: 'assistant', content: 'Hi! My name is Claude.', refusal: null }, finish_reason: 'stop', logprobs: null }],
-      usage: { prompt_tokens: 2095, completion_tokens: 503, total_tokens: 2598, prompt_tokens_details: { cached_tokens: 0 } },
+      usage: {
+        prompt_tokens: 2095,
+        completion_tokens: 503,
+        total_tokens: 2598,
+        prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 0 },
+      },
     });
-    expect(usage).toEqual({ inputTokens: 2095, outputTokens: 503, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(usage).toEqual({ inputTokens: 2095, outputTokens: 503, cacheReadTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0 });
   });
 
   it('turns tool_use blocks into tool calls with JSON-string arguments', () => {
@@ -378,23 +384,42 @@ describe('anthropicChat.parseResponse', () => {
   it('leaves thinking out of the content and counts cache writes in prompt_tokens', () => {
     const { completion, usage } = anthropicChat.parseResponse(messageThinkingCached, context);
     expect(completion.choices[0]?.message.content).toBe('Based on my analysis...');
-    expect(usage).toEqual({ inputTokens: 21, outputTokens: 393, cacheReadTokens: 0, cacheWriteTokens: 188086 });
+    expect(usage).toEqual({ inputTokens: 21, outputTokens: 393, cacheReadTokens: 0, cacheWriteTokens: 188086, cacheWrite1hTokens: 0 });
     expect(completion.usage).toEqual({
       prompt_tokens: 188107,
       completion_tokens: 393,
       total_tokens: 188500,
-      prompt_tokens_details: { cached_tokens: 0 },
+      prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 188086 },
+      completion_tokens_details: { reasoning_tokens: 0 },
     });
+  });
+
+  it('splits cache writes by lifetime from cache_creation, and counts unsplit writes as 5-minute ones', () => {
+    const body = (usage: Record<string, unknown>) => ({ ...messageText, usage: { input_tokens: 10, output_tokens: 4, cache_read_input_tokens: 7, ...usage } });
+    const split = { cache_creation_input_tokens: 500, cache_creation: { ephemeral_5m_input_tokens: 200, ephemeral_1h_input_tokens: 300 } };
+    const { completion, usage } = anthropicChat.parseResponse(body(split), context);
+    expect(usage).toEqual({ inputTokens: 10, outputTokens: 4, cacheReadTokens: 7, cacheWriteTokens: 200, cacheWrite1hTokens: 300 });
+    expect(completion.usage?.prompt_tokens_details).toEqual({ cached_tokens: 7, cache_write_tokens: 500 });
+    expect(anthropicChat.parseResponse(body({ cache_creation_input_tokens: 500 }), context).usage).toMatchObject({ cacheWriteTokens: 500, cacheWrite1hTokens: 0 });
+  });
+
+  it('reads the 1-hour writes of a stream from message_start', () => {
+    const translator = anthropicChat.streamTranslator(context);
+    const usage = { input_tokens: 3, output_tokens: 1, cache_creation_input_tokens: 50, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 50 } };
+    translator.push({ event: 'message_start', data: JSON.stringify({ type: 'message_start', message: { id: 'msg_1h', usage } }) });
+    translator.push({ event: 'message_delta', data: JSON.stringify({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 9 } }) });
+    expect(translator.usage()).toEqual({ inputTokens: 3, outputTokens: 9, cacheReadTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 50 });
   });
 
   it('counts cache reads in prompt_tokens and reports them as cached_tokens', () => {
     const { completion, usage } = anthropicChat.parseResponse(messageCacheRead, context);
-    expect(usage).toEqual({ inputTokens: 21, outputTokens: 393, cacheReadTokens: 188086, cacheWriteTokens: 0 });
+    expect(usage).toEqual({ inputTokens: 21, outputTokens: 393, cacheReadTokens: 188086, cacheWriteTokens: 0, cacheWrite1hTokens: 0 });
     expect(completion.usage).toEqual({
       prompt_tokens: 188107,
       completion_tokens: 393,
       total_tokens: 188500,
-      prompt_tokens_details: { cached_tokens: 188086 },
+      prompt_tokens_details: { cached_tokens: 188086, cache_write_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0 },
     });
   });
 });
@@ -412,7 +437,7 @@ describe('anthropicChat.streamTranslator', () => {
     });
     expect(deltas(chunks)).toEqual([{ role: 'assistant', content: '' }, { content: 'Hello' }, { content: '!' }, {}]);
     expect(finishReasons(chunks)).toEqual(['stop']);
-    expect(usage).toEqual({ inputTokens: 25, outputTokens: 15, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(usage).toEqual({ inputTokens: 25, outputTokens: 15, cacheReadTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0 });
   });
 
   it('streams a tool call as a named delta then argument pieces at tool index 0', () => {
@@ -429,7 +454,7 @@ describe('anthropicChat.streamTranslator', () => {
     );
     expect(JSON.parse(toolCallsOf(chunks)[0]?.arguments ?? '')).toEqual({ location: 'San Francisco, CA', unit: 'fahrenheit' });
     expect(finishReasons(chunks)).toEqual(['tool_calls']);
-    expect(usage).toEqual({ inputTokens: 472, outputTokens: 89, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(usage).toEqual({ inputTokens: 472, outputTokens: 89, cacheReadTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0 });
   });
 
   it('numbers parallel tool calls 0 and 1 whatever their content block index, and reads cache usage', () => {
@@ -440,7 +465,7 @@ describe('anthropicChat.streamTranslator', () => {
       { id: 'toolu_01PqRj8VaC4LmN2sXe7kYt3W', name: 'get_time', arguments: '{"timezone": "Europe/Paris"}' },
     ]);
     expect(finishReasons(chunks)).toEqual(['tool_calls']);
-    expect(usage).toEqual({ inputTokens: 12, outputTokens: 74, cacheReadTokens: 1200, cacheWriteTokens: 300 });
+    expect(usage).toEqual({ inputTokens: 12, outputTokens: 74, cacheReadTokens: 1200, cacheWriteTokens: 300, cacheWrite1hTokens: 0 });
   });
 
   it('leaves thinking out and reports no usage when the stream carried none', () => {
@@ -455,7 +480,7 @@ describe('anthropicChat.streamTranslator', () => {
     expect(translator.usage()).toBeNull();
     const [start] = sseEvents(streamTwoToolsCached);
     translator.push(start ?? { data: '' });
-    expect(translator.usage()).toEqual({ inputTokens: 12, outputTokens: 2, cacheReadTokens: 1200, cacheWriteTokens: 300 });
+    expect(translator.usage()).toEqual({ inputTokens: 12, outputTokens: 2, cacheReadTokens: 1200, cacheWriteTokens: 300, cacheWrite1hTokens: 0 });
   });
 
   it('throws the error event as an UpstreamStreamError with its message, after the text before it', () => {
@@ -465,7 +490,7 @@ describe('anthropicChat.streamTranslator', () => {
     expect(contentOf(events.flatMap((event) => translator.push(event)))).toBe('Hello');
     expect(() => translator.push(error)).toThrow(UpstreamStreamError);
     expect(() => translator.push(error)).toThrow('Overloaded');
-    expect(translator.usage()).toEqual({ inputTokens: 25, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(translator.usage()).toEqual({ inputTokens: 25, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0 });
   });
 
   it.each([

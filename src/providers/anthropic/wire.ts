@@ -73,12 +73,17 @@ export interface AnthropicRequestBody {
   stream?: true;
 }
 
-/** `usage` as Anthropic reports it; the cache members are absent on older answers. */
+/**
+ * `usage` as Anthropic reports it; the cache members are absent on older answers.
+ * `cache_creation` splits `cache_creation_input_tokens` by lifetime
+ * (https://docs.claude.com/en/docs/build-with-claude/prompt-caching#1-hour-cache-duration).
+ */
 export interface AnthropicUsage {
   input_tokens?: number;
   output_tokens?: number;
   cache_read_input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
+  cache_creation?: { ephemeral_5m_input_tokens?: number; ephemeral_1h_input_tokens?: number };
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -105,16 +110,31 @@ export function readUsage(value: unknown): AnthropicUsage | null {
   if (output !== undefined) usage.output_tokens = output;
   if (cacheRead !== undefined) usage.cache_read_input_tokens = cacheRead;
   if (cacheWrite !== undefined) usage.cache_creation_input_tokens = cacheWrite;
+  if (isRecord(value.cache_creation)) {
+    const fiveMinutes = count(value.cache_creation.ephemeral_5m_input_tokens);
+    const oneHour = count(value.cache_creation.ephemeral_1h_input_tokens);
+    usage.cache_creation = {
+      ...(fiveMinutes !== undefined && { ephemeral_5m_input_tokens: fiveMinutes }),
+      ...(oneHour !== undefined && { ephemeral_1h_input_tokens: oneHour }),
+    };
+  }
   return usage;
 }
 
-/** Billing view: Anthropic's `input_tokens` already excludes cache reads and writes. */
+/**
+ * Billing view: Anthropic's `input_tokens` already excludes cache reads and writes. Writes the
+ * split does not place (an answer without `cache_creation`) are 5-minute writes, the default
+ * lifetime; `output_tokens` includes thinking, which Anthropic does not count apart.
+ */
 export function toUsage(usage: AnthropicUsage): Usage {
+  const oneHour = usage.cache_creation?.ephemeral_1h_input_tokens ?? 0;
+  const written = Math.max(usage.cache_creation_input_tokens ?? 0, (usage.cache_creation?.ephemeral_5m_input_tokens ?? 0) + oneHour);
   return {
     inputTokens: usage.input_tokens ?? 0,
     outputTokens: usage.output_tokens ?? 0,
     cacheReadTokens: usage.cache_read_input_tokens ?? 0,
-    cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
+    cacheWriteTokens: written - oneHour,
+    cacheWrite1hTokens: oneHour,
   };
 }
 

@@ -24,7 +24,7 @@ export interface ChatUsageWire {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
-  prompt_tokens_details?: { cached_tokens?: number };
+  prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number };
   completion_tokens_details?: { reasoning_tokens?: number };
 }
 
@@ -66,14 +66,18 @@ export interface ChatCompletionChunk {
 }
 
 /**
- * Token counts as billed. `inputTokens` excludes cache reads and writes, which are priced on
- * their own; `outputTokens` includes reasoning/thinking tokens.
+ * Token counts as billed (D31). `inputTokens` excludes cache reads and writes, which are priced on
+ * their own; `cacheWriteTokens` counts 5-minute writes, `cacheWrite1hTokens` 1-hour writes (absent:
+ * none). `outputTokens` includes reasoning/thinking tokens; `reasoningTokens` says how many of them
+ * were reasoning, where the upstream reports it (shown, never billed apart).
  */
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  cacheWrite1hTokens?: number;
+  reasoningTokens?: number;
 }
 
 /** Where one upstream call goes. */

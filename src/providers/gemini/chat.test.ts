@@ -386,18 +386,18 @@ describe('tool call ids', () => {
 
 describe('geminiChat.parseResponse', () => {
   it.each<[string, unknown, string | null, string, Usage | null]>([
-    ['a text answer; thinking tokens count as output', text, 'The capital of France is Paris.', 'stop', { inputTokens: 14, outputTokens: 39, cacheReadTokens: 0, cacheWriteTokens: 0 }],
+    ['a text answer; thinking tokens count as output', text, 'The capital of France is Paris.', 'stop', { inputTokens: 14, outputTokens: 39, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 32 }],
     [
       'thought parts are not content; cached prompt tokens are billed apart',
       textThoughtsCached,
       'Use a hash map: it gives O(1) average lookups.',
       'stop',
-      { inputTokens: 214, outputTokens: 201, cacheReadTokens: 4096, cacheWriteTokens: 0 },
+      { inputTokens: 214, outputTokens: 201, cacheReadTokens: 4096, cacheWriteTokens: 0, reasoningTokens: 189 },
     ],
-    ['MAX_TOKENS', maxTokens, 'Once upon a time, in a valley', 'length', { inputTokens: 9, outputTokens: 8, cacheReadTokens: 0, cacheWriteTokens: 0 }],
-    ['MAX_TOKENS spent on thinking, with no parts', maxTokensThinking, '', 'length', { inputTokens: 11, outputTokens: 99, cacheReadTokens: 0, cacheWriteTokens: 0 }],
-    ['a candidate stopped for SAFETY', safety, '', 'content_filter', { inputTokens: 21, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }],
-    ['a prompt blocked with no candidates', promptBlocked, '', 'content_filter', { inputTokens: 638, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }],
+    ['MAX_TOKENS', maxTokens, 'Once upon a time, in a valley', 'length', { inputTokens: 9, outputTokens: 8, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }],
+    ['MAX_TOKENS spent on thinking, with no parts', maxTokensThinking, '', 'length', { inputTokens: 11, outputTokens: 99, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 99 }],
+    ['a candidate stopped for SAFETY', safety, '', 'content_filter', { inputTokens: 21, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }],
+    ['a prompt blocked with no candidates', promptBlocked, '', 'content_filter', { inputTokens: 638, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }],
   ])('%s', (_name, body, content, finish, usage) => {
     const result = geminiChat.parseResponse(body, context);
     expect(result.completion).toMatchObject({ id: 'chatcmpl-req_0123', object: 'chat.completion', created: 1_750_000_000, model: 'google/gemini-2.5-flash' });
@@ -410,7 +410,7 @@ describe('geminiChat.parseResponse', () => {
       prompt_tokens: 4310,
       completion_tokens: 201,
       total_tokens: 4511,
-      prompt_tokens_details: { cached_tokens: 4096 },
+      prompt_tokens_details: { cached_tokens: 4096, cache_write_tokens: 0 },
       completion_tokens_details: { reasoning_tokens: 189 },
     });
   });
@@ -424,7 +424,7 @@ describe('geminiChat.parseResponse', () => {
       { id: expect.stringMatching(SIGNED_ID), type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}' } },
     ]);
     expect(signatureOf(choice.message.tool_calls![0]!.id)).toBe(SIGNATURE);
-    expect(usage).toEqual({ inputTokens: 81, outputTokens: 97, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(usage).toEqual({ inputTokens: 81, outputTokens: 97, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 75 });
   });
 
   it('has no usage when Gemini sent none', () => {
@@ -446,7 +446,7 @@ describe('geminiChat.streamTranslator', () => {
       model: 'google/gemini-2.5-flash',
       choices: [{ index: 0, delta: {}, finish_reason: 'stop', logprobs: null }],
     });
-    expect(usage).toEqual({ inputTokens: 8, outputTokens: 47, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(usage).toEqual({ inputTokens: 8, outputTokens: 47, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 33 });
   });
 
   it('gives each function call its own index across frames and finishes tool_calls', () => {
@@ -459,7 +459,7 @@ describe('geminiChat.streamTranslator', () => {
     expect(signatureOf(deltas[0]!.id!)).toMatch(/^CnYBMT9D.*==$/);
     expect(contentOf(chunks)).toBe('Checking both cities.');
     expect(finishOf(chunks)).toEqual(['tool_calls']);
-    expect(usage).toEqual({ inputTokens: 96, outputTokens: 138, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(usage).toEqual({ inputTokens: 96, outputTokens: 138, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 114 });
   });
 
   it('opens a tool-call-only answer with content null, as OpenAI does', () => {
@@ -480,7 +480,7 @@ describe('geminiChat.streamTranslator', () => {
     const { chunks, usage } = runStream(streamBlocked);
     expect(contentOf(chunks)).toBe('');
     expect(finishOf(chunks)).toEqual(['content_filter']);
-    expect(usage).toEqual({ inputTokens: 638, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(usage).toEqual({ inputTokens: 638, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
   });
 
   it('reports a stream cut before its finishReason as an error', () => {
@@ -509,7 +509,7 @@ describe('geminiChat.errorMessage', () => {
 describe('usageOf', () => {
   it('bills only numeric counts: a string is none, never concatenated into a larger number', () => {
     const metadata = { promptTokenCount: 20, cachedContentTokenCount: 5, candidatesTokenCount: '50', thoughtsTokenCount: 7 } as unknown as GeminiUsageMetadata;
-    expect(usageOf(metadata)).toEqual({ inputTokens: 15, outputTokens: 7, cacheReadTokens: 5, cacheWriteTokens: 0 });
-    expect(usageOf({ promptTokenCount: 20, candidatesTokenCount: 50 })).toEqual({ inputTokens: 20, outputTokens: 50, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(usageOf(metadata)).toEqual({ inputTokens: 15, outputTokens: 7, cacheReadTokens: 5, cacheWriteTokens: 0, reasoningTokens: 7 });
+    expect(usageOf({ promptTokenCount: 20, candidatesTokenCount: 50 })).toEqual({ inputTokens: 20, outputTokens: 50, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
   });
 });

@@ -1,7 +1,6 @@
 import type {
   ChatCompletion,
   ChatCompletionChunk,
-  ChatUsageWire,
   ChunkToolCallDelta,
   FinishReason,
   ResponseContext,
@@ -11,6 +10,7 @@ import type {
   Usage,
 } from '../chat/types';
 import { UpstreamStreamError } from '../chat/types';
+import { usageWire } from '../chat/usage';
 import { toolCallId } from './tool-ids';
 import { isGoogleError, type GeminiPart, type GeminiResponse, type GeminiUsageMetadata } from './wire';
 
@@ -42,24 +42,12 @@ export function usageOf(metadata: GeminiUsageMetadata | undefined): Usage | null
     outputTokens: count(metadata.candidatesTokenCount) + count(metadata.thoughtsTokenCount),
     cacheReadTokens: cached,
     cacheWriteTokens: 0,
+    reasoningTokens: count(metadata.thoughtsTokenCount),
   };
 }
 
 /** A count as the wire should carry it, a number; anything else (absent, a string) counts as none, never concatenated. */
 const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-
-function wireUsage(metadata: GeminiUsageMetadata): ChatUsageWire {
-  const prompt = metadata.promptTokenCount ?? 0;
-  const thoughts = metadata.thoughtsTokenCount ?? 0;
-  const completion = (metadata.candidatesTokenCount ?? 0) + thoughts;
-  return {
-    prompt_tokens: prompt,
-    completion_tokens: completion,
-    total_tokens: prompt + completion,
-    prompt_tokens_details: { cached_tokens: metadata.cachedContentTokenCount ?? 0 },
-    completion_tokens_details: { reasoning_tokens: thoughts },
-  };
-}
 
 function toolCallOf(part: GeminiPart & { functionCall: NonNullable<GeminiPart['functionCall']> }): ToolCall {
   return {
@@ -84,6 +72,7 @@ export function parseGeminiResponse(body: unknown, context: ResponseContext): { 
   const response = (body ?? {}) as GeminiResponse;
   const candidate = response.candidates?.[0];
   const { text, calls } = partsOf(response);
+  const usage = usageOf(response.usageMetadata);
   // No candidate at all means the prompt itself was blocked (`promptFeedback.blockReason`).
   const finish: FinishReason = candidate
     ? finishReason(candidate.finishReason ?? 'STOP', calls.length > 0)
@@ -103,9 +92,9 @@ export function parseGeminiResponse(body: unknown, context: ResponseContext): { 
         logprobs: null,
       },
     ],
-    ...(response.usageMetadata ? { usage: wireUsage(response.usageMetadata) } : {}),
+    ...(usage ? { usage: usageWire(usage) } : {}),
   };
-  return { completion, usage: usageOf(response.usageMetadata) };
+  return { completion, usage };
 }
 
 /** Each SSE `data:` of `streamGenerateContent?alt=sse` is a whole GenerateContentResponse holding the next piece. */

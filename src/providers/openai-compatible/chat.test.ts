@@ -211,13 +211,21 @@ describe('parseResponse', () => {
   });
 
   it.each([
-    ['OpenAI with cached tokens', openaiChat, openaiCachedCompletion, { inputTokens: 93, outputTokens: 46, cacheReadTokens: 1024, cacheWriteTokens: 0 }],
-    ['OpenAI tool call', openaiChat, openaiToolCompletion, { inputTokens: 82, outputTokens: 17, cacheReadTokens: 0, cacheWriteTokens: 0 }],
-    ['Groq with timing members', groqChat, groqCompletion, { inputTokens: 18, outputTokens: 556, cacheReadTokens: 0, cacheWriteTokens: 0 }],
-    ['DeepSeek cache hit and miss', deepseekChat, deepseekCompletion, { inputTokens: 10, outputTokens: 11, cacheReadTokens: 1280, cacheWriteTokens: 0 }],
-    ['xAI reasoning outside completion_tokens', xaiChat, xaiReasoningCompletion, { inputTokens: 12, outputTokens: 387, cacheReadTokens: 0, cacheWriteTokens: 0 }],
+    ['OpenAI with cached tokens', openaiChat, openaiCachedCompletion, { inputTokens: 93, outputTokens: 46, cacheReadTokens: 1024, cacheWriteTokens: 0, reasoningTokens: 0 }],
+    ['OpenAI tool call', openaiChat, openaiToolCompletion, { inputTokens: 82, outputTokens: 17, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }],
+    ['Groq with timing members', groqChat, groqCompletion, { inputTokens: 18, outputTokens: 556, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }],
+    ['DeepSeek cache hit and miss', deepseekChat, deepseekCompletion, { inputTokens: 10, outputTokens: 11, cacheReadTokens: 1280, cacheWriteTokens: 0, reasoningTokens: 0 }],
+    ['xAI reasoning outside completion_tokens', xaiChat, xaiReasoningCompletion, { inputTokens: 12, outputTokens: 387, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 386 }],
   ])('usage: %s', (_name, adapter, body, expected) => {
     expect(adapter.parseResponse(body, context).usage).toEqual(expected);
+  });
+
+  it.each([
+    ['prompt_tokens_details.cache_write_tokens (OpenRouter)', { prompt_tokens_details: { cached_tokens: 20, cache_write_tokens: 30 } }],
+    ['cache_creation_input_tokens (Anthropic-style)', { prompt_tokens_details: { cached_tokens: 20 }, cache_creation_input_tokens: 30 }],
+  ])('usage: cache writes a compatible upstream reports in %s are billed apart from uncached input', (_name, details) => {
+    const body = { ...openaiToolCompletion, usage: { prompt_tokens: 100, completion_tokens: 9, completion_tokens_details: { reasoning_tokens: 4 }, ...details } };
+    expect(openaiChat.parseResponse(body, context).usage).toEqual({ inputTokens: 50, outputTokens: 9, cacheReadTokens: 20, cacheWriteTokens: 30, reasoningTokens: 4 });
   });
 
   it('keeps tool calls and provider extras (Groq x_groq)', () => {
@@ -235,7 +243,7 @@ describe('parseResponse', () => {
       content: '2 + 2 = 4.',
       reasoning_content: 'Two plus two is four.',
     });
-    expect(usage).toEqual({ inputTokens: 12, outputTokens: 30, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(usage).toEqual({ inputTokens: 12, outputTokens: 30, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
   });
 
   it('usage is null when the upstream sent none, and missing id and created are filled in', () => {
@@ -265,7 +273,7 @@ describe('streamTranslator', () => {
       expect(chunk.system_fingerprint).toBe('fp_38647f5e19');
     }
     expect(chunks.at(-1)?.choices[0]?.finish_reason).toBe('stop');
-    expect(usage).toEqual({ inputTokens: 138, outputTokens: 7, cacheReadTokens: 1152, cacheWriteTokens: 0 });
+    expect(usage).toEqual({ inputTokens: 138, outputTokens: 7, cacheReadTokens: 1152, cacheWriteTokens: 0, reasoningTokens: 0 });
   });
 
   it('passes tool-call argument deltas through so they concatenate to the arguments', () => {
@@ -274,14 +282,14 @@ describe('streamTranslator', () => {
     expect(deltas[0]).toEqual({ index: 0, id: 'call_DdmO9pD3xa9XTPNJ32zg2hcA', type: 'function', function: { name: 'get_weather', arguments: '' } });
     expect(deltas.map((delta) => delta.function?.arguments ?? '').join('')).toBe('{"location":"Paris, France"}');
     expect(chunks.at(-1)?.choices[0]?.finish_reason).toBe('tool_calls');
-    expect(usage).toEqual({ inputTokens: 56, outputTokens: 16, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(usage).toEqual({ inputTokens: 56, outputTokens: 16, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
   });
 
   it.each([
-    ['Groq x_groq.usage on the finish chunk', groqChat, groqStream, 'Hello!', { inputTokens: 45, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 0 }],
-    ['Mistral usage on the finish chunk', mistralChat, mistralStream, 'Bonjour !', { inputTokens: 9, outputTokens: 4, cacheReadTokens: 0, cacheWriteTokens: 0 }],
-    ['Together usage on the eos chunk', togetherChat, togetherStream, 'Hello there', { inputTokens: 40, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 0 }],
-    ['DeepSeek cache hit and miss in the usage frame', deepseekChat, deepseekReasonerStream, 'Hi there!', { inputTokens: 10, outputTokens: 9, cacheReadTokens: 64, cacheWriteTokens: 0 }],
+    ['Groq x_groq.usage on the finish chunk', groqChat, groqStream, 'Hello!', { inputTokens: 45, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }],
+    ['Mistral usage on the finish chunk', mistralChat, mistralStream, 'Bonjour !', { inputTokens: 9, outputTokens: 4, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }],
+    ['Together usage on the eos chunk', togetherChat, togetherStream, 'Hello there', { inputTokens: 40, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }],
+    ['DeepSeek cache hit and miss in the usage frame', deepseekChat, deepseekReasonerStream, 'Hi there!', { inputTokens: 10, outputTokens: 9, cacheReadTokens: 64, cacheWriteTokens: 0, reasoningTokens: 5 }],
   ])('usage: %s', (_name, adapter, sse, text, expected) => {
     const { chunks, usage } = translate(adapter, sse);
     expect(textOf(chunks)).toBe(text);

@@ -59,12 +59,16 @@ export function openAICompatibleChat(options: OpenAICompatibleOptions): ChatAdap
     const completionDetails = isRecord(raw.completion_tokens_details) ? raw.completion_tokens_details : {};
     // DeepSeek reports cache hits and misses in its own fields; prompt_tokens = hit + miss.
     const cacheRead = numberOr(raw.prompt_cache_hit_tokens) ?? numberOr(promptDetails.cached_tokens) ?? 0;
-    const reasoning = reasoningOutsideCompletion ? (numberOr(completionDetails.reasoning_tokens) ?? 0) : 0;
+    // Writes, where a compatible upstream reports them (OpenRouter's `cache_write_tokens`, or an
+    // Anthropic-style `cache_creation_input_tokens`): part of prompt_tokens, as cached_tokens is.
+    const cacheWrite = numberOr(promptDetails.cache_write_tokens) ?? numberOr(raw.cache_creation_input_tokens) ?? 0;
+    const reasoning = numberOr(completionDetails.reasoning_tokens) ?? 0;
     return {
-      inputTokens: numberOr(raw.prompt_cache_miss_tokens) ?? Math.max(0, (prompt ?? 0) - cacheRead),
-      outputTokens: (completion ?? 0) + reasoning,
+      inputTokens: numberOr(raw.prompt_cache_miss_tokens) ?? Math.max(0, (prompt ?? 0) - cacheRead - cacheWrite),
+      outputTokens: (completion ?? 0) + (reasoningOutsideCompletion ? reasoning : 0),
       cacheReadTokens: cacheRead,
-      cacheWriteTokens: 0,
+      cacheWriteTokens: cacheWrite,
+      reasoningTokens: reasoning,
     };
   };
 

@@ -24,7 +24,8 @@ starter credit is already on the balance.
 
 ## 2. Use the key
 
-Send \`Authorization: Bearer <api_key>\` on every \`/v1\` request. Chat completions follow the
+Send \`Authorization: Bearer <api_key>\` (or \`x-api-key: <api_key>\`, as Anthropic clients do) on
+every \`/v1\` request. Chat completions follow the
 OpenAI chat-completions format, so any OpenAI-compatible client works with base URL
 \`${base}/v1\`. \`GET ${base}/v1/models\` (no key needed) lists the models and their prices.
 Billed answers carry \`X-Service-Cost\` and \`X-Service-Credits-Remaining\`; a streamed chat ends

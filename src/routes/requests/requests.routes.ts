@@ -19,7 +19,7 @@ export const RequestRecord = z
     streamed: z.boolean(),
     cost_usd: UsdString,
     usage: z.record(z.string(), z.number()).openapi({
-      description: "The route's units: prompt_tokens/completion_tokens (chat), images, seconds (video), characters (speech), pages (scrape, crawl), records or pages (extract).",
+      description: "The route's units: prompt_tokens/completion_tokens with cached_tokens, cache_write_tokens (of which cache_write_1h_tokens) and reasoning_tokens (chat), images, seconds (video), characters (speech), pages (scrape, crawl), records or pages (extract).",
     }),
   })
   .openapi('RequestRecord');
