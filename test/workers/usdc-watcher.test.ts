@@ -1,5 +1,4 @@
 import { env } from 'cloudflare:workers';
-import { encodeFunctionData } from 'viem';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { database } from '../../src/db';
@@ -9,7 +8,7 @@ import { ChainMismatchError } from '../../src/funding/chain-mismatch';
 import { watchPass, type CursorStore } from '../../src/funding/watch';
 import { eq } from 'drizzle-orm';
 import { accountStub, ADMIN_TOKEN, bearer, call, expectError, json, register } from './helpers';
-import { chainConfig, depositAddress, depositsOfTx, ERC20, head, memoryCursor as sharedCursor, mine, payer, receiptOf, rpc, rpcUrl, syncClock, token, transfer, transferRequest } from './chain-helpers';
+import { chainConfig, depositAddress, depositsOfTx, head, landAfterAMint, memoryCursor as sharedCursor, mine, payer, receiptOf, rpc, rpcUrl, syncClock, token, transfer, transferRequest } from './chain-helpers';
 
 /**
  * The USDC watcher's passes one at a time, inside workerd on real D1 and account Durable Objects,
@@ -144,17 +143,7 @@ describe('the USDC watcher', () => {
     // The reorg: the same signed transaction lands one block earlier, after another Transfer log.
     expect(await rpc<boolean>('evm_revert', [snapshot])).toBe(true);
     await syncClock();
-    const [, , minter] = await rpc<string[]>('eth_accounts');
-    await rpc('evm_setAutomine', [false]);
-    try {
-      // A higher tip, so the block orders it first.
-      const mint = encodeFunctionData({ abi: ERC20, functionName: 'mint', args: [minter as `0x${string}`, 1n] });
-      await rpc('eth_sendTransaction', [{ from: minter, to: token, data: mint, maxPriorityFeePerGas: '0x2540be400', maxFeePerGas: '0x174876e800' }]);
-      expect(await rpc<string>('eth_sendRawTransaction', [signed])).toBe(sent.hash);
-      await mine(1);
-    } finally {
-      await rpc('evm_setAutomine', [true]);
-    }
+    expect(await landAfterAMint(signed)).toBe(sent.hash);
     const moved = await receiptOf(sent.hash);
     expect(Number(moved?.blockNumber)).toBe(start + 1);
     const logIndex = Number(moved?.logs[0]?.logIndex);
