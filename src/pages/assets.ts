@@ -60,9 +60,15 @@ const FUND_JS = `
   const notice = document.getElementById('notice');
   if (!balance || !balance.dataset.statusUrl) return;
   const micros = (text) => Math.round(Number(String(text).replace(/[^0-9.\\-]/g, '')) * 1e6);
-  // As the page writes it: cents, and the micro-dollars only when there are any.
-  const usd = (m) => (m / 1e6).toFixed(6).replace(/(\\.\\d\\d\\d*?)0+$/, '$1');
-  let last = micros(balance.textContent);
+  // As the page writes it (displayUsd): cents, or the micro-dollars below a cent.
+  const usd = (m) => {
+    const size = Math.abs(m);
+    const sign = m < 0 ? '-$' : '$';
+    if (size > 0 && size < 10000) return sign + (size / 1e6).toFixed(6).replace(/0+$/, '');
+    const cents = Math.round(size / 10000);
+    return sign + Math.floor(cents / 100).toLocaleString('en-US') + '.' + String(cents % 100).padStart(2, '0');
+  };
+  let last = Number(balance.dataset.micros);
   const poll = async () => {
     try {
       const res = await fetch(balance.dataset.statusUrl, { cache: 'no-store' });
@@ -70,8 +76,8 @@ const FUND_JS = `
         const body = await res.json();
         const now = micros(body.balance_usd);
         if (now !== last) {
-          balance.textContent = '$' + usd(now);
-          if (now > last && notice) notice.textContent = 'Credit received: +$' + usd(now - last) + '.';
+          balance.textContent = usd(now);
+          if (now > last && notice) notice.textContent = 'Credit received: +' + usd(now - last) + '.';
           last = now;
         }
       }

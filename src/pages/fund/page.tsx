@@ -8,6 +8,8 @@ export interface FundPageProps {
   createdAt: string;
   /** As a person reads it: `$25.00`. */
   balanceUsd: string;
+  /** Exact, for the page's live status (the shown balance is rounded to the cent). */
+  balanceMicros: number;
   csrf: string;
   notice?: string;
   /** D28: the account's keys are refused; paying it still works. */
@@ -42,7 +44,7 @@ export function FundPage(props: FundPageProps) {
       </h1>
       <p class="muted">Created {props.createdAt}. Anyone with this link can add money to this account; it grants nothing else.</p>
       <p class="balance">
-        Balance <strong id="balance" data-status-url={`${base}/status`} aria-live="polite">{props.balanceUsd}</strong>
+        Balance <strong id="balance" data-status-url={`${base}/status`} data-micros={String(props.balanceMicros)} aria-live="polite">{props.balanceUsd}</strong>
       </p>
       {props.suspended && (
         <p id="suspended" class="error" role="alert">
