@@ -72,6 +72,8 @@ export const ACCOUNT_METHODS = [
   'disableTopUp',
   'saveTopUpCard',
   'pruneRequests',
+  'requestsPage',
+  'requestRecord',
 ] as const satisfies readonly MethodNames<AccountImpl>[];
 
 /** Every method of `WebJobDurableObject` a caller or the runtime reaches (checked by a test). */

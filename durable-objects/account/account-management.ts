@@ -9,6 +9,7 @@ import { account, apiKeys } from './schema';
 import type { KeyWithSpend, SubKeyRefusal, SubKeyRequest } from './sub-keys';
 import type { AccountSnapshot, AuthFailure, KeyRecord, LedgerEntry, LedgerPage, OpenHoldView, Result } from './types';
 import type { ChargeFilter, ChargePage, CreditEntry, DailySpendRow } from './usage';
+import type { ActivityPage, StoredRequest } from './requests';
 
 export interface NewAccount {
   accountId: string;
@@ -112,6 +113,18 @@ export class AccountManagement extends AccountCore {
   async chargePage(filter: ChargeFilter, limit: number, before?: number): Promise<ChargePage | null> {
     if (!this.parts.memory.account) return null;
     return this.parts.usage.charges(filter, limit, before);
+  }
+
+  /** The dashboard's activity: the account's requests, newest first, failed ones included; null without an account. */
+  async requestsPage(limit: number, before?: { at: number; id: string }): Promise<ActivityPage | null> {
+    if (!this.parts.memory.account) return null;
+    return this.parts.requests.page(limit, before);
+  }
+
+  /** One request of the account's own, as `GET /v1/requests/{id}` shows it to its unlimited keys; null when there is none. */
+  async requestRecord(requestId: string): Promise<StoredRequest | null> {
+    if (!this.parts.memory.account) return null;
+    return this.parts.requests.find(requestId);
   }
 
   /** Charges since `since` (ms) per UTC day and purpose, for the usage chart; null without an account. */

@@ -43,6 +43,18 @@ export interface StoredRequest extends Omit<RequestRecord, 'usage' | 'requestId'
   usage: Record<string, number>;
 }
 
+/** A record as the account's activity lists it: with the key that made it. */
+export interface ActivityRow extends StoredRequest {
+  keyId: string | null;
+}
+
+/** One page of the account's activity, newest first, and where the next one starts. */
+export interface ActivityPage {
+  rows: ActivityRow[];
+  /** The last row's place, for the next page; null at the end. */
+  next: { at: number; id: string } | null;
+}
+
 interface Row extends Record<string, SqlStorageValue> {
   request_id: string;
   path: string;
@@ -54,6 +66,7 @@ interface Row extends Record<string, SqlStorageValue> {
   streamed: number;
   cost_micros: number;
   usage: string;
+  key_id: string | null;
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, MAX_TEXT) : null);
@@ -67,6 +80,21 @@ function boundedUsage(usage: unknown): string {
     }
   }
   return JSON.stringify(out);
+}
+
+function stored(row: Row): StoredRequest {
+  return {
+    requestId: row.request_id,
+    path: row.path,
+    model: row.model,
+    provider: row.provider,
+    status: row.status === 'succeeded' ? 'succeeded' : 'failed',
+    startedAt: row.created_at,
+    durationMs: row.duration_ms,
+    streamed: row.streamed === 1,
+    costMicros: row.cost_micros,
+    usage: JSON.parse(row.usage) as Record<string, number>,
+  };
 }
 
 /**
@@ -98,19 +126,27 @@ export class RequestRecords {
     const [row] = this.storage.sql
       .exec<Row>('SELECT * FROM request_records WHERE request_id = ? AND member_account_id IS ? AND (? IS NULL OR key_id = ?)', requestId, memberAccountId, keyId ?? null, keyId ?? null)
       .toArray();
-    if (!row) return null;
-    return {
-      requestId: row.request_id,
-      path: row.path,
-      model: row.model,
-      provider: row.provider,
-      status: row.status === 'succeeded' ? 'succeeded' : 'failed',
-      startedAt: row.created_at,
-      durationMs: row.duration_ms,
-      streamed: row.streamed === 1,
-      costMicros: row.cost_micros,
-      usage: JSON.parse(row.usage) as Record<string, number>,
-    };
+    return row ? stored(row) : null;
+  }
+
+  /**
+   * The account's own requests (not its members' in an organization), newest first, `limit` a page,
+   * after `before` (the previous page's `next`): the dashboard's activity, failed requests included.
+   */
+  page(limit: number, before?: { at: number; id: string }): ActivityPage {
+    const rows = this.storage.sql
+      .exec<Row>(
+        'SELECT * FROM request_records WHERE member_account_id IS NULL AND (? IS NULL OR created_at < ? OR (created_at = ? AND request_id < ?)) ORDER BY created_at DESC, request_id DESC LIMIT ?',
+        before?.at ?? null,
+        before?.at ?? null,
+        before?.at ?? null,
+        before?.id ?? null,
+        limit + 1,
+      )
+      .toArray();
+    const shown = rows.slice(0, limit).map((row) => ({ ...stored(row), keyId: row.key_id }));
+    const last = shown.at(-1);
+    return { rows: shown, next: rows.length > limit && last ? { at: last.startedAt, id: last.requestId } : null };
   }
 
   /** Deletes up to `limit` records older than the retention; the number deleted. */

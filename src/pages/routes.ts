@@ -9,6 +9,7 @@ const claimPages = () => import('./claim/handlers');
 const dashboardPages = () => import('./dashboard/handlers');
 const keyPages = () => import('./dashboard/keys-handlers');
 const ledgerPages = () => import('./dashboard/ledger-handlers');
+const activityPages = () => import('./dashboard/activity-handlers');
 const dashboardStyles = () => import('./dashboard/styles');
 const securityPages = () => import('./dashboard/security-handlers');
 const topUpPages = () => import('./dashboard/top-up-handlers');
@@ -43,6 +44,8 @@ export function pagesApp() {
     .get('/dashboard', lazy(dashboardPages, 'dashboardPage'))
     .get('/dashboard/ledger', lazy(ledgerPages, 'ledgerPage'))
     .get('/dashboard/ledger.csv', lazy(ledgerPages, 'ledgerCsv'))
+    .get('/dashboard/activity', lazy(activityPages, 'activityPage'))
+    .get('/dashboard/requests/:id', lazy(activityPages, 'requestPage'))
     .get('/dashboard/keys', lazy(keyPages, 'keysPage'))
     .post('/dashboard/keys', limitBody(32 * KiB), lazy(keyPages, 'createKey'))
     .get('/dashboard/keys/:id', lazy(keyPages, 'keyPage'))

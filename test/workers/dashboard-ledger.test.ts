@@ -17,7 +17,7 @@ describe('the ledger page', () => {
     const all = await visitor.get('/dashboard/ledger');
     expect(all.res.status).toBe(200);
     expect(rowsOf(all.html)).toEqual(['req_three', 'req_two', 'req_one']);
-    expect(all.html).toMatch(/<td data-label="Time" class="time">\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC<\/td><td data-label="Key">ci \(ak-…[0-9A-Za-z]{4}\)<\/td><td data-label="Model">openai\/gpt-4o-mini<\/td><td data-label="Request id"><code>req_three<\/code><\/td><td data-label="Cost" class="num">\$0.000099<\/td>/);
+    expect(all.html).toMatch(/<td data-label="Time" class="time">\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC<\/td><td data-label="Key">ci \(ak-…[0-9A-Za-z]{4}\)<\/td><td data-label="Model">openai\/gpt-4o-mini<\/td><td data-label="Request id"><a href="\/dashboard\/requests\/req_three"><code>req_three<\/code><\/a><\/td><td data-label="Cost" class="num">\$0.000099<\/td>/);
 
     expect(rowsOf((await visitor.get(`/dashboard/ledger?key=${ci.id}`)).html)).toEqual(['req_three', 'req_two']);
     expect(rowsOf((await visitor.get('/dashboard/ledger?model=openai/gpt-4o-mini')).html)).toEqual(['req_three', 'req_one']);

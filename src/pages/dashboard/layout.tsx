@@ -6,6 +6,7 @@ export const DASHBOARD_TABS = [
   { id: 'overview', href: '/dashboard', label: 'Overview' },
   { id: 'keys', href: '/dashboard/keys', label: 'API keys' },
   { id: 'ledger', href: '/dashboard/ledger', label: 'Ledger' },
+  { id: 'activity', href: '/dashboard/activity', label: 'Activity' },
   { id: 'top-up', href: '/dashboard/top-up', label: 'Auto top-up' },
   { id: 'organizations', href: '/dashboard/organizations', label: 'Organizations' },
   { id: 'security', href: '/dashboard/security', label: 'Security' },
@@ -75,6 +76,9 @@ export function FormMessages(props: { notice?: string | undefined; problem?: str
 export function Csrf(props: { token: string }) {
   return <input type="hidden" name="csrf" value={props.token} />;
 }
+
+/** The link to a request's details page (`/dashboard/requests/<id>`). */
+export const requestHref = (requestId: string) => `/dashboard/requests/${encodeURIComponent(requestId)}`;
 
 /** A time as people read it in a table: `2026-11-25 14:03:12 UTC`. */
 export function utcTime(ms: number): string {

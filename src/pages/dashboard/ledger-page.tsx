@@ -1,7 +1,7 @@
 import type { ChargeEntry } from '../../../durable-objects/account/usage';
 import type { KeyRecord } from '../../../durable-objects/account/types';
 import { displayUsd } from '../shell';
-import { DashboardLayout, utcTime } from './layout';
+import { DashboardLayout, requestHref, utcTime } from './layout';
 import { modelOfPurpose } from './usage';
 
 export interface LedgerFilter {
@@ -112,7 +112,15 @@ function LedgerTable(props: { entries: ChargeEntry[]; keys: Map<string, KeyRecor
             </td>
             <td data-label="Key">{keyLabel(entry.keyId, props.keys)}</td>
             <td data-label="Model">{modelOfPurpose(entry.purpose)}</td>
-            <td data-label="Request id">{entry.requestId ? <code>{entry.requestId}</code> : '—'}</td>
+            <td data-label="Request id">
+              {entry.requestId ? (
+                <a href={requestHref(entry.requestId)}>
+                  <code>{entry.requestId}</code>
+                </a>
+              ) : (
+                '—'
+              )}
+            </td>
             <td data-label="Cost" class="num">
               {displayUsd(entry.amountMicros)}
             </td>

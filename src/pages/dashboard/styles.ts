@@ -55,7 +55,7 @@ button.danger { background: var(--error); }
 .secret { display: block; padding: .75rem; background: #f1f4f9; border: 1px solid var(--line); border-radius: .375rem; font-size: 1rem; word-break: break-all; user-select: all; }
 .badge { display: inline-block; font-size: .8rem; font-weight: 600; padding: 0 .4rem; border-radius: .25rem; background: #e8eaed; }
 .badge.revoked, .badge.expired { background: #fce8e6; color: var(--error); }
-.badge.revoked, .badge.refused, .badge.removed { background: #fce8e6; color: var(--error); }
+.badge.revoked, .badge.refused, .badge.removed, .badge.failed { background: #fce8e6; color: var(--error); }
 .badge.active { background: #e6f4ea; color: #137333; }
 .badge.pending { background: #fef7e0; color: #8a5300; }
 label.check { display: flex; align-items: center; gap: .5rem; font-weight: 400; min-height: 44px; margin: 0; }
