@@ -1,9 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THINKING_SIGNATURE } from '../upstreams/anthropic';
 import { HELLO_WORDS, TOOL_ARGUMENTS } from '../upstreams/scenarios';
@@ -61,15 +60,23 @@ async function expectedMicros(model: string, usage: Anthropic.Usage | Anthropic.
   return Number((total * 2n + 1_000_000n) / 2_000_000n);
 }
 
-/** A prompt whose upstream reports cache reads and both kinds of cache writes. */
-const CACHED_PROMPT = 'Say hello [reports-cache-read=300] [reports-cache-write=200] [reports-cache-write-1h=100]';
+/**
+ * A prompt whose upstream reports cache reads and both kinds of cache writes, long enough to hold
+ * them (a hold bounds the charge by the prompt's bytes, D33, whatever an upstream reports).
+ */
+const CACHED_PROMPT = `Say hello [reports-prompt-tokens=50] [reports-cache-read=300] [reports-cache-write=200] [reports-cache-write-1h=100] ${'cached '.repeat(600)}`;
+/** How each upstream reports those writes: OpenAI does not split them by lifetime, so all are 5-minute writes. */
+const CACHE_SPLIT: Record<string, { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number }> = {
+  [ANTHROPIC_MODEL]: { ephemeral_5m_input_tokens: 200, ephemeral_1h_input_tokens: 100 },
+  [TRANSLATED_MODEL]: { ephemeral_5m_input_tokens: 300, ephemeral_1h_input_tokens: 0 },
+};
 
 describe('the Anthropic SDK on /v1/messages', () => {
   it.each(MODELS)('%s: a Message whose stated cost is the balance drop and the catalog price of its usage, cache counts included', async (model) => {
     const { apiKey, balance } = await stack.fundedAccount('2');
     const { data: message, response } = await client(apiKey).messages.create({ model, max_tokens: 100, messages: [{ role: 'user', content: CACHED_PROMPT }] }).withResponse();
     expect(message).toMatchObject({ type: 'message', role: 'assistant', model, stop_reason: 'end_turn', content: [{ type: 'text', text: HELLO }] });
-    expect(message.usage).toMatchObject({ cache_read_input_tokens: 300, cache_creation_input_tokens: 300, cache_creation: { ephemeral_5m_input_tokens: 200, ephemeral_1h_input_tokens: 100 } });
+    expect(message.usage).toMatchObject({ cache_read_input_tokens: 300, cache_creation_input_tokens: 300, cache_creation: CACHE_SPLIT[model] });
     const cost = micros(response.headers.get('x-service-cost'));
     expect(cost).toBe(await expectedMicros(model, message.usage));
     expect(2_000_000 - micros(await balance())).toBe(cost);
@@ -89,7 +96,8 @@ describe('the Anthropic SDK on /v1/messages', () => {
     expect(deltas).toHaveLength(1);
     const xService = deltas[0]!.x_service as { cost_usd: string; request_id: string; credits_remaining_usd: string };
     const cost = micros(xService.cost_usd);
-    expect(cost).toBe(await expectedMicros(model, { ...message.usage, cache_creation: { ephemeral_5m_input_tokens: 200, ephemeral_1h_input_tokens: 100 } }));
+    // The SDK's assembled usage lacks `cache_creation` (message_delta does not carry it): the split as reported.
+    expect(cost).toBe(await expectedMicros(model, { ...message.usage, cache_creation: CACHE_SPLIT[model]! }));
     expect(2_000_000 - micros(await balance())).toBe(cost);
     expect(micros(xService.credits_remaining_usd)).toBe(2_000_000 - cost);
 
@@ -151,7 +159,8 @@ describe('the Anthropic SDK on /v1/messages', () => {
       metadata: { user_id: 'user-123' },
       betas: ['context-management-2025-06-27'],
     };
-    const message = await client(apiKey).beta.messages.create(body);
+    // Claude Code adds `?beta=true` to its beta calls (this SDK version no longer does).
+    const message = await client(apiKey).beta.messages.create(body, { query: { beta: 'true' } });
     expect(message.content.at(-1)).toMatchObject({ type: 'text', text: HELLO });
     const sent = lastRequest(ANTHROPIC_MODEL);
     expect(sent.path).toBe('/v1/messages?beta=true');
@@ -214,8 +223,9 @@ describe('the Anthropic SDK on /v1/messages', () => {
     const minted = await fetch(`${stack.gateway.url}/agent/keys`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'scrape-only', allowed_routes: ['scrape'] }),
+      body: JSON.stringify({ name: 'web-only', allowed_routes: ['web'] }),
     });
+    expect(minted.status).toBe(201);
     const sub = (await minted.json()) as { api_key: string };
     for (const call of [
       client(sub.api_key).messages.create({ model: ANTHROPIC_MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
@@ -255,8 +265,6 @@ describe('the Vercel AI SDK (@ai-sdk/anthropic) on /v1/messages', () => {
   });
 });
 
-const run = promisify(execFile);
-
 describe('Claude Code against the gateway', () => {
   let home: string;
   beforeAll(async () => {
@@ -268,18 +276,35 @@ describe('Claude Code against the gateway', () => {
 
   /** `claude -p` with the gateway as its Anthropic API, our key as its key: its JSON result. */
   async function claude(apiKey: string, model: string, prompt: string) {
-    const { stdout } = await run('node_modules/.bin/claude', ['-p', prompt, '--output-format', 'json', '--model', model], {
+    const child = spawn(join(process.cwd(), 'node_modules/.bin/claude'), ['-p', prompt, '--output-format', 'json', '--model', model], {
       cwd: home,
       timeout: 120_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
       env: { PATH: process.env.PATH, HOME: home, ANTHROPIC_BASE_URL: stack.gateway.url, ANTHROPIC_API_KEY: apiKey, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' },
     });
-    return JSON.parse(stdout) as { is_error: boolean; result: string; num_turns: number };
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await new Promise((resolve) => child.on('close', resolve));
+    try {
+      return JSON.parse(stdout) as { is_error: boolean; result: string; num_turns: number };
+    } catch {
+      throw new Error(`claude printed no JSON result: ${stdout} ${stderr}`);
+    }
   }
+
+  it.each(['claude-haiku-4-5-20251001', 'claude-sonnet-4-5'])('resolves %s, an id Claude Code sends for its small fast or main model (D32)', async (model) => {
+    const { apiKey } = await stack.fundedAccount('1');
+    const message = await client(apiKey).messages.create({ model, max_tokens: 50, messages: [{ role: 'user', content: 'Say hello' }] });
+    expect(message.model).toMatch(/^anthropic\/claude-/);
+    expect(lastRequest(ANTHROPIC_MODEL).body).toMatchObject({ model: expect.stringMatching(/^claude-(haiku|sonnet)-4-5/) });
+  });
 
   it.each([
     ['claude-haiku-4-5', ANTHROPIC_MODEL],
     ['gpt-4o-mini', TRANSLATED_MODEL],
-  ])('completes a prompt on %s, charged as stated', { timeout: 150_000 }, async (model, slug) => {
+  ])('completes a prompt on %s and is charged for it', { timeout: 150_000 }, async (model, slug) => {
     const { apiKey, balance } = await stack.fundedAccount('5');
     const served = upstreamOf(slug).requests.length;
     const result = await claude(apiKey, model, 'Say hello');

@@ -23,12 +23,23 @@ function servedNatively(body: MessagesBody, env: Env): boolean {
 }
 
 /**
+ * The body a route serves and a quote prices. The format requires `max_tokens`, so clients guess
+ * high (Claude Code asks 32,000 of any model); on a translated model a value above its output cap
+ * is read as the cap, which is all it can produce. Anthropic's models keep Anthropic's own rule.
+ */
+export function servedBody(body: MessagesBody, env: Env): MessagesBody {
+  if (servedNatively(body, env)) return body;
+  const cap = resolveModel(body.model, 'chat').maxOutputTokens;
+  return body.max_tokens > cap ? { ...body, max_tokens: cap } : body;
+}
+
+/**
  * `POST /v1/messages` (D30): the chat pipeline in Anthropic's format. A translated body is first
  * checked for what only Anthropic can do (a 400 naming it), and what it leaves out beyond the
  * parameter rules (`metadata`, block `cache_control`, earlier thinking) joins the announced list.
  */
 export const messagesHandler: RouteHandler<typeof messages, AppEnv> = async (c) => {
-  const body = c.req.valid('json');
+  const body = servedBody(c.req.valid('json'), c.env);
   const announced = servedNatively(body, c.env) ? [] : translationIssues(body);
   const response = await serveChat(c, MESSAGES, body);
   if (announced.length > 0) {

@@ -80,6 +80,24 @@ describe('Messages -> chat request', () => {
     expect(chat).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 2000 }, context_management: { edits: [] } });
     expect(messagesToChat(body({ thinking: { type: 'disabled' } }))).not.toHaveProperty('thinking');
   });
+
+
+  it("keeps system turns among the others, and output_config's JSON schema as response_format, its effort under its own name", () => {
+    const chat = messagesToChat(
+      body({
+        messages: [
+          { role: 'user', content: 'Hi' },
+          { role: 'system', content: [{ type: 'text', text: 'Now be terse.' }] },
+        ],
+        output_config: { effort: 'high', format: { type: 'json_schema', schema: { type: 'object' } } },
+      }),
+    );
+    expect(chat.messages).toEqual([
+      { role: 'user', content: 'Hi' },
+      { role: 'system', content: 'Now be terse.' },
+    ]);
+    expect(chat).toMatchObject({ response_format: { type: 'json_schema', json_schema: { name: 'output', schema: { type: 'object' }, strict: true } }, output_config: { effort: 'high' } });
+  });
 });
 
 describe('what a translated route cannot carry', () => {

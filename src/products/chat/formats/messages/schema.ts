@@ -17,8 +17,9 @@ export const ContentBlock = z
   })
   .openapi('MessagesContentBlock', { description: 'A content block (text, image, document, tool_use, tool_result, thinking, ...)' });
 
+/** `system` turns sit among the others (the Messages API's mid-conversation instructions; Claude Code sends them). */
 export const MessageParam = z.looseObject({
-  role: z.enum(['user', 'assistant']),
+  role: z.enum(['user', 'assistant', 'system']),
   content: z.union([z.string(), z.array(ContentBlock)]),
 });
 

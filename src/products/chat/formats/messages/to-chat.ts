@@ -37,7 +37,21 @@ export function messagesToChat(body: MessagesBody): ChatRequest {
   if (body.service_tier !== undefined) request.service_tier = body.service_tier === 'standard_only' ? 'default' : body.service_tier;
   // Thinking switched off asks for nothing.
   if (body.thinking?.type === 'disabled') delete request.thinking;
+  // Structured output is chat's `response_format`; the rest of output_config (effort) keeps its name.
+  const format = outputFormat(body.output_config);
+  if (format) {
+    request.response_format = { type: 'json_schema', json_schema: { name: 'output', schema: format, strict: true } };
+    const { format: _, ...rest } = body.output_config as Record<string, unknown>;
+    if (Object.keys(rest).length > 0) request.output_config = rest;
+    else delete request.output_config;
+  }
   return request;
+}
+
+function outputFormat(config: unknown): Record<string, unknown> | undefined {
+  if (typeof config !== 'object' || config === null) return undefined;
+  const format = (config as { format?: { type?: unknown; schema?: unknown } | null }).format;
+  return format?.type === 'json_schema' && typeof format.schema === 'object' && format.schema !== null ? (format.schema as Record<string, unknown>) : undefined;
 }
 
 function systemText(system: MessagesBody['system']): string {
@@ -50,6 +64,10 @@ function systemText(system: MessagesBody['system']): string {
 function turn(message: MessagesMessage, i: number): ChatMessage[] {
   const blocks: MessagesBlock[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
   const param = (j: number) => `messages.${i}.content.${j}`;
+  if (message.role === 'system') {
+    const text = blocks.flatMap((block) => (block.type === 'text' ? [block.text ?? ''] : [])).join('\n\n');
+    return text ? [{ role: 'system', content: text }] : [];
+  }
   if (message.role === 'assistant') {
     const texts: string[] = [];
     const calls: ToolCall[] = [];
