@@ -196,6 +196,36 @@ describe('the Anthropic SDK on /v1/messages', () => {
     expect((refused as InstanceType<typeof Anthropic.BadRequestError>).error).toMatchObject({ type: 'error', error: { code: 'invalid_request', param: 'tools.0' } });
   });
 
+  it.each(MODELS)('%s: a stream the upstream cuts off ends with an Anthropic error event, charged for what was delivered', async (model) => {
+    const { apiKey, balance } = await stack.fundedAccount('2');
+    const res = await fetch(`${stack.gateway.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ model, max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'Start [die]' }] }),
+    });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain('"text":"Partial"');
+    const last = text.trim().split('\n\n').at(-1)!;
+    expect(last.startsWith('event: error\n')).toBe(true);
+    const data = JSON.parse(last.slice(last.indexOf('data: ') + 6)) as { type: string; error: { type: string }; x_service: { cost_usd: string } };
+    expect(data).toMatchObject({ type: 'error', error: { type: 'api_error' } });
+    expect(micros(data.x_service.cost_usd)).toBeGreaterThan(0);
+    expect(2_000_000 - micros(await balance())).toBe(micros(data.x_service.cost_usd));
+  });
+
+  it('bad input is a 400 naming the member, as an Anthropic error', async () => {
+    const { apiKey } = await stack.fundedAccount('1');
+    const post = (body: unknown) =>
+      fetch(`${stack.gateway.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const noCap = await post({ model: ANTHROPIC_MODEL, messages: [{ role: 'user', content: 'hi' }] });
+    expect(noCap.status).toBe(400);
+    expect(await noCap.json()).toMatchObject({ type: 'error', error: { code: 'invalid_request', param: 'max_tokens' } });
+    const nameless = await post({ model: TRANSLATED_MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: [{ type: 'tool_use', input: {} }] }] });
+    expect(nameless.status).toBe(400);
+    expect(await nameless.json()).toMatchObject({ type: 'error', error: { param: 'messages.1.content.0' } });
+  });
+
   it.each(MODELS)("%s: count_tokens is free and never holds (Anthropic's own count, else the gateway's estimate)", async (model) => {
     const { apiKey, balance } = await stack.fundedAccount('1');
     const served = upstreamOf(model).requests.length;
