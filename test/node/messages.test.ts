@@ -224,6 +224,12 @@ describe('the Anthropic SDK on /v1/messages', () => {
     const nameless = await post({ model: TRANSLATED_MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: [{ type: 'tool_use', input: {} }] }] });
     expect(nameless.status).toBe(400);
     expect(await nameless.json()).toMatchObject({ type: 'error', error: { param: 'messages.1.content.0' } });
+    // Billed beyond the catalog's prices: refused even where it would pass through (D33).
+    const served = stack.upstreams.anthropic.requests.length;
+    const fast = await post({ model: ANTHROPIC_MODEL, max_tokens: 10, speed: 'fast', messages: [{ role: 'user', content: 'hi' }] });
+    expect(fast.status).toBe(400);
+    expect(await fast.json()).toMatchObject({ type: 'error', error: { param: 'speed' } });
+    expect(stack.upstreams.anthropic.requests.length).toBe(served);
   });
 
   it.each(MODELS)("%s: count_tokens is free and never holds (Anthropic's own count, else the gateway's estimate)", async (model) => {

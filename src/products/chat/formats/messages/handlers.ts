@@ -14,6 +14,7 @@ import { nativeMessagesRequest } from './native';
 import type { countTokens, messages } from './routes';
 import type { MessagesBody } from './schema';
 import { translationIssues } from './translated';
+import { refuseUnpriced } from './unpriced';
 
 const COUNT_TIMEOUT_MS = 30_000;
 
@@ -23,11 +24,13 @@ function servedNatively(body: MessagesBody, env: Env): boolean {
 }
 
 /**
- * The body a route serves and a quote prices. The format requires `max_tokens`, so clients guess
+ * The body a route serves and a quote prices, refused first if it asks what the catalog does not
+ * price (`refuseUnpriced`). The format requires `max_tokens`, so clients guess
  * high (Claude Code asks 32,000 of any model); on a translated model a value above its output cap
  * is read as the cap, which is all it can produce. Anthropic's models keep Anthropic's own rule.
  */
 export function servedBody(body: MessagesBody, env: Env): MessagesBody {
+  refuseUnpriced(body);
   if (servedNatively(body, env)) return body;
   const cap = resolveModel(body.model, 'chat').maxOutputTokens;
   return body.max_tokens > cap ? { ...body, max_tokens: cap } : body;

@@ -7,6 +7,7 @@ import { MESSAGES_NATIVE, nativeMessagesRequest } from './native';
 import { MessagesRequest, type MessagesBody } from './schema';
 import { messagesToChat } from './to-chat';
 import { translationIssues } from './translated';
+import { refuseUnpriced } from './unpriced';
 import { uncarriedBytes } from './uncarried';
 
 const context = { model: 'openai/gpt-4o-mini', requestId: 'req_test', created: 1_700_000_000 };
@@ -128,6 +129,22 @@ describe('what a translated route cannot carry', () => {
     }
     expect(error).toBeInstanceOf(GatewayError);
     expect((error as GatewayError).options.param).toBe(param);
+  });
+});
+
+describe('what no route serves, Anthropic included (D33)', () => {
+  it.each([
+    [{ speed: 'fast' }, 'speed'],
+    [{ inference_geo: 'us' }, 'inference_geo'],
+    [{ fallbacks: ['claude-sonnet-4-5'] }, 'fallbacks'],
+    [{ container: 'container_1' }, 'container'],
+    [{ tools: [{ type: 'custom', name: 'x', input_schema: {} }, { type: 'web_search_20250305', name: 'web_search' }] }, 'tools.1'],
+  ])('refuses %j with a 400 naming %s', (extra, param) => {
+    expect(() => refuseUnpriced(body(extra))).toThrow(expect.objectContaining({ options: { param } }));
+  });
+
+  it('passes the values that bill nothing more', () => {
+    expect(() => refuseUnpriced(body({ speed: 'standard', inference_geo: 'global', service_tier: 'auto', tools: [{ type: 'web_fetch_20250910', name: 'web_fetch' }] }))).not.toThrow();
   });
 });
 
