@@ -42,6 +42,15 @@ section > :last-child, form > :last-child { margin-bottom: 0; }
 .bar h1 { margin: 0; }
 .bar button { margin-top: 0; }
 a { color: var(--accent); }
+pre { background: #fff; border: 1px solid var(--line); border-radius: .375rem; padding: .75rem; margin: 0; overflow-x: auto; font-size: .875rem; line-height: 1.45; }
+section pre { border: 0; padding: 0; }
+ul.links { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; list-style: none; padding: 0; margin: 1rem 0 0; }
+form.filters { display: flex; flex-wrap: wrap; align-items: end; gap: .5rem .75rem; margin: 1rem 0 .5rem; }
+form.filters label { margin: 0; }
+form.filters input, form.filters select { width: auto; margin: 0; }
+form.filters button { margin-top: 0; }
+select { font: inherit; padding: .5rem .6rem; border: 1px solid #767676; border-radius: .375rem; background: #fff; min-height: 44px; }
+.ok { color: var(--ok); }
 `;
 
 /** Polls the balance every 4 seconds and says so when a credit lands, without a reload. */
