@@ -281,6 +281,14 @@ describe('the Anthropic SDK on /v1/messages', () => {
     const priced = (await quote.json()) as { worst_case_usd: string; estimated_usd: string };
     expect(micros(priced.worst_case_usd)).toBeGreaterThanOrEqual(micros(priced.estimated_usd));
     expect(micros(priced.worst_case_usd)).toBeGreaterThan(0);
+    // The quote refuses what the route would: an Anthropic-defined tool on a translated model.
+    const refused = await fetch(`${stack.gateway.url}/v1/quote`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ path: '/v1/messages', body: { model: TRANSLATED_MODEL, max_tokens: 100, tools: [{ type: 'bash_20250124', name: 'bash' }], messages: [{ role: 'user', content: 'hi' }] } }),
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: { param: 'tools.0' } });
   });
 });
 

@@ -4,7 +4,8 @@ import type { BilledPathIn, ProductModule } from '../contract';
 import { bodySchemaOf, parseBody } from '../route-body';
 import { CHAT_COMPLETIONS } from './formats/chat-completions';
 import { MESSAGES } from './formats/messages';
-import { countTokensHandler, messagesHandler, servedBody } from './formats/messages/handlers';
+import { countTokensHandler, messagesHandler } from './formats/messages/handlers';
+import { planMessages } from './formats/messages/plan';
 import { countTokens, messages } from './formats/messages/routes';
 import { chatCompletionsHandler } from './handlers';
 import { priceChat } from './price';
@@ -19,7 +20,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
 
 export const prices: ProductModule<BilledPathIn<typeof CHAT>>['prices'] = {
   '/v1/chat/completions': async (body, c) => priceChat(CHAT_COMPLETIONS, parseBody(chatCompletions, body), c.env),
-  '/v1/messages': async (body, c) => priceChat(MESSAGES, servedBody(parseBody(messages, body), c.env), c.env),
+  '/v1/messages': async (body, c) => priceChat(MESSAGES, planMessages(parseBody(messages, body), c.env).body, c.env),
 };
 
 export const tools: ProductModule<never>['tools'] = [

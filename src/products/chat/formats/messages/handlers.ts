@@ -13,37 +13,16 @@ import { MESSAGES } from '.';
 import { nativeMessagesRequest } from './native';
 import type { countTokens, messages } from './routes';
 import type { MessagesBody } from './schema';
-import { translationIssues } from './translated';
-import { refuseUnpriced } from './unpriced';
+import { planMessages } from './plan';
 
 const COUNT_TIMEOUT_MS = 30_000;
 
-/** Whether a body for this model goes to Anthropic as it is: its first serving route is Anthropic's. */
-function servedNatively(body: MessagesBody, env: Env): boolean {
-  return servingRoutes(resolveModel(body.model, 'chat'), env)[0]?.provider === MESSAGES.native?.provider;
-}
-
 /**
- * The body a route serves and a quote prices, refused first if it asks what the catalog does not
- * price (`refuseUnpriced`). The format requires `max_tokens`, so clients guess
- * high (Claude Code asks 32,000 of any model); on a translated model a value above its output cap
- * is read as the cap, which is all it can produce. Anthropic's models keep Anthropic's own rule.
- */
-export function servedBody(body: MessagesBody, env: Env): MessagesBody {
-  refuseUnpriced(body);
-  if (servedNatively(body, env)) return body;
-  const cap = resolveModel(body.model, 'chat').maxOutputTokens;
-  return body.max_tokens > cap ? { ...body, max_tokens: cap } : body;
-}
-
-/**
- * `POST /v1/messages` (D30): the chat pipeline in Anthropic's format. A translated body is first
- * checked for what only Anthropic can do (a 400 naming it), and what it leaves out beyond the
- * parameter rules (`metadata`, block `cache_control`, earlier thinking) joins the announced list.
+ * `POST /v1/messages` (D30): the chat pipeline in Anthropic's format (`planMessages` first), with
+ * what a translation leaves out beyond the parameter rules joining the announced list.
  */
 export const messagesHandler: RouteHandler<typeof messages, AppEnv> = async (c) => {
-  const body = servedBody(c.req.valid('json'), c.env);
-  const announced = servedNatively(body, c.env) ? [] : translationIssues(body);
+  const { body, announced } = planMessages(c.req.valid('json'), c.env);
   const response = await serveChat(c, MESSAGES, body);
   if (announced.length > 0) {
     const already = response.headers.get(UNSUPPORTED_HEADER)?.split(', ') ?? [];
