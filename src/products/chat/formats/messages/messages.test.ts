@@ -186,6 +186,21 @@ describe('translated answers in the Messages shape', () => {
     });
   });
 
+  it("writes reasoning a chunk carries (DeepSeek's reasoning_content) as a thinking block before the text", () => {
+    const encoder = messagesEncoder(context);
+    const text = [chunk({ reasoning_content: 'Hmm.' } as never), chunk({ content: 'Hi' }), chunk({}, 'stop')].map((c) => encoder.chunk(c)).join('') + encoder.end(usage, undefined);
+    const seen = events(text).map((e) => e.data);
+    expect(seen.slice(1, 6)).toEqual([
+      { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Hmm.' } },
+      { type: 'content_block_stop', index: 0 },
+      { type: 'content_block_start', index: 1, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Hi' } },
+    ]);
+    expect(seen.at(-2)).toMatchObject({ type: 'message_delta', delta: { stop_reason: 'end_turn' } });
+    expect(seen.at(-2)).not.toHaveProperty('x_service');
+  });
+
   it('writes a whole answer as a Message with text and tool_use blocks', () => {
     const message = messageFromCompletion(
       {
