@@ -18,7 +18,10 @@ import { startStack, type Stack } from './stack';
 const HELLO = HELLO_WORDS.join('');
 const ANTHROPIC_MODEL = 'anthropic/claude-haiku-4-5';
 const TRANSLATED_MODEL = 'openai/gpt-4o-mini';
+/** Group 3, as Anthropic is: translated to Gemini's generateContent. */
+const GEMINI_MODEL = 'google/gemini-2.5-flash-lite';
 const MODELS = [ANTHROPIC_MODEL, TRANSLATED_MODEL];
+const EVERY_FORMAT = [...MODELS, GEMINI_MODEL];
 const WEATHER_TOOL = { name: 'get_weather', description: 'The weather in a city', input_schema: { type: 'object' as const, properties: { city: { type: 'string' }, unit: { type: 'string' } } } };
 
 let stack: Stack;
@@ -31,7 +34,7 @@ afterAll(async () => {
 
 const micros = (usd: string | null | undefined) => Math.round(Number(usd) * 1e6);
 const client = (apiKey: string) => new Anthropic({ apiKey, baseURL: stack.gateway.url, maxRetries: 0 });
-const upstreamOf = (model: string) => (model === ANTHROPIC_MODEL ? stack.upstreams.anthropic : stack.upstreams.openai);
+const upstreamOf = (model: string) => (model === ANTHROPIC_MODEL ? stack.upstreams.anthropic : model === GEMINI_MODEL ? stack.upstreams.gemini : stack.upstreams.openai);
 const lastRequest = (model: string): RecordedRequest => upstreamOf(model).requests.at(-1)!;
 
 /** USD per token as the catalog lists it (`GET /v1/models`), for the expected charge. */
@@ -65,24 +68,28 @@ async function expectedMicros(model: string, usage: Anthropic.Usage | Anthropic.
  * them (a hold bounds the charge by the prompt's bytes, D33, whatever an upstream reports).
  */
 const CACHED_PROMPT = `Say hello [reports-prompt-tokens=50] [reports-cache-read=300] [reports-cache-write=200] [reports-cache-write-1h=100] ${'cached '.repeat(600)}`;
-/** How each upstream reports those writes: OpenAI does not split them by lifetime, so all are 5-minute writes. */
-const CACHE_SPLIT: Record<string, { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number }> = {
-  [ANTHROPIC_MODEL]: { ephemeral_5m_input_tokens: 200, ephemeral_1h_input_tokens: 100 },
-  [TRANSLATED_MODEL]: { ephemeral_5m_input_tokens: 300, ephemeral_1h_input_tokens: 0 },
+/**
+ * How each upstream reports those counts: OpenAI does not split writes by lifetime, so all are
+ * 5-minute writes; Gemini reports cache reads only.
+ */
+const CACHE_REPORTED: Record<string, { writes: number; split: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number } }> = {
+  [ANTHROPIC_MODEL]: { writes: 300, split: { ephemeral_5m_input_tokens: 200, ephemeral_1h_input_tokens: 100 } },
+  [TRANSLATED_MODEL]: { writes: 300, split: { ephemeral_5m_input_tokens: 300, ephemeral_1h_input_tokens: 0 } },
+  [GEMINI_MODEL]: { writes: 0, split: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 } },
 };
 
 describe('the Anthropic SDK on /v1/messages', () => {
-  it.each(MODELS)('%s: a Message whose stated cost is the balance drop and the catalog price of its usage, cache counts included', async (model) => {
+  it.each(EVERY_FORMAT)('%s: a Message whose stated cost is the balance drop and the catalog price of its usage, cache counts included', async (model) => {
     const { apiKey, balance } = await stack.fundedAccount('2');
     const { data: message, response } = await client(apiKey).messages.create({ model, max_tokens: 100, messages: [{ role: 'user', content: CACHED_PROMPT }] }).withResponse();
     expect(message).toMatchObject({ type: 'message', role: 'assistant', model, stop_reason: 'end_turn', content: [{ type: 'text', text: HELLO }] });
-    expect(message.usage).toMatchObject({ cache_read_input_tokens: 300, cache_creation_input_tokens: 300, cache_creation: CACHE_SPLIT[model] });
+    expect(message.usage).toMatchObject({ cache_read_input_tokens: 300, cache_creation_input_tokens: CACHE_REPORTED[model]!.writes, cache_creation: CACHE_REPORTED[model]!.split });
     const cost = micros(response.headers.get('x-service-cost'));
     expect(cost).toBe(await expectedMicros(model, message.usage));
     expect(2_000_000 - micros(await balance())).toBe(cost);
   });
 
-  it.each(MODELS)('%s: streams events the SDK assembles (finalMessage), x_service on the last message_delta', async (model) => {
+  it.each(EVERY_FORMAT)('%s: streams events the SDK assembles (finalMessage), x_service on the last message_delta', async (model) => {
     const { apiKey, balance } = await stack.fundedAccount('2');
     const stream = client(apiKey).messages.stream({ model, max_tokens: 100, messages: [{ role: 'user', content: CACHED_PROMPT }] });
     const deltas: Record<string, unknown>[] = [];
@@ -92,12 +99,12 @@ describe('the Anthropic SDK on /v1/messages', () => {
     const message = await stream.finalMessage();
     expect(message.content).toEqual([expect.objectContaining({ type: 'text', text: HELLO })]);
     expect(message.stop_reason).toBe('end_turn');
-    expect(message.usage).toMatchObject({ cache_read_input_tokens: 300, cache_creation_input_tokens: 300 });
+    expect(message.usage).toMatchObject({ cache_read_input_tokens: 300, cache_creation_input_tokens: CACHE_REPORTED[model]!.writes });
     expect(deltas).toHaveLength(1);
     const xService = deltas[0]!.x_service as { cost_usd: string; request_id: string; credits_remaining_usd: string };
     const cost = micros(xService.cost_usd);
     // The SDK's assembled usage lacks `cache_creation` (message_delta does not carry it): the split as reported.
-    expect(cost).toBe(await expectedMicros(model, { ...message.usage, cache_creation: CACHE_SPLIT[model]! }));
+    expect(cost).toBe(await expectedMicros(model, { ...message.usage, cache_creation: CACHE_REPORTED[model]!.split }));
     expect(2_000_000 - micros(await balance())).toBe(cost);
     expect(micros(xService.credits_remaining_usd)).toBe(2_000_000 - cost);
 
@@ -106,7 +113,7 @@ describe('the Anthropic SDK on /v1/messages', () => {
     expect(await lookup.json()).toMatchObject({ path: '/v1/messages', model, streamed: true, cost_usd: xService.cost_usd });
   });
 
-  it.each(MODELS)('%s: a tool use round trip, streamed: the call arrives as tool_use, its result goes back and is answered', async (model) => {
+  it.each(EVERY_FORMAT)('%s: a tool use round trip, streamed: the call arrives as tool_use, its result goes back and is answered', async (model) => {
     const { apiKey } = await stack.fundedAccount('2');
     const anthropic = client(apiKey);
     const first = await anthropic.messages.stream({ model, max_tokens: 200, tools: [WEATHER_TOOL], messages: [{ role: 'user', content: 'Weather in Paris? [tool]' }] }).finalMessage();
@@ -126,6 +133,7 @@ describe('the Anthropic SDK on /v1/messages', () => {
     expect(second.content).toEqual([expect.objectContaining({ type: 'text', text: HELLO })]);
     const sent = lastRequest(model).body as { messages: Record<string, unknown>[] };
     if (model === ANTHROPIC_MODEL) expect(sent.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: call!.id, content: '21 degrees' }] });
+    else if (model === GEMINI_MODEL) expect(JSON.stringify(sent)).toContain('"functionResponse":{"name":"get_weather"');
     else {
       expect(sent.messages.at(-2)).toMatchObject({ role: 'assistant', tool_calls: [{ id: call!.id, type: 'function', function: { name: 'get_weather', arguments: JSON.stringify(TOOL_ARGUMENTS) } }] });
       expect(sent.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: call!.id, content: '21 degrees' });
