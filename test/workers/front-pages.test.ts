@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { MODELS } from '../../src/catalog/models';
-import { call } from './helpers';
+import { call, register } from './helpers';
 
 const app = createApp();
 
@@ -60,5 +60,18 @@ describe('the model catalog page', () => {
     expect(html).not.toContain('<script>alert(1)</script>');
     expect(html).toContain('&lt;script&gt;');
     expect(html).toContain(`0 of ${MODELS.length} models`);
+  });
+});
+
+describe('the fund page without a payment rail', () => {
+  it('says what the payer and the operator can do instead of showing two dead cards', async () => {
+    const agent = await register();
+    const path = new URL(agent.fund_url).pathname;
+    const bare = { ...env, STRIPE_SECRET_KEY: '', BASE_RPC_URL: '' } as unknown as Env;
+    const html = await (await app.fetch(new Request(`https://gateway.test${path}`), bare)).text();
+    expect(html).toContain('<section id="no-rails"');
+    expect(html).not.toContain('Card payments are not available');
+    expect(html).toContain('<code>STRIPE_SECRET_KEY</code>');
+    expect(html).toContain('<code>POST /admin/accounts/{id}/credits</code>');
   });
 });

@@ -13,7 +13,7 @@ export function clientSnippets(base: string): Snippet[] {
     {
       id: 'key',
       title: 'Get a key (an agent signs itself up)',
-      lines: `curl -s ${base}/agent/register -d '{"type":"anonymous"}'`,
+      lines: `curl -s ${base}/agent/register -d '{"type":"anonymous"}'\n# then: export GATEWAY_API_KEY=<the api_key it answers>`,
     },
     {
       id: 'curl',
