@@ -15,6 +15,7 @@ import { pagesApp } from './pages/routes';
 import { keylessX402, X402_PREFIX } from './x402/keyless';
 import { apiKey, apiKeyAsBearer } from './middleware/api-key';
 import { x402Payment } from './x402/middleware';
+import { anthropicErrorType } from './products/chat/formats/messages/error-type';
 
 /** An MCP request carries one tool call's arguments: as large as the largest route body it forwards (extract, 1 MiB). */
 const MCP_MAX_BYTES = 1 * MiB;
@@ -37,6 +38,8 @@ export function createApp() {
     .post('/webhooks/stripe', limitBody(STRIPE_WEBHOOK_MAX_BYTES), lazy(() => import('./routes/funding/stripe-webhook'), 'stripeWebhook'))
     .put('/uploads/:token', lazy(() => import('./routes/media/uploads.handlers'), 'putUpload'))
     // Keyless x402 (D23): the /v1 routes, paid per request by an agent with a wallet and no key.
+    // Its 402 on Messages is an Anthropic error too (`"type": "error"`), as on /v1/messages.
+    .use(`${X402_PREFIX}/v1/messages/*`, anthropicErrorType())
     .all(`${X402_PREFIX}/v1/*`, apiKeyAsBearer(), limitBody(32 * MiB), keylessX402(app))
     .on(['GET', 'POST', 'DELETE'], '/mcp', withMcpChallenge(), apiKey(), x402Payment(), limitBody(MCP_MAX_BYTES), mcpHandler(app))
     .route('/', pagesApp())

@@ -366,6 +366,23 @@ describe('x402 without a key: the /x402 prefix', () => {
     expect(await chain.balanceOf(payer.address)).toBe(2_000_000n);
   });
 
+  it('/x402/v1/messages: an Anthropic error with the challenge, then the paid retry is served a Message and charged', async () => {
+    const messagesBody = JSON.stringify({ model: 'anthropic/claude-haiku-4-5', max_tokens: 50, messages: [{ role: 'user', content: 'Say hello' }] });
+    const challenge = await fetch(`${stack.gateway.url}/x402/v1/messages`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: messagesBody });
+    expect(challenge.status).toBe(402);
+    expect(challenge.headers.get('PAYMENT-REQUIRED')).toBeTruthy();
+    expect(await challenge.json()).toMatchObject({ type: 'error', error: { code: 'insufficient_credits' } });
+
+    const payer = await wallet(2_000_000n);
+    const pay = wrapFetchWithPaymentFromConfig(fetch, { schemes: [{ network: 'eip155:8453', client: new ExactEvmScheme(payer) }], spendControls: false });
+    const res = await pay(`${stack.gateway.url}/x402/v1/messages`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: messagesBody });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ type: 'message', role: 'assistant', content: [{ type: 'text' }] });
+    const apiKey = res.headers.get('X-Service-Api-Key')!;
+    const account = (await (await fetch(`${stack.gateway.url}/agent/account`, { headers: { 'x-api-key': apiKey } })).json()) as { balance_usd: string };
+    expect(Number(account.balance_usd)).toBeCloseTo(1 - Number(res.headers.get('X-Service-Cost')), 6);
+  });
+
   it('a keyless account is never charged past its hold (D33): an upstream that reports 1e308 prompt tokens leaves it above zero, the rest a loss row', async () => {
     const payer = await wallet(2_000_000n);
     const body = JSON.stringify({ model: 'openai/gpt-4o-mini', max_tokens: 50, messages: [{ role: 'user', content: '[reports-prompt-tokens=1e308] Say hello' }] });

@@ -8,15 +8,18 @@ import {
   HELLO_WORDS,
   SLOW_CHUNK_MS,
   SLOW_WORDS,
-  TOOL_ARGUMENTS,
   promptTokensOf,
   reportedUsage,
   scenarioOf,
+  toolCallOf,
 } from './scenarios';
 import { isJson, sendJson, sleep, startSse, startUpstream, type Json, type RecordedRequest, type Upstream } from './server';
 
 /** Output tokens the simulator bills for its one tool call. */
 const TOOL_CALL_OUTPUT_TOKENS = 12;
+/** What the simulator thinks, with `thinking` enabled, and the signature it signs it with. */
+export const THINKING_PIECES = ['Let me think', ' about this.'];
+export const THINKING_SIGNATURE = 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds';
 
 
 export async function startAnthropicUpstream(): Promise<Upstream> {
@@ -24,11 +27,17 @@ export async function startAnthropicUpstream(): Promise<Upstream> {
   return startUpstream(async (request, res) => {
     served += 1;
     const ids = { message: `msg_sim${String(served).padStart(4, '0')}`, request: `req_sim${String(served).padStart(4, '0')}` };
-    if (request.method !== 'POST' || request.path.split('?')[0] !== '/v1/messages') {
+    const path = request.path.split('?')[0];
+    if (request.method !== 'POST' || (path !== '/v1/messages' && path !== '/v1/messages/count_tokens')) {
       return sendError(res, 404, 'not_found_error', 'Not found', ids.request);
     }
     if (!request.headers['x-api-key']) return sendError(res, 401, 'authentication_error', 'invalid x-api-key', ids.request);
     const body = isJson(request.body) ? request.body : {};
+    // Free upstream; counts what the prompt's tags say, else the request's size (as `answer` does).
+    if (path === '/v1/messages/count_tokens') {
+      if (!Array.isArray(body.messages)) return sendError(res, 400, 'invalid_request_error', 'messages: Field required', ids.request);
+      return sendJson(res, 200, { input_tokens: reportedUsage(lastUserText(body)).prompt ?? promptTokensOf(body) }, { 'request-id': ids.request });
+    }
     await answer(request, body, res, ids);
   });
 }
@@ -40,7 +49,12 @@ async function answer(request: RecordedRequest, body: Json, res: ServerResponse,
   // `output_tokens` counts thinking (Anthropic reports no count of its own for it).
   const reported = reportedUsage(lastUserText(body));
   const inputTokens = reported.prompt ?? promptTokensOf(request.body);
-  const thinking = reported.reasoning;
+  // With `thinking` on, the answer opens with a signed thinking block (its words billed as output).
+  const thinks = isJson(body.thinking) && (body.thinking.type === 'enabled' || body.thinking.type === 'adaptive');
+  const thinking = reported.reasoning + (thinks ? THINKING_PIECES.length : 0);
+  const thinkingBlock = { type: 'thinking', thinking: THINKING_PIECES.join(''), signature: THINKING_SIGNATURE };
+  const withThinking = (blocks: Json[]) => (thinks ? [thinkingBlock, ...blocks] : blocks);
+  const first = thinks ? 1 : 0;
   const cacheUsage = {
     cache_creation_input_tokens: reported.cacheWrite5m + reported.cacheWrite1h,
     cache_read_input_tokens: reported.cacheRead,
@@ -65,27 +79,28 @@ async function answer(request: RecordedRequest, body: Json, res: ServerResponse,
         'retry-after': '1',
       });
     case 'tool': {
-      const name = firstToolName(body);
-      if (!name) return sendError(res, 400, 'invalid_request_error', 'The [tool] scenario needs at least one tool.', ids.request);
+      const call = toolCallOf(toolNames(body), lastUserText(body));
+      if (!call) return sendError(res, 400, 'invalid_request_error', 'The [tool] scenario needs at least one tool.', ids.request);
       const toolId = `toolu_sim${ids.message.slice(-4)}`;
       if (!stream) {
-        const block = { type: 'tool_use', id: toolId, name, input: TOOL_ARGUMENTS };
-        return sendJson(res, 200, done(message({ output_tokens: TOOL_CALL_OUTPUT_TOKENS + thinking }), [block], 'tool_use'), { 'request-id': ids.request });
+        const block = { type: 'tool_use', id: toolId, name: call.name, input: call.input };
+        return sendJson(res, 200, done(message({ output_tokens: TOOL_CALL_OUTPUT_TOKENS + thinking }), withThinking([block]), 'tool_use'), { 'request-id': ids.request });
       }
       const sse = open(res, ids.request);
       sse.event('message_start', { type: 'message_start', message: message({ output_tokens: 1 }) });
-      sse.event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: toolId, name, input: {} } });
+      if (thinks) sse.thinking(0);
+      sse.event('content_block_start', { type: 'content_block_start', index: first, content_block: { type: 'tool_use', id: toolId, name: call.name, input: {} } });
       sse.event('ping', { type: 'ping' });
-      for (const piece of ['', ...jsonPieces(JSON.stringify(TOOL_ARGUMENTS))]) {
-        sse.event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: piece } });
+      for (const piece of ['', ...jsonPieces(JSON.stringify(call.input))]) {
+        sse.event('content_block_delta', { type: 'content_block_delta', index: first, delta: { type: 'input_json_delta', partial_json: piece } });
       }
-      sse.event('content_block_stop', { type: 'content_block_stop', index: 0 });
+      sse.event('content_block_stop', { type: 'content_block_stop', index: first });
       return sse.close('tool_use', TOOL_CALL_OUTPUT_TOKENS + thinking);
     }
     case 'die': {
       if (!stream) return void res.socket?.destroy();
       const sse = open(res, ids.request);
-      sse.start(message({ output_tokens: 1 }));
+      sse.start(message({ output_tokens: 1 }), 0);
       DIE_AFTER_WORDS.forEach((word) => sse.text(word));
       await sleep(20); // let the words reach the client before the connection drops
       return sse.die();
@@ -100,17 +115,17 @@ async function answer(request: RecordedRequest, body: Json, res: ServerResponse,
     if (!stream) {
       if (pauseMs) await sleep(pauseMs * words.length);
       const block = { type: 'text', text: words.join('') };
-      return sendJson(res, 200, done(message({ output_tokens: words.length + thinking }), [block], 'end_turn'), { 'request-id': ids.request });
+      return sendJson(res, 200, done(message({ output_tokens: words.length + thinking }), withThinking([block]), 'end_turn'), { 'request-id': ids.request });
     }
     const sse = open(res, ids.request);
-    sse.start(message({ output_tokens: 1 }));
+    sse.start(message({ output_tokens: 1 }), first, thinks);
     for (const word of words) {
       // The client went away (a cancelled stream): stop, as the real API does.
       if (sse.gone()) return;
-      sse.text(word);
+      sse.text(word, first);
       if (pauseMs) await sleep(pauseMs);
     }
-    sse.event('content_block_stop', { type: 'content_block_stop', index: 0 });
+    sse.event('content_block_stop', { type: 'content_block_stop', index: first });
     sse.close('end_turn', words.length + thinking);
   }
 }
@@ -127,14 +142,22 @@ function open(res: ServerResponse, requestId: string) {
     die: sse.die,
     /** True once the connection closed before the answer ended. */
     gone: () => gone || res.destroyed,
-    /** message_start, then a text block opens, then a ping (as in the guide's examples). */
-    start(message: Json) {
+    /** A thinking block at `index`: thinking_delta pieces, then its signature_delta (extended thinking's stream). */
+    thinking(index: number) {
+      event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+      for (const piece of THINKING_PIECES) event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: piece } });
+      event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: THINKING_SIGNATURE } });
+      event('content_block_stop', { type: 'content_block_stop', index });
+    },
+    /** message_start, then (with thinking) the thinking block, then a text block opens, then a ping (as in the guide's examples). */
+    start(message: Json, index: number, thinks = false) {
       event('message_start', { type: 'message_start', message });
-      event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+      if (thinks) this.thinking(0);
+      event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
       event('ping', { type: 'ping' });
     },
-    text(word: string) {
-      event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: word } });
+    text(word: string, index = 0) {
+      event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: word } });
     },
     close(stopReason: string, outputTokens: number) {
       event('message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outputTokens } });
@@ -172,7 +195,6 @@ function lastUserText(body: Json): string {
     .join('\n');
 }
 
-function firstToolName(body: Json): string | undefined {
-  const [first] = Array.isArray(body.tools) ? body.tools.filter(isJson) : [];
-  return typeof first?.name === 'string' ? first.name : undefined;
+function toolNames(body: Json): string[] {
+  return (Array.isArray(body.tools) ? body.tools.filter(isJson) : []).flatMap((tool) => (typeof tool.name === 'string' ? [tool.name] : []));
 }

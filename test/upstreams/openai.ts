@@ -21,7 +21,7 @@ import {
   SILENCE_MS,
   SLOW_CHUNK_MS,
   SLOW_WORDS,
-  TOOL_ARGUMENTS,
+  toolCallOf,
 } from './scenarios';
 import { isJson, sendJson, sleep, startSse, startUpstream, type Json, type RecordedRequest, type Upstream } from './server';
 
@@ -49,12 +49,12 @@ const errorBody = (message: string, type: string, code: string | null, param: st
 });
 
 /** The tool call's arguments as a client sees them arrive: a few pieces of the JSON text. */
-const ARGUMENT_PIECES = (() => {
-  const text = JSON.stringify(TOOL_ARGUMENTS);
+function argumentPieces(input: Record<string, unknown>): string[] {
+  const text = JSON.stringify(input);
   const pieces: string[] = [];
   for (let i = 0; i < text.length; i += 8) pieces.push(text.slice(i, i + 8));
   return pieces;
-})();
+}
 
 function lastUserText(body: Json): string {
   const messages = Array.isArray(body.messages) ? body.messages.filter(isJson) : [];
@@ -68,11 +68,11 @@ function lastUserText(body: Json): string {
     .join(' ');
 }
 
-function firstToolName(body: Json): string | undefined {
-  const tool = Array.isArray(body.tools) ? body.tools.find(isJson) : undefined;
-  const fn = tool && isJson(tool.function) ? tool.function : undefined;
-  return typeof fn?.name === 'string' ? fn.name : undefined;
+function toolNames(body: Json): string[] {
+  return (Array.isArray(body.tools) ? body.tools.filter(isJson) : []).flatMap((tool) => (isJson(tool.function) && typeof tool.function.name === 'string' ? [tool.function.name] : []));
 }
+
+type ToolCallOf = NonNullable<ReturnType<typeof toolCallOf>>;
 
 export async function startOpenAIUpstream(options: OpenAIUpstreamOptions = {}): Promise<Upstream> {
   const path = options.path ?? '/v1/chat/completions';
@@ -169,10 +169,10 @@ export async function startOpenAIUpstream(options: OpenAIUpstreamOptions = {}): 
         if (body.stream !== true) break;
         return streamHugeLine(res, request, answer, groq);
       case 'tool': {
-        const toolName = firstToolName(body);
-        if (toolName !== undefined) {
-          if (body.stream !== true) return sendJson(res, 200, toolCompletion(answer, toolName, groq));
-          return streamToolCall(res, request, answer, toolName, groq);
+        const call = toolCallOf(toolNames(body), lastUserText(body));
+        if (call !== undefined) {
+          if (body.stream !== true) return sendJson(res, 200, toolCompletion(answer, call, groq));
+          return streamToolCall(res, request, answer, call, groq);
         }
         break; // no tool offered: answer in words
       }
@@ -239,10 +239,11 @@ function textCompletion(answer: Answer, words: string[], groq: boolean) {
   return completion(answer, message, 'stop', words.length * answer.n, groq);
 }
 
-function toolCompletion(answer: Answer, toolName: string, groq: boolean) {
-  const toolCall = { id: 'call_sim_1', type: 'function', function: { name: toolName, arguments: ARGUMENT_PIECES.join('') } };
+function toolCompletion(answer: Answer, call: ToolCallOf, groq: boolean) {
+  const pieces = argumentPieces(call.input);
+  const toolCall = { id: 'call_sim_1', type: 'function', function: { name: call.name, arguments: pieces.join('') } };
   const message = { role: 'assistant', content: null, tool_calls: [toolCall], refusal: null, annotations: [] };
-  return completion(answer, message, 'tool_calls', ARGUMENT_PIECES.length * answer.n, groq);
+  return completion(answer, message, 'tool_calls', pieces.length * answer.n, groq);
 }
 
 /** One SSE writer for an answer: chunk frames, the finish frame, the optional usage frame, `[DONE]`. */
@@ -349,17 +350,18 @@ async function streamHugeLine(res: ServerResponse, request: RecordedRequest, ans
   stream.end('stop', HELLO_WORDS.length * answer.n);
 }
 
-function streamToolCall(res: ServerResponse, request: RecordedRequest, answer: Answer, toolName: string, groq: boolean): void {
+function streamToolCall(res: ServerResponse, request: RecordedRequest, answer: Answer, call: ToolCallOf, groq: boolean): void {
   const stream = chunkStream(res, request, answer, groq);
+  const pieces = argumentPieces(call.input);
   stream.delta(
     {
       role: 'assistant',
       content: null,
-      tool_calls: [{ index: 0, id: 'call_sim_1', type: 'function', function: { name: toolName, arguments: '' } }],
+      tool_calls: [{ index: 0, id: 'call_sim_1', type: 'function', function: { name: call.name, arguments: '' } }],
       refusal: null,
     },
     groq ? { x_groq: { id: answer.groqId } } : {},
   );
-  for (const piece of ARGUMENT_PIECES) stream.delta({ tool_calls: [{ index: 0, function: { arguments: piece } }] });
-  stream.end('tool_calls', ARGUMENT_PIECES.length * answer.n);
+  for (const piece of pieces) stream.delta({ tool_calls: [{ index: 0, function: { arguments: piece } }] });
+  stream.end('tool_calls', pieces.length * answer.n);
 }

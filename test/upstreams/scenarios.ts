@@ -37,6 +37,18 @@ export const DIE_AFTER_WORDS = ['Partial', ' answer'];
 /** The tool call every simulator makes for `tool`: the first tool offered, these arguments. */
 export const TOOL_ARGUMENTS = { city: 'Paris', unit: 'celsius' };
 
+/**
+ * The tool call a `[tool]` prompt gets: `[read=PATH]` with a `Read` tool offered (Claude Code's)
+ * reads that file, so an agent CLI runs a tool it has with valid input; otherwise the first tool
+ * offered, with TOOL_ARGUMENTS.
+ */
+export function toolCallOf(toolNames: string[], lastUserText: string): { name: string; input: Record<string, unknown> } | undefined {
+  const read = /\[read=([^\]]+)\]/.exec(lastUserText);
+  if (read?.[1] && toolNames.includes('Read')) return { name: 'Read', input: { file_path: read[1] } };
+  const [first] = toolNames;
+  return first === undefined ? undefined : { name: first, input: TOOL_ARGUMENTS };
+}
+
 /** Deterministic usage: prompt tokens from the request size, one output token per word sent. */
 export function promptTokensOf(requestBody: unknown): number {
   return 10 + Math.ceil(JSON.stringify(requestBody).length / 4);

@@ -3,6 +3,10 @@ import type { AppEnv } from '../../env';
 import type { BilledPathIn, ProductModule } from '../contract';
 import { bodySchemaOf, parseBody } from '../route-body';
 import { CHAT_COMPLETIONS } from './formats/chat-completions';
+import { MESSAGES } from './formats/messages';
+import { countTokensHandler, messagesHandler } from './formats/messages/handlers';
+import { planMessages } from './formats/messages/plan';
+import { countTokens, messages } from './formats/messages/routes';
 import { chatCompletionsHandler } from './handlers';
 import { priceChat } from './price';
 import type { CHAT } from './paths';
@@ -10,10 +14,13 @@ import { chatCompletions } from './routes';
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(chatCompletions, chatCompletionsHandler);
+  app.openapi(messages, messagesHandler);
+  app.openapi(countTokens, countTokensHandler);
 }
 
 export const prices: ProductModule<BilledPathIn<typeof CHAT>>['prices'] = {
   '/v1/chat/completions': async (body, c) => priceChat(CHAT_COMPLETIONS, parseBody(chatCompletions, body), c.env),
+  '/v1/messages': async (body, c) => priceChat(MESSAGES, planMessages(parseBody(messages, body), c.env).body, c.env),
 };
 
 export const tools: ProductModule<never>['tools'] = [
