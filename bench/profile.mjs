@@ -155,8 +155,8 @@ async function main() {
       : variant === 'no-settle' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-no-settle'), [[SETTLE_CALL, FAKE_SETTLE], [OPEN_HOLDS_CAP, NO_CAP]])
       : variant.startsWith('lazy-') ? patch(bundle, path.join(BENCH_DIR, '.out', `gateway-${variant}`), [['var LAZY_MS = 5;', `var LAZY_MS = ${variant.slice(5)};`]])
       : variant === 'route-only' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-route-only'), [[
-        'var chatCompletionsHandler = async (c) => {',
-        'var chatCompletionsHandler = async (c) => {\n  { const r = await fetch(c.env.OPENAI_BASE_URL + "/v1/chat/completions", { method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer x" }, body: JSON.stringify(c.req.valid("json")) }); return new Response(r.body, { headers: { "Content-Type": "application/json" } }); }',
+        'var chatCompletionsHandler = (c) => serveChat(c, CHAT_COMPLETIONS, c.req.valid("json"));',
+        'var chatCompletionsHandler = async (c) => {\n  { const r = await fetch(c.env.OPENAI_BASE_URL + "/v1/chat/completions", { method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer x" }, body: JSON.stringify(c.req.valid("json")) }); return new Response(r.body, { headers: { "Content-Type": "application/json" } }); }\n};',
       ]])
       : variant === 'client-only' ? buildGateway(path.join(BENCH_DIR, '.out', 'gateway-client-only'), ACCOUNT_IN_WORKER_ENTRY, ['--no-minify'])
       : variant === 'no-sql' ? patch(bundle, path.join(BENCH_DIR, '.out', 'gateway-no-sql'), [[SQL_CALL, NO_SQL]])

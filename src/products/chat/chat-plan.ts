@@ -23,13 +23,16 @@ export interface ChatPlan {
  * What the chat route and its quote (D25) both decide first: the model, its serving routes, the
  * content and parameter rules (400s before any money moves), the context check and the hold's
  * bound (D33). One function, so a quote answers for exactly the plan the route would hold.
+ * `uncarriedBytes`: what a format's native upstream receives that the internal request lacks.
  */
-export function planChat(request: ChatRequest, env: Env): ChatPlan {
+export function planChat(request: ChatRequest, env: Env, uncarriedBytes = 0): ChatPlan {
   const model = resolveModel(request.model, 'chat');
   const routes = servingRoutes(model, env);
   checkContent(request, model);
   applyParamRules(request, paramGroup(routes[0]!));
-  const prompt = measurePrompt(request, model);
+  const measured = measurePrompt(request, model);
+  // What a native upstream gets beyond the internal request counts one token per byte too, up to the context (D33).
+  const prompt = uncarriedBytes > 0 ? { ...measured, bound: Math.min(measured.bound + uncarriedBytes, model.contextLength) } : measured;
   if (prompt.estimate >= model.contextLength) {
     throw new GatewayError(
       'invalid_request',

@@ -7,7 +7,7 @@ import type { AppEnv } from '../../env';
 import type { Hold } from '../../../durable-objects/account/types';
 import type { ChatRequest } from '../../providers/chat/types';
 import { requestGuard } from '../../web/policy';
-import { dispatchChat, type Dispatched } from './dispatch';
+import { dispatchChat, type Dispatched, type NativeCall } from './dispatch';
 import { loweredMaxTokens, shortfallMessage, type HoldPlan } from './hold-plan';
 import { maySpeculate } from './speculation';
 
@@ -25,12 +25,14 @@ export interface HeldDispatch {
   speculative: boolean;
 }
 
-interface Ask {
+interface Ask<Body> {
   request: ChatRequest;
   model: ChatModel;
   routes: ChatRoute[];
   plan: HoldPlan;
   price: TokenPrice;
+  /** The client's body, for a route whose provider speaks its format (D30). */
+  native?: NativeCall<Body>;
 }
 
 /**
@@ -42,7 +44,7 @@ interface Ask {
  * falls back to the strict order, where D5 may lower the upstream's cap. Every failure after a
  * hold releases it.
  */
-export async function holdAndDispatch(c: Context<AppEnv>, ask: Ask): Promise<HeldDispatch> {
+export async function holdAndDispatch<Body>(c: Context<AppEnv>, ask: Ask<Body>): Promise<HeldDispatch> {
   const { request, model, routes, plan, price } = ask;
   const caller = c.get('caller');
   const account = caller.account;
@@ -66,6 +68,7 @@ export async function holdAndDispatch(c: Context<AppEnv>, ask: Ask): Promise<Hel
       signal: AbortSignal.any([signal, clientSignal]),
       maxTokens: loweredMaxTokens(plan, heldMicros, price, request.n ?? 1),
       guard: () => requestGuard(c),
+      ...(ask.native && { native: ask.native }),
     });
 
   const speculate = maySpeculate({

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { openaiChat } from '../../providers/openai/chat';
 import type { Usage } from '../../providers/chat/types';
-import { chatEventStream } from './stream';
+import { CHAT_COMPLETIONS } from './formats/chat-completions';
+import { chatEventStream, translatedSteps } from './stream';
 
 const context = { model: 'openai/gpt-4o-mini', requestId: 'req_test', created: 1_700_000_000 };
 const encoder = new TextEncoder();
@@ -26,8 +27,7 @@ function pipeline(
   const abortUpstream = vi.fn();
   const { body, settled } = chatEventStream({
     upstream,
-    translator: openaiChat.streamTranslator(context),
-    context,
+    steps: translatedSteps(openaiChat.streamTranslator(context), CHAT_COMPLETIONS.encoder(context)),
     promptEstimate: 50,
     settle,
     release,

@@ -1,7 +1,8 @@
-import type { ChatCompletionChunk, ResponseContext, StreamTranslator, Usage } from '../../providers/chat/types';
+import type { ChatCompletionChunk, SseEvent, StreamTranslator, Usage } from '../../providers/chat/types';
 import { SseParser } from '../../providers/chat/sse';
 import { idleReader } from '../../providers/idle';
-import { billableUsage, usageWire } from './usage';
+import type { NativeStep, NativeStreamReader, SseText, StreamEncoder, XService } from './formats/format';
+import { billableUsage } from './usage';
 
 export interface Settled {
   usage: Usage;
@@ -9,10 +10,26 @@ export interface Settled {
   balanceMicros: number;
 }
 
+/**
+ * One answer's stream as the client's format writes it: for each upstream event, what to send
+ * and what it delivered; then its end or its error. A translated stream is a provider adapter's
+ * translator and a format's encoder (`translatedSteps`); a native one passes events through
+ * (`NativeStreamReader`).
+ */
+export interface StreamSteps {
+  push(event: SseEvent): NativeStep;
+  /** What is still owed when the upstream stream ended (a translator's last chunks). */
+  finish(): NativeStep;
+  /** The usage reported so far; null when none was. */
+  usage(): Usage | null;
+  /** The end of a complete answer: its billed usage (none when its settlement never began) and `x_service`. */
+  end(usage: Usage | undefined, xService: XService | undefined): SseText;
+  error(message: string, xService: XService | undefined): SseText;
+}
+
 export interface ChatStreamOptions {
   upstream: ReadableStream<Uint8Array>;
-  translator: StreamTranslator;
-  context: ResponseContext;
+  steps: StreamSteps;
   promptEstimate: number;
   /** Charges the account for `usage`; called at most once, whatever ends the stream. */
   settle: (usage: Usage) => Promise<{ costMicros: number; balanceMicros: number }>;
@@ -24,20 +41,61 @@ export interface ChatStreamOptions {
   idleMs: number;
   /** The client's request signal: it aborts when the client disconnects, even while the upstream is silent. */
   clientSignal?: AbortSignal;
-  /** Builds the final frame's `x_service` member (D15). */
-  xService: (settled: Settled) => Record<string, string>;
+  /** Builds the final event's `x_service` member (D15). */
+  xService: (settled: Settled) => XService;
 }
 
 /** Delta members that carry a reasoning model's thinking as text. */
 const REASONING_MEMBERS = ['reasoning_content', 'reasoning'] as const;
 
 const encoder = new TextEncoder();
-const frame = (value: unknown) => encoder.encode(`data: ${JSON.stringify(value)}\n\n`);
-const DONE = encoder.encode('data: [DONE]\n\n');
+const NOTHING: NativeStep = { out: '', delivered: false, finished: false, text: '' };
+
+/** What a batch of internal chunks delivered: its text (output, reasoning included), and whether any of the answer or its end was in it. */
+function noteChunks(chunks: ChatCompletionChunk[], write: (chunk: ChatCompletionChunk) => SseText): NativeStep {
+  const step = { out: '', delivered: false, finished: false, text: '' };
+  for (const chunk of chunks) {
+    step.out += write(chunk);
+    for (const choice of chunk.choices) {
+      const delta: Record<string, unknown> = choice.delta;
+      if (choice.delta.content) step.text += choice.delta.content;
+      for (const call of choice.delta.tool_calls ?? []) step.text += (call.function?.name ?? '') + (call.function?.arguments ?? '');
+      // Reasoning the upstream streams beside the answer (DeepSeek's `reasoning_content`, Groq's `reasoning`) is output too.
+      for (const name of REASONING_MEMBERS) if (typeof delta[name] === 'string') step.text += delta[name];
+      // Any member but the role reached the client: something of the answer was delivered (D6).
+      if (Object.entries(delta).some(([name, value]) => name !== 'role' && value !== null && value !== undefined && value !== '')) step.delivered = true;
+      if (choice.finish_reason) step.finished = true;
+    }
+  }
+  return step;
+}
+
+/** A provider adapter's translated chunks, written by a format's encoder. */
+export function translatedSteps(translator: StreamTranslator, encoder: StreamEncoder): StreamSteps {
+  const write = (chunk: ChatCompletionChunk) => encoder.chunk(chunk);
+  return {
+    push: (event) => noteChunks(translator.push(event), write),
+    finish: () => noteChunks(translator.finish(), write),
+    usage: () => translator.usage(),
+    end: (usage, xService) => encoder.end(usage, xService),
+    error: (message, xService) => encoder.error(message, xService),
+  };
+}
+
+/** A native stream's events as they pass through (D30). */
+export function nativeSteps(reader: NativeStreamReader): StreamSteps {
+  return {
+    push: (event) => reader.push(event),
+    finish: () => NOTHING,
+    usage: () => reader.usage(),
+    end: (usage, xService) => reader.end(usage, xService),
+    error: (message, xService) => reader.error(message, xService),
+  };
+}
 
 /**
- * Translates an upstream event stream into chat chunks as each read arrives (no buffering),
- * then sends the usage frame with the cost and `data: [DONE]`. An upstream error, an upstream
+ * Writes an upstream event stream in the client's format as each read arrives (no buffering),
+ * then the end with its usage and cost (`x_service`). An upstream error, an upstream
  * that stops before finishing or sends nothing for `idleMs`, ends with an error frame, never a
  * clean-looking end, and charges what was delivered. A client that disconnects (the body
  * cancelled, or `clientSignal`, which also fires while the upstream is silent) cancels the
@@ -45,7 +103,7 @@ const DONE = encoder.encode('data: [DONE]\n\n');
  * is charged: the hold is released.
  */
 export function chatEventStream(options: ChatStreamOptions): { body: ReadableStream<Uint8Array>; settled: Promise<Settled | null> } {
-  const { translator, context } = options;
+  const { steps } = options;
   const reader = idleReader(options.upstream, options.idleMs);
   const decoder = new TextDecoder();
   const parser = new SseParser();
@@ -54,7 +112,6 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
   let delivered = false;
   let finished = false;
   let left = false;
-  let chunkId: string | undefined;
 
   let settleStarted = false;
   /** What the stream bills, known before its settlement is acknowledged (or not). */
@@ -66,7 +123,7 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
     if (settleStarted) return null;
     settleStarted = true;
     try {
-      const reported = translator.usage();
+      const reported = steps.usage();
       if (ending !== 'complete' && !delivered) {
         // The client got no answer (an error frame, or nothing before it left): nothing to charge
         // for, whatever the provider reported; what it bills is the operator's loss.
@@ -84,20 +141,14 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
     }
   };
 
-  const note = (chunks: ChatCompletionChunk[]) => {
-    for (const chunk of chunks) {
-      chunkId ??= chunk.id;
-      for (const choice of chunk.choices) {
-        const delta: Record<string, unknown> = choice.delta;
-        if (choice.delta.content) streamedText += choice.delta.content;
-        for (const call of choice.delta.tool_calls ?? []) streamedText += (call.function?.name ?? '') + (call.function?.arguments ?? '');
-        // Reasoning the upstream streams beside the answer (DeepSeek's `reasoning_content`, Groq's `reasoning`) is output too.
-        for (const name of REASONING_MEMBERS) if (typeof delta[name] === 'string') streamedText += delta[name];
-        // Any member but the role reached the client: something of the answer was delivered (D6).
-        if (!delivered && Object.entries(delta).some(([name, value]) => name !== 'role' && value !== null && value !== undefined && value !== '')) delivered = true;
-        if (choice.finish_reason) finished = true;
-      }
-    }
+  const note = (step: NativeStep) => {
+    streamedText += step.text;
+    if (step.delivered) delivered = true;
+    if (step.finished) finished = true;
+    return step.out;
+  };
+  const write = (controller: ReadableStreamDefaultController<Uint8Array>, text: SseText) => {
+    if (text) controller.enqueue(encoder.encode(text));
   };
 
   let output: ReadableStreamDefaultController<Uint8Array> | undefined;
@@ -111,10 +162,10 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
           const { done, value } = await reader.read();
           // The client left while this read waited: `leave` has settled it.
           if (left) return;
-          const chunks = (done ? parser.end() : parser.push(decoder.decode(value, { stream: true }))).flatMap((event) => translator.push(event));
-          if (done) chunks.push(...translator.finish());
-          note(chunks);
-          for (const chunk of chunks) controller.enqueue(frame(chunk));
+          let out = '';
+          for (const event of done ? parser.end() : parser.push(decoder.decode(value, { stream: true }))) out += note(steps.push(event));
+          if (done) out += note(steps.finish());
+          write(controller, out);
           if (done) {
             if (!finished) throw new Error('The provider ended the stream before the answer was complete.');
             // A settlement acknowledged nowhere (docs/operators/money.md, "What a client was told is what the ledger says"): the answer is whole, so it ends
@@ -123,24 +174,11 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
               console.error('settlement acknowledged nowhere; the stream ends without a cost', err);
               return null;
             });
-            if (billed) {
-              controller.enqueue(
-                frame({
-                  id: chunkId ?? `chatcmpl-${context.requestId}`,
-                  object: 'chat.completion.chunk',
-                  created: context.created,
-                  model: context.model,
-                  choices: [],
-                  usage: usageWire(billed),
-                  ...(result && { x_service: options.xService(result) }),
-                }),
-              );
-            }
-            controller.enqueue(DONE);
+            write(controller, steps.end(billed, result ? options.xService(result) : undefined));
             controller.close();
             return;
           }
-          if (chunks.length > 0) return;
+          if (out) return;
         }
       } catch (err) {
         options.abortUpstream();
@@ -148,13 +186,7 @@ export function chatEventStream(options: ChatStreamOptions): { body: ReadableStr
         if (left) return;
         const result = await settleOnce('failed').catch(() => null);
         const message = err instanceof Error ? err.message : String(err);
-        controller.enqueue(
-          frame({
-            error: { code: 'provider_error', type: 'api_error', message: `The provider's stream failed: ${message}` },
-            ...(result ? { x_service: options.xService(result) } : {}),
-          }),
-        );
-        controller.enqueue(DONE);
+        write(controller, steps.error(`The provider's stream failed: ${message}`, result ? options.xService(result) : undefined));
         controller.close();
       }
     },

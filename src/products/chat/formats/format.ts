@@ -40,8 +40,11 @@ export type SseText = string;
 export interface StreamEncoder {
   /** The events for one internal chunk. */
   chunk(chunk: ChatCompletionChunk): SseText;
-  /** The events that end a complete answer: its billed usage, and `x_service` when the charge was acknowledged. */
-  end(usage: Usage, xService: XService | undefined): SseText;
+  /**
+   * The events that end a complete answer: its billed usage (none when its settlement never
+   * began), and `x_service` when the charge was acknowledged.
+   */
+  end(usage: Usage | undefined, xService: XService | undefined): SseText;
   /** The events that end a failed answer: the format's error event. */
   error(message: string, xService: XService | undefined): SseText;
 }
@@ -64,7 +67,7 @@ export interface NativeStreamReader {
   /** The usage reported so far; null when none was. */
   usage(): Usage | null;
   /** What was held back, written once the charge is known (D15: `x_service` in the last `message_delta` / `response.completed`). */
-  end(usage: Usage, xService: XService | undefined): SseText;
+  end(usage: Usage | undefined, xService: XService | undefined): SseText;
   /** The format's error event. */
   error(message: string, xService: XService | undefined): SseText;
 }
