@@ -18,8 +18,8 @@ export const sseEvent = (type: string, data: Json): SseText => `event: ${type}\n
 type Open = { kind: 'message'; text: string; refusal: boolean } | { kind: 'call'; index: number; call: ToolCall };
 
 export interface ResponsesEncoder extends StreamEncoder {
-  /** The Response as `end` will write it (the item in progress taken as done), for the store. */
-  response(usage: Usage): Json;
+  /** The Response `end` wrote (for the store); null before. */
+  final(): Json | null;
 }
 
 export function responsesEncoder(body: ResponsesBody, context: ResponseContext): ResponsesEncoder {
@@ -37,6 +37,7 @@ export function responsesEncoder(body: ResponsesBody, context: ResponseContext):
     const response = responseObject(body, context, { status: 'in_progress', output: [] });
     return emit('response.created', { response }) + emit('response.in_progress', { response });
   };
+  let written: Json | null = null;
   const itemOf = (current: Open) =>
     current.kind === 'message'
       ? messageItem(context, current.text, 'completed', current.refusal)
@@ -107,12 +108,12 @@ export function responsesEncoder(body: ResponsesBody, context: ResponseContext):
     },
     end(usage: Usage | undefined, xService: XService | undefined) {
       const out = start() + close();
-      const response = final(usage, output);
+      const response = (written = final(usage, output));
       return out + emit(response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response, ...(xService && { x_service: xService }) });
     },
     error(message: string, xService: XService | undefined) {
       return start() + emit('error', { code: 'provider_error', message, param: null, ...(xService && { x_service: xService }) });
     },
-    response: (usage) => final(usage, open ? [...output, itemOf(open)] : output),
+    final: () => written,
   };
 }
