@@ -35,7 +35,10 @@ const asItems = (input: ResponsesBody['input']): InputItemBody[] =>
 function withIds(items: InputItemBody[], responseId: string): Json[] {
   const tail = responseId.replace(/^resp_/, '');
   const prefix: Record<string, string> = { message: 'msg', function_call: 'fc', function_call_output: 'fco', reasoning: 'rs' };
-  return items.map((item, i) => (typeof item.id === 'string' ? item : { id: `${prefix[item.type ?? 'message'] ?? 'item'}_${tail}_${i}`, ...item }));
+  return items.map((item, i) => {
+    const type = item.type ?? 'message';
+    return { id: typeof item.id === 'string' ? item.id : `${prefix[type] ?? 'item'}_${tail}_${i}`, ...item, type };
+  });
 }
 
 /**

@@ -23,7 +23,7 @@ export interface ResponsesFormat extends ChatFormat<ResponsesBody> {
  */
 export function responsesFormat(client: ResponsesBody, options: { native: boolean }): ResponsesFormat {
   let answered: Json | null = null;
-  const wire = nativeWire((response) => (answered = response));
+  const wire = nativeWire((response) => (answered = response), client.previous_response_id);
   return {
     path: '/v1/responses',
     toChat: (body) => translate(body, options).request,
@@ -49,7 +49,7 @@ export function responsesFormat(client: ResponsesBody, options: { native: boolea
       native: {
         ...wire,
         streamReader(context) {
-          const reader = nativeReader(context);
+          const reader = nativeReader(context, client.previous_response_id);
           return {
             ...reader,
             end(usage, xService) {

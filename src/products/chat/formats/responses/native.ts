@@ -43,7 +43,16 @@ export function outputText(response: unknown): string {
     .join('');
 }
 
-const withModel = (response: unknown, model: string) => (isRecord(response) ? { ...response, model } : response);
+/**
+ * What the client sees of OpenAI's Response: the model id it asked for, and the
+ * `previous_response_id` it sent (the gateway sent OpenAI the whole history instead).
+ */
+export interface Echo {
+  model: string;
+  previousResponseId?: string | null;
+}
+const echoed = (response: unknown, echo: Echo) =>
+  isRecord(response) ? { ...response, model: echo.model, ...(echo.previousResponseId && { previous_response_id: echo.previousResponseId }) } : response;
 
 /** Events that end an answer: held back for `x_service`. */
 const FINAL = new Set(['response.completed', 'response.incomplete']);
@@ -55,7 +64,8 @@ export interface ResponsesNativeReader extends NativeStreamReader {
   final(): Json | null;
 }
 
-export function nativeReader(context: ResponseContext): ResponsesNativeReader {
+export function nativeReader(context: ResponseContext, previousResponseId?: string | null): ResponsesNativeReader {
+  const echo: Echo = { model: context.model, previousResponseId };
   let usage: Usage | null = null;
   let held: Json | null = null;
   let sequence = 0;
@@ -76,13 +86,13 @@ export function nativeReader(context: ResponseContext): ResponsesNativeReader {
         throw new UpstreamStreamError(String(error.message ?? 'The provider could not complete the response.'));
       }
       if (FINAL.has(type)) {
-        held = { ...data, response: withModel(data.response, context.model) };
+        held = { ...data, response: echoed(data.response, echo) };
         usage = usageOf(isRecord(data.response) ? data.response.usage : undefined);
         return { out: '', delivered: false, finished: true, text: '' };
       }
       const text = typeof data.delta === 'string' ? data.delta : '';
       // Events that carry the whole Response name the model; the client sees the id it asked for.
-      const out: SseText = 'response' in data ? sseEvent(type, { ...data, type, response: withModel(data.response, context.model) }) : `event: ${type}\ndata: ${event.data}\n\n`;
+      const out: SseText = 'response' in data ? sseEvent(type, { ...data, type, response: echoed(data.response, echo) }) : `event: ${type}\ndata: ${event.data}\n\n`;
       return { out, delivered: DELIVERING.test(type), finished: false, text };
     },
     usage: () => usage,
@@ -98,7 +108,7 @@ export function nativeReader(context: ResponseContext): ResponsesNativeReader {
   };
 }
 
-export function nativeWire(onFinal?: (response: Json) => void): NativeWire<ResponsesBody> {
+export function nativeWire(onFinal?: (response: Json) => void, previousResponseId?: string | null): NativeWire<ResponsesBody> {
   return {
     provider: 'openai',
     buildRequest(body, target, { maxTokens }) {
@@ -111,11 +121,11 @@ export function nativeWire(onFinal?: (response: Json) => void): NativeWire<Respo
       };
     },
     parseResponse(body, context) {
-      const response = withModel(body, context.model);
+      const response = echoed(body, { model: context.model, previousResponseId });
       if (isRecord(response)) onFinal?.(response);
       return { body: response, usage: usageOf(isRecord(body) ? body.usage : undefined), text: outputText(body) };
     },
-    streamReader: (context) => nativeReader(context),
+    streamReader: (context) => nativeReader(context, previousResponseId),
     errorMessage(status, body) {
       if (isRecord(body) && isRecord(body.error) && typeof body.error.message === 'string') return body.error.message;
       return typeof body === 'string' && body ? body.slice(0, 500) : `OpenAI answered ${status}.`;
