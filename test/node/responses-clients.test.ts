@@ -8,6 +8,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { Agent, OpenAIProvider, Runner, setTracingDisabled, tool } from '@openai/agents';
 import { generateText, streamText } from 'ai';
 import OpenAI from 'openai';
+import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HELLO_WORDS } from '../upstreams/scenarios';
 import { startStack, type Stack } from './stack';
@@ -98,8 +99,7 @@ describe.each(MODELS)('the Responses clients on %s', (model) => {
     const getWeather = tool({
       name: 'get_weather',
       description: 'Current weather for a city',
-      parameters: { type: 'object' as const, properties: { city: { type: 'string' }, unit: { type: 'string' } }, required: ['city', 'unit'], additionalProperties: false as const },
-      strict: false,
+      parameters: z.object({ city: z.string(), unit: z.string() }),
       execute: async (args) => {
         calls.push(args);
         return '18 degrees';

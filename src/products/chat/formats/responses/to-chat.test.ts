@@ -114,3 +114,14 @@ describe('Responses to chat', () => {
     expect(paramOf(() => translate(body(extra)))).toBe(param);
   });
 });
+
+describe('Responses to chat, for a body OpenAI takes intact', () => {
+  it('refuses nothing, and sets aside what the chat request cannot hold for the hold to count', () => {
+    const hosted = { type: 'web_search' };
+    const reference = { type: 'item_reference', id: 'msg_1' };
+    const reasoning = { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'x'.repeat(100) };
+    const { request, uncarried } = translate(body({ input: [{ role: 'user', content: 'hi' }, reference, reasoning], tools: [hosted], tool_choice: { type: 'web_search' }, background: true, include: ['reasoning.encrypted_content'] }), { native: true });
+    expect(request.messages).toEqual([{ role: 'user', content: 'hi' }]);
+    expect(uncarried).toEqual(expect.arrayContaining([hosted, reference, reasoning, { type: 'web_search' }, true, ['reasoning.encrypted_content']]));
+  });
+});
