@@ -108,6 +108,22 @@ describe.each(MODELS)('responses on %s', (_, model) => {
     expect(cost).toBe(await priced(model, completed!.response.usage!));
   });
 
+  it('ends a stream whose upstream dies with an error event, charged only for what was delivered', async () => {
+    const { apiKey, balance } = await client();
+    const before = micros(await balance());
+    const res = await fetch(`${stack.gateway.url}/v1/responses`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ model, stream: true, store: false, input: '[die]' }),
+    });
+    const frames = (await res.text()).split('\n\n').filter(Boolean);
+    expect(frames.some((frame) => frame.includes('Partial'))).toBe(true);
+    expect(frames.some((frame) => frame.startsWith('event: response.completed'))).toBe(false);
+    const last = JSON.parse(frames.at(-1)!.split('\n')[1]!.slice('data: '.length));
+    expect(last).toMatchObject({ type: 'error', code: 'provider_error', x_service: { cost_usd: expect.any(String) } });
+    expect(before - micros(await balance())).toBe(micros(last.x_service.cost_usd));
+  });
+
   it('round-trips a function tool, chained by previous_response_id, streamed and not', async () => {
     const { openai } = await client();
     for (const stream of [false, true]) {

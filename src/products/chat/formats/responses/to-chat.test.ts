@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import codexRequest from '../../../../../test/fixtures/clients/codex-0.171.0-responses-request.json';
 import { GatewayError } from '../../../../errors';
 import { ResponsesRequest, type ResponsesBody } from './schema';
 import { translate } from './to-chat';
@@ -123,5 +124,25 @@ describe('Responses to chat, for a body OpenAI takes intact', () => {
     const { request, uncarried } = translate(body({ input: [{ role: 'user', content: 'hi' }, reference, reasoning], tools: [hosted], tool_choice: { type: 'web_search' }, background: true, include: ['reasoning.encrypted_content'] }), { native: true });
     expect(request.messages).toEqual([{ role: 'user', content: 'hi' }]);
     expect(uncarried).toEqual(expect.arrayContaining([hosted, reference, reasoning, { type: 'web_search' }, true, ['reasoning.encrypted_content']]));
+  });
+});
+
+describe("Codex 0.171.0's own request (captured on the wire)", () => {
+  const codex = ResponsesRequest.parse({ ...codexRequest, model: 'anthropic/claude-haiku-4-5' });
+
+  it('translates for any model: its functions and its namespace offered, web_search set aside, its developer turns kept', () => {
+    const { request, hosted } = translate(codex);
+    expect(hosted).toEqual(['web_search']);
+    const names = (request.tools ?? []).map((tool) => tool.function.name);
+    expect(names).toEqual(expect.arrayContaining(['exec_command', 'update_goal', 'multi_agent_v1__spawn_agent']));
+    expect(request.messages.map((message) => message.role)).toEqual(['developer', 'developer', 'user', 'user']);
+    expect(request).toMatchObject({ stream: true, tool_choice: 'auto', parallel_tool_calls: true, prompt_cache_key: expect.any(String) });
+    expect(request).not.toHaveProperty('include');
+    expect(request).not.toHaveProperty('store');
+  });
+
+  it('holds, for OpenAI, the bytes of what the chat request lacks: web_search and include', () => {
+    const { uncarried } = translate(codex, { native: true });
+    expect(uncarried).toEqual([{ type: 'web_search', external_web_access: false }, ['reasoning.encrypted_content']]);
   });
 });
