@@ -3,13 +3,14 @@
 // each flushed as written, a usage chunk when `stream_options.include_usage` is set, then [DONE].
 // FIRST_BYTE_MS (0) delays the answer's first byte (status line included), as a real model's
 // first token comes late: the whole non-streamed answer, or the stream's start.
-// The image and video routes are bench/media-upstream.mjs's.
+// The image and video routes are bench/media-upstream.mjs's; Messages and Responses bench/formats-upstream.mjs's.
 // Bookkeeping for bench/edge.mjs: requests are counted per path, and a chat request whose body
 // carries `bench-tag:<id>` is remembered (when it arrived, when its last byte was written, on the
 // monotonic clock every process shares, and whether its client left first);
 // `GET /bench/stats?tag=<prefix>` answers `{ requests: {"METHOD /path": n}, tags: {id: {...}} }`.
 // Run as a child process: `node bench/upstream.mjs` prints `READY <port>` once listening.
 import http from 'node:http';
+import { formatRoute, isFormatPath } from './formats-upstream.mjs';
 import { isMediaPath, mediaRoute } from './media-upstream.mjs';
 
 const PORT = Number(process.env.UPSTREAM_PORT ?? 0);
@@ -94,7 +95,8 @@ const server = http.createServer((req, res) => {
   const route = `${req.method} ${req.url.split('?')[0]}`;
   if (route === 'GET /bench/stats') return stats(req, res);
   requests[route] = (requests[route] ?? 0) + 1;
-  if (req.method !== 'POST' || !req.url.endsWith('/chat/completions')) {
+  const format = req.method === 'POST' && isFormatPath(req.url);
+  if (req.method !== 'POST' || (!format && !req.url.endsWith('/chat/completions'))) {
     if (isMediaPath(req.url)) return void mediaRoute(req, res).catch(() => res.destroy());
     res.writeHead(404, { 'Content-Type': 'application/json' });
     res.end('{"error":{"message":"not found"}}');
@@ -111,6 +113,7 @@ const server = http.createServer((req, res) => {
       res.end('{"error":{"message":"invalid JSON"}}');
       return;
     }
+    if (format) return void formatRoute(req, res, body).catch(() => res.destroy());
     const model = body.model ?? 'gpt-4o-mini';
     const entry = track(JSON.stringify(body.messages ?? ''), res);
     if (body.stream) {

@@ -1,5 +1,4 @@
 import type { AppEnv } from './env';
-import { GatewayError } from './errors';
 import { renderError } from './routes/error-response';
 import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
@@ -44,7 +43,10 @@ export function createApp() {
     .get('/openapi.json', lazy(() => import('./routes/openapi-document'), 'openApiDocument'));
 
   // A browser that opens an unknown address gets a page; API clients the envelope.
-  app.notFound(async (c) => (await import('./pages/error-page')).renderPageError(new GatewayError('not_found', `No route for ${c.req.method} ${c.req.path}.`), c));
+  app.notFound(async (c) => {
+    const [{ renderPageError }, { unknownRoute }] = await Promise.all([import('./pages/error-page'), import('./routes/unknown-route')]);
+    return renderPageError(unknownRoute(c.req.method, c.req.path), c);
+  });
   app.onError(renderError);
   return app;
 }

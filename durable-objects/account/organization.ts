@@ -325,6 +325,7 @@ export class Organization {
       availableMicros: Math.min(available, capRoom, key?.remainingMicros ?? Infinity),
       accountAvailableMicros: available,
       fundToken: org.fund_token,
+      organizationId: org.id,
     };
   }
 

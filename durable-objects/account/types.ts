@@ -104,6 +104,8 @@ export interface Spendable extends AuthorizedKey {
   /** The account's own available balance, whatever the key's limits. */
   accountAvailableMicros: number;
   fundToken: string | null;
+  /** D29: set when the money is an organization's, whose member this key's account is. */
+  organizationId?: string;
 }
 
 export interface Settlement {

@@ -30,18 +30,35 @@ export type RequestLine = {
   request_id: string;
   method: string;
   route: string | null;
+  /** The path a request no route matched (`route` null): truncated, with secret-like segments taken out (`unmatchedPath`). */
+  path?: string;
   status: number;
   total_ms: number;
   error_code?: string;
 } & Omit<RequestLogFields, 'until'>;
 
-export function requestLine(request: { requestId: string; method: string; route: string | null; status: number; totalMs: number; error?: unknown }, fields: RequestLogFields): RequestLine {
+/** Segments that may be a capability or a key: long base62/base64url runs, and anything shaped like our keys and codes. */
+const SECRET_SEGMENT = /^(?:ak-|inv-|ct-|sk-).+|^[A-Za-z0-9_-]{20,}$/;
+/** The most of an unmatched path a log line keeps. */
+export const UNMATCHED_PATH_MAX = 200;
+
+/** What a log line says of a path no route matched: segments that may be secrets as `…`, cut at 200 characters. */
+export function unmatchedPath(path: string): string {
+  const kept = path
+    .split('/')
+    .map((segment) => (SECRET_SEGMENT.test(segment) ? '…' : segment))
+    .join('/');
+  return kept.length > UNMATCHED_PATH_MAX ? `${kept.slice(0, UNMATCHED_PATH_MAX)}…` : kept;
+}
+
+export function requestLine(request: { requestId: string; method: string; route: string | null; path?: string; status: number; totalMs: number; error?: unknown }, fields: RequestLogFields): RequestLine {
   // Spelled out, so every line lists its fields in one order (undefined ones are left out by JSON.stringify).
   return {
     event: 'request',
     request_id: request.requestId,
     method: request.method,
     route: request.route,
+    path: request.route === null && request.path !== undefined ? unmatchedPath(request.path) : undefined,
     status: request.status,
     account_id: fields.account_id,
     key_id: fields.key_id,

@@ -42,6 +42,15 @@ section > :last-child, form > :last-child { margin-bottom: 0; }
 .bar h1 { margin: 0; }
 .bar button { margin-top: 0; }
 a { color: var(--accent); }
+pre { background: #fff; border: 1px solid var(--line); border-radius: .375rem; padding: .75rem; margin: 0; overflow-x: auto; font-size: .875rem; line-height: 1.45; }
+section pre { border: 0; padding: 0; }
+ul.links { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; list-style: none; padding: 0; margin: 1rem 0 0; }
+form.filters { display: flex; flex-wrap: wrap; align-items: end; gap: .5rem .75rem; margin: 1rem 0 .5rem; }
+form.filters label { margin: 0; }
+form.filters input, form.filters select { width: auto; margin: 0; }
+form.filters button { margin-top: 0; }
+select { font: inherit; padding: .5rem .6rem; border: 1px solid #767676; border-radius: .375rem; background: #fff; min-height: 44px; }
+.ok { color: var(--ok); }
 `;
 
 /** Polls the balance every 4 seconds and says so when a credit lands, without a reload. */
@@ -51,9 +60,15 @@ const FUND_JS = `
   const notice = document.getElementById('notice');
   if (!balance || !balance.dataset.statusUrl) return;
   const micros = (text) => Math.round(Number(String(text).replace(/[^0-9.\\-]/g, '')) * 1e6);
-  // As the page writes it: cents, and the micro-dollars only when there are any.
-  const usd = (m) => (m / 1e6).toFixed(6).replace(/(\\.\\d\\d\\d*?)0+$/, '$1');
-  let last = micros(balance.textContent);
+  // As the page writes it (displayUsd): cents, or the micro-dollars below a cent.
+  const usd = (m) => {
+    const size = Math.abs(m);
+    const sign = m < 0 ? '-$' : '$';
+    if (size > 0 && size < 10000) return sign + (size / 1e6).toFixed(6).replace(/0+$/, '');
+    const cents = Math.round(size / 10000);
+    return sign + Math.floor(cents / 100).toLocaleString('en-US') + '.' + String(cents % 100).padStart(2, '0');
+  };
+  let last = Number(balance.dataset.micros);
   const poll = async () => {
     try {
       const res = await fetch(balance.dataset.statusUrl, { cache: 'no-store' });
@@ -61,8 +76,8 @@ const FUND_JS = `
         const body = await res.json();
         const now = micros(body.balance_usd);
         if (now !== last) {
-          balance.textContent = '$' + usd(now);
-          if (now > last && notice) notice.textContent = 'Credit received: +$' + usd(now - last) + '.';
+          balance.textContent = usd(now);
+          if (now > last && notice) notice.textContent = 'Credit received: +' + usd(now - last) + '.';
           last = now;
         }
       }

@@ -15,14 +15,18 @@ const topUpPages = () => import('./dashboard/top-up-handlers');
 const organizationPages = () => import('./dashboard/organizations-handlers');
 const fundPages = () => import('./fund/handlers');
 const signInPages = () => import('./signin/handlers');
+const homePages = () => import('./home/handlers');
+const modelPages = () => import('./models/handlers');
 
 /**
- * The pages a person opens (fund, claim, sign-in, dashboard) and their assets: one room with its
+ * The pages a person opens (the landing page, the model catalog, fund, claim, sign-in, dashboard) and their assets: one room with its
  * own error handler, so a browser is answered with a page (`renderPageError`), never the API's JSON.
  */
 export function pagesApp() {
   const pages = new Hono<AppEnv>();
   pages
+    .get('/', lazy(homePages, 'homePage'))
+    .get('/models', lazy(modelPages, 'modelsPage'))
     .get('/fund/:token', lazy(fundPages, 'fundPage'))
     .get('/fund/:token/status', lazy(fundPages, 'fundStatus'))
     .post('/fund/:token/card', limitBody(4 * KiB), lazy(fundPages, 'fundCard'))

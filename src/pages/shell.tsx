@@ -35,9 +35,16 @@ export function Shell(props: { title: string; scripts?: string[]; styles?: strin
   );
 }
 
-/** A balance as a person reads it: dollars and cents, and the micro-dollars only when there are any. */
+/**
+ * Money as a person reads it: dollars and cents (`$20.00`, `$1,234.57`), rounded to the cent;
+ * below a cent, the micro-dollars that are there (`$0.000099`), so a small charge is never `$0.00`.
+ */
 export function displayUsd(micros: number): string {
-  return `$${formatUsd(micros).replace(/(\.\d\d\d*?)0+$/, '$1')}`;
+  const sign = micros < 0 ? '-' : '';
+  const size = Math.abs(micros);
+  if (size > 0 && size < 10_000) return `${sign}$${formatUsd(size).replace(/0+$/, '')}`;
+  const cents = Math.round(size / 10_000);
+  return `${sign}$${Math.floor(cents / 100).toLocaleString('en-US')}.${String(cents % 100).padStart(2, '0')}`;
 }
 
 /** A date as `2026-11-25` (UTC). */

@@ -5,6 +5,13 @@ import type { Upstream } from '../upstreams/server';
 import { ARTIFACTS, claimInBrowser, DESKTOP, fitsWidth, launchBrowser, openTab, PHONE } from './browser';
 import { startGateway, type RunningGateway } from './gateway-process';
 
+/** Money as the pages write it: cents, and the micro-dollars only below a cent. */
+function shownUsd(micros: number): string {
+  if (micros > 0 && micros < 10_000) return `$${(micros / 1e6).toFixed(6).replace(/0+$/, '')}`;
+  const cents = Math.round(micros / 10_000);
+  return `$${Math.floor(cents / 100).toLocaleString('en-US')}.${String(cents % 100).padStart(2, '0')}`;
+}
+
 /**
  * The dashboard as its human uses it, in Debian's Chromium with a virtual passkey authenticator:
  * an agent registers, is funded by the operator and starts a claim; the person claims it with a
@@ -213,8 +220,8 @@ describe('the dashboard in a browser', () => {
       await go(page, orgPath);
       const row = page.locator(`#members tr[data-account-id="${member.accountId}"]`);
       await expect(row.locator('.badge').innerText()).resolves.toBe('active');
-      await expect(row.locator('.member-spend').innerText()).resolves.toBe(`$${(cost / 1e6).toFixed(6).replace(/(\.\d\d\d*?)0+$/, '$1')}`);
-      await expect(page.locator('#org-balance').innerText()).resolves.toBe(`$${((5_000_000 - cost) / 1e6).toFixed(6).replace(/(\.\d\d\d*?)0+$/, '$1')}`);
+      await expect(row.locator('.member-spend').innerText()).resolves.toBe(shownUsd(cost));
+      await expect(page.locator('#org-balance').innerText()).resolves.toBe(shownUsd(5_000_000 - cost));
       const today = new Date().toISOString().slice(0, 10);
       await expect(page.locator(`#member-chart rect.bar[data-model="${member.accountId.slice(0, 8)}"][data-day="${today}"]`).count()).resolves.toBe(1);
       await expect(page.getByRole('img', { name: 'Spend per day by member, last 30 days (UTC)' }).count()).resolves.toBe(1);

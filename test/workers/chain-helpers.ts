@@ -55,6 +55,24 @@ export async function reorg(depth: number, txs: [unknown, number][] = []) {
   await syncClock();
 }
 
+/**
+ * Lands a signed transaction again in one new block, after a mint of the token (a higher tip, so
+ * the block orders the mint first): its Transfer log is then the block's second (log index 1).
+ */
+export async function landAfterAMint(signed: string): Promise<string> {
+  const [, , minter] = await rpc<string[]>('eth_accounts');
+  await rpc('evm_setAutomine', [false]);
+  try {
+    const mint = encodeFunctionData({ abi: ERC20, functionName: 'mint', args: [minter as `0x${string}`, 1n] });
+    await rpc('eth_sendTransaction', [{ from: minter, to: token, data: mint, maxPriorityFeePerGas: '0x2540be400', maxFeePerGas: '0x174876e800' }]);
+    const hash = await rpc<string>('eth_sendRawTransaction', [signed]);
+    await mine(1);
+    return hash;
+  } finally {
+    await rpc('evm_setAutomine', [true]);
+  }
+}
+
 /** A watcher cursor kept in memory, starting after block `start`. */
 export function memoryCursor(start: number): CursorStore {
   let block = start;

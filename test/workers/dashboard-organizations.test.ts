@@ -96,7 +96,7 @@ describe('an organization in its owner’s dashboard', () => {
     const today = new Date().toISOString().slice(0, 10);
     expect(shown.html).toContain(`data-model="${member.account_id.slice(0, 8)}" data-day="${today}"`);
     expect(shown.html).toContain('Spend per day by member, last 30 days (UTC)');
-    expect(shown.html).toContain('id="org-balance">$1.998766<');
+    expect(shown.html).toContain('id="org-balance">$2.00<');
 
     // Removed: its next request spends its own balance again.
     const removed = await owner.visitor.post(`/dashboard/organizations/${orgId}/members/${member.account_id}/remove`, {});

@@ -41,13 +41,13 @@ describe('the overview', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('Content-Security-Policy')).toContain("default-src 'none'");
     expect(res.headers.get('Cache-Control')).toBe('no-store');
-    expect(html).toContain('<dd id="balance">$9.958</dd>');
+    expect(html).toContain('<dd id="balance">$9.96</dd>');
     const today = new Date().toISOString().slice(0, 10);
     expect(html).toMatch(new RegExp(`<rect class="bar" data-model="openai/gpt-image-1" data-day="${today}"`));
     expect(html).toMatch(new RegExp(`<rect class="bar" data-model="openai/gpt-4o-mini" data-day="${today}"`));
     expect(html).toContain(`<title>${today} openai/gpt-4o-mini: $0.002</title>`);
     expect(html).toContain('role="img" aria-labelledby="usage-chart-title usage-chart-desc"');
-    expect(html).toContain('$0.042 spent from');
+    expect(html).toContain('$0.04 spent from');
     expect(html).toContain('<td data-label="Method">Operator credit</td>');
     expect(html).toContain('<td data-label="Amount" class="num">$10.00</td>');
     // The navigation, auto top-up included, the current page marked.

@@ -41,6 +41,25 @@ async function keyIdOf(agent: Registered): Promise<string> {
 }
 
 describe('an organization and its members', () => {
+  it("shows an uncapped member's quote only what the request could spend, never the organization's balance", async () => {
+    const org = await createOrganization('quoted', '50');
+    const member = await funded('1');
+    expect((await join(member, await invite(org.organization_id, { auto_approve: true }))).status).toBe(200);
+    const scrapeQuote = await send('/v1/quote', member.api_key, { path: '/v1/scrape', body: { url: 'https://example.com/' } });
+    expect(await scrapeQuote.json()).toMatchObject({ available_usd: formatUsd(SCRAPE_PRICE_MICROS.standard), affordable: true });
+    const chatQuote = (await (await send('/v1/quote', member.api_key, { path: '/v1/chat/completions', body: { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] } })).json()) as {
+      available_usd: string;
+      worst_case_usd: string;
+      affordable: boolean;
+      max_tokens_affordable: number;
+    };
+    // Enough to say what max_tokens the room covers (here the model's cap), and far below the $50.
+    expect(chatQuote.affordable).toBe(true);
+    expect(chatQuote.max_tokens_affordable).toBe(16_384);
+    expect(parseUsd(chatQuote.available_usd)!).toBeLessThan(1_000_000);
+    expect(parseUsd(chatQuote.available_usd)!).toBeGreaterThanOrEqual(parseUsd(chatQuote.worst_case_usd)!);
+  });
+
   it('charges an approved member\'s requests to the organization, and the member\'s own balance again after it leaves', async () => {
     const org = await createOrganization('research', '5');
     expect(org.fund_url).toMatch(/\/fund\//);
@@ -80,9 +99,12 @@ describe('an organization and its members', () => {
     expect(await found.json()).toMatchObject({ id: requestId, status: 'succeeded', cost_usd: cost });
     expect((await agentAccount(member)).organization).toMatchObject({ status: 'active', spent_this_month_usd: cost });
 
-    // A quote (D25) reads the organization's room: here the cap's, $2 less what was spent.
+    // A quote (D25) reads the organization's room (here the cap's, $2 less what was spent), shown
+    // only up to what the request could spend: a member never reads its organization's balance.
     const quote = await send('/v1/quote', member.api_key, { path: '/v1/scrape', body: { url: 'https://example.com/' } });
-    expect(await quote.json()).toMatchObject({ available_usd: formatUsd(2_000_000 - parseUsd(cost)!), affordable: true });
+    expect(await quote.json()).toMatchObject({ available_usd: formatUsd(SCRAPE_PRICE_MICROS.standard), affordable: true });
+    const bigCrawl = await send('/v1/quote', member.api_key, { path: '/v1/crawl', body: { url: 'https://example.com/', limit: 500 } });
+    expect(await bigCrawl.json()).toMatchObject({ available_usd: formatUsd(2_000_000 - parseUsd(cost)!), affordable: false });
 
     const left = await send('/agent/org/leave', member.api_key);
     expect(left.status).toBe(200);

@@ -126,7 +126,33 @@ describe('the request log line', () => {
     const { lines } = await logged(`/admin/accounts/${agent.account_id}/suspend`, { ...post({ reason: 'review' }), headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(lines).toEqual([expect.objectContaining({ route: '/admin/accounts/:account_id/suspend', status: 200, account_id: agent.account_id })]);
     const unknown = await logged('/no/such/place', { headers: { Accept: 'application/json' } });
-    expect(unknown.lines).toEqual([expect.objectContaining({ route: null, status: 404, error_code: 'not_found' })]);
+    expect(unknown.lines).toEqual([expect.objectContaining({ route: null, path: '/no/such/place', status: 404, error_code: 'not_found' })]);
+  });
+
+  it('of an unmatched route records its path, cut short and without the segments that may be secrets', async () => {
+    const key = `ak-${'k'.repeat(45)}`;
+    const token = 'T'.repeat(43);
+    const { lines, raw } = await logged(`/v1/keys/${key}/fund/${token}/x?api_key=${key}`, { headers: { Accept: 'application/json' } });
+    expect(lines).toEqual([expect.objectContaining({ route: null, path: '/v1/keys/…/fund/…/x', status: 404 })]);
+    expect(raw).not.toContain(key);
+    expect(raw).not.toContain(token);
+    const long = await logged(`/v1/${'a/'.repeat(300)}`, { headers: { Accept: 'application/json' } });
+    expect((long.lines[0]!.path as string).length).toBe(201);
+  });
+});
+
+describe('an unknown /v1 route', () => {
+  it('answers 404 naming the closest served routes', async () => {
+    const typo = await logged('/v1/chat/completion', post({}));
+    expect(typo.res.status).toBe(404);
+    const message = (JSON.parse(typo.text) as { error: { message: string } }).error.message;
+    expect(message).toMatch(/^No route for POST \/v1\/chat\/completion\. Closest served: POST \/v1\/chat\/completions, /);
+    expect(message).toContain('GET /openapi.json lists every route');
+    // A served path with another method: the route it has is named first.
+    const wrongMethod = await logged('/v1/chat/completions', { headers: { Accept: 'application/json' } });
+    expect((JSON.parse(wrongMethod.text) as { error: { message: string } }).error.message).toContain('Closest served: POST /v1/chat/completions');
+    const parameter = await logged('/v1/videos/generations/abc', { method: 'DELETE', headers: { Accept: 'application/json' } });
+    expect((JSON.parse(parameter.text) as { error: { message: string } }).error.message).toContain('Closest served: GET /v1/videos/generations/{id}');
   });
 });
 

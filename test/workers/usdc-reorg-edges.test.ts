@@ -1,5 +1,4 @@
 import { env } from 'cloudflare:workers';
-import { encodeFunctionData } from 'viem';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { like } from 'drizzle-orm';
 import { database } from '../../src/db';
@@ -8,7 +7,7 @@ import { deposits } from '../../src/db/schema';
 import { reverseDepositCredit, UNPLACED_GRACE_MS } from '../../src/funding/reorg';
 import { watchPass, type CursorStore } from '../../src/funding/watch';
 import { creditPayment, type SettledPayment } from '../../src/x402/payment';
-import { blockHash, chainConfig as config, depositsOfTx, ERC20, head, memoryCursor, mine, payer, receiptOf, reorg, rpc, syncClock, token, transfer, transferRequest, withChain } from './chain-helpers';
+import { blockHash, chainConfig as config, depositsOfTx, head, landAfterAMint, memoryCursor, mine, payer, receiptOf, reorg, rpc, syncClock, transfer, transferRequest, withChain } from './chain-helpers';
 import { accountStub, register } from './helpers';
 
 /**
@@ -105,16 +104,7 @@ describe('a reorg between the recheck and the reads of one pass', () => {
     expect(await rpc<boolean>('evm_revert', [snapshot])).toBe(true);
     await syncClock();
     await mine(2);
-    const [, , minter] = await rpc<string[]>('eth_accounts');
-    await rpc('evm_setAutomine', [false]);
-    try {
-      const mint = encodeFunctionData({ abi: ERC20, functionName: 'mint', args: [minter as `0x${string}`, 1n] });
-      await rpc('eth_sendTransaction', [{ from: minter, to: token, data: mint, maxPriorityFeePerGas: '0x2540be400', maxFeePerGas: '0x174876e800' }]);
-      expect(await rpc<string>('eth_sendRawTransaction', [signed])).toBe(sent.hash);
-      await mine(1);
-    } finally {
-      await rpc('evm_setAutomine', [true]);
-    }
+    expect(await landAfterAMint(signed)).toBe(sent.hash);
     const moved = await receiptOf(sent.hash);
     expect(Number(moved?.blockNumber)).toBe(start + 3);
     expect(Number(moved?.logs[0]?.logIndex)).toBe(1);

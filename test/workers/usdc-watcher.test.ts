@@ -1,16 +1,14 @@
 import { env } from 'cloudflare:workers';
-import { encodeFunctionData, parseAbi } from 'viem';
-import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { database } from '../../src/db';
 import { depositById, expireIntents, insertIntent, recordDeposit, recordPaidDeposit, X402_DEPOSIT_NOTE } from '../../src/db/funding';
 import { deposits, fundingIntents } from '../../src/db/schema';
 import { ChainMismatchError } from '../../src/funding/chain-mismatch';
-import type { UsdcConfig } from '../../src/funding/usdc-config';
-import type { ReadBlock } from '../../src/funding/reorg';
-import { watchPass, type CursorStore, type RecheckWalk } from '../../src/funding/watch';
+import { watchPass, type CursorStore } from '../../src/funding/watch';
 import { eq } from 'drizzle-orm';
 import { accountStub, ADMIN_TOKEN, bearer, call, expectError, json, register } from './helpers';
+import { chainConfig, depositAddress, depositsOfTx, head, landAfterAMint, memoryCursor as sharedCursor, mine, payer, receiptOf, rpc, rpcUrl, syncClock, token, transfer, transferRequest } from './chain-helpers';
 
 /**
  * The USDC watcher's passes one at a time, inside workerd on real D1 and account Durable Objects,
@@ -21,65 +19,18 @@ import { accountStub, ADMIN_TOKEN, bearer, call, expectError, json, register } f
  * between the credit and its record.
  */
 
-const { rpcUrl, token, payer, depositAddress } = inject('chain');
-const config: UsdcConfig = { rpcUrl, token: token as `0x${string}`, depositAddress: depositAddress as `0x${string}`, confirmations: 3, chainId: 8453 };
+const config = chainConfig;
 const withChain = { ...env, BASE_RPC_URL: rpcUrl } as Env;
-const ERC20 = parseAbi(['function transfer(address to, uint256 value) returns (bool)', 'function mint(address to, uint256 value)']);
-
-async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(rpcUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
-
-/** The request of the payer's transfer of `micros` to the deposit address (for `eth_sendTransaction` or `anvil_reorg`). */
-const transferRequest = (micros: number) => ({ from: payer, to: token, data: encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [config.depositAddress, BigInt(micros)] }) });
-
-/**
- * The payer sends `micros` of the token to the deposit address. Anvil automines, but it answers
- * `eth_sendTransaction` before the block is sealed, so the receipt is polled for (as viem's
- * `waitForTransactionReceipt` does); reading it once failed in CI with a null receipt.
- */
-async function transfer(micros: number): Promise<{ hash: string; block: number }> {
-  const hash = await rpc<string>('eth_sendTransaction', [transferRequest(micros)]);
-  for (let attempt = 0; attempt < 250; attempt++) {
-    const receipt = await rpc<{ blockNumber: string } | null>('eth_getTransactionReceipt', [hash]);
-    if (receipt) return { hash, block: Number(receipt.blockNumber) };
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`no receipt for ${hash} after 5 s`);
-}
-
-/**
- * Sets the node's clock to the wall clock's next second. Anvil's revert and reorg wind its clock
- * back to the common ancestor's time, so later blocks would carry timestamps from before the
- * intents the tests make; a real chain's timestamps follow the wall clock.
- */
-const syncClock = () => rpc('anvil_setTime', [Math.ceil(Date.now() / 1000)]);
-const mine = (blocks: number) => rpc('anvil_mine', [`0x${blocks.toString(16)}`]);
-const head = async () => Number(await rpc<string>('eth_blockNumber'));
 const blockTimeMs = async (block: number) => Number((await rpc<{ timestamp: string }>('eth_getBlockByNumber', [`0x${block.toString(16)}`, false])).timestamp) * 1000;
-/** Where a transaction landed now (after any reorg). */
-const receiptOf = (hash: string) => rpc<{ blockNumber: string; logs: { logIndex: string }[] } | null>('eth_getTransactionReceipt', [hash]);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A watcher cursor kept in memory (chain-helpers.ts), whose block the tests read back. */
 function memoryCursor(start: number): CursorStore & { value: () => number } {
+  const cursor = sharedCursor(start);
   let block = start;
-  let read: ReadBlock[] = [];
-  let walk: RecheckWalk | undefined;
-  return {
-    get: async () => block,
-    set: async (next) => void (block = next),
-    readBlocks: async () => read,
-    setReadBlocks: async (blocks) => void (read = blocks),
-    recheckWalk: async () => walk,
-    setRecheckWalk: async (next) => void (walk = next),
-    value: () => block,
-  };
+  return { ...cursor, get: async () => block, set: async (next) => void (block = next), value: () => block };
 }
 
-/** A fresh account with an intent for an amount no other test uses (open for the next hour unless `times` says otherwise). */
 async function intentFor(amountMicros: number, times: { createdAt?: number; expiresAt?: number } = {}) {
   const agent = await register();
   const createdAt = times.createdAt ?? Date.now();
@@ -99,7 +50,6 @@ async function intentFor(amountMicros: number, times: { createdAt?: number; expi
 
 const creditsOf = async (stub: ReturnType<typeof accountStub>) => (await stub.ledgerEntries(20)).filter((row) => row.kind === 'credit');
 const intentStatus = async (id: string) => (await database(env).select().from(fundingIntents).where(eq(fundingIntents.id, id)).get())?.status;
-const depositsOfTx = (hash: string) => database(env).select().from(deposits).where(eq(deposits.txHash, hash)).all();
 
 /** Passes until one finds nothing more to do with the chain as it is (at most a few). */
 async function settle(cursor: CursorStore, passConfig = config) {
@@ -193,17 +143,7 @@ describe('the USDC watcher', () => {
     // The reorg: the same signed transaction lands one block earlier, after another Transfer log.
     expect(await rpc<boolean>('evm_revert', [snapshot])).toBe(true);
     await syncClock();
-    const [, , minter] = await rpc<string[]>('eth_accounts');
-    await rpc('evm_setAutomine', [false]);
-    try {
-      // A higher tip, so the block orders it first.
-      const mint = encodeFunctionData({ abi: ERC20, functionName: 'mint', args: [minter as `0x${string}`, 1n] });
-      await rpc('eth_sendTransaction', [{ from: minter, to: token, data: mint, maxPriorityFeePerGas: '0x2540be400', maxFeePerGas: '0x174876e800' }]);
-      expect(await rpc<string>('eth_sendRawTransaction', [signed])).toBe(sent.hash);
-      await mine(1);
-    } finally {
-      await rpc('evm_setAutomine', [true]);
-    }
+    expect(await landAfterAMint(signed)).toBe(sent.hash);
     const moved = await receiptOf(sent.hash);
     expect(Number(moved?.blockNumber)).toBe(start + 1);
     const logIndex = Number(moved?.logs[0]?.logIndex);

@@ -11,7 +11,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * complete: at once for a plain answer, when the stream ends for one whose handler set
  * `c.var.log.until` (its cost is known only then). Handlers add what they know to `c.var.log`;
  * this reads the rest from the context it already has (no I/O, one JSON.stringify). The route is
- * the matched pattern (`/uploads/:token`), never the path: capability tokens stay out of logs.
+ * the matched pattern (`/uploads/:token`), never the path: capability tokens stay out of logs. A
+ * request no route matched logs its path instead, with segments that may be secrets taken out.
  */
 export function requestLog(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -26,7 +27,7 @@ export function requestLog(): MiddlewareHandler<AppEnv> {
       fields.key_id ??= c.get('caller')?.account.keyId;
       fields.cost_usd ??= c.res.headers.get(COST_HEADER) ?? undefined;
       const line = requestLine(
-        { requestId: c.get('requestId'), method: c.req.method, route: route === '*' || route === '/*' ? null : route, status, totalMs: Date.now() - started, error: c.error },
+        { requestId: c.get('requestId'), method: c.req.method, route: route === '*' || route === '/*' ? null : route, path: c.req.path, status, totalMs: Date.now() - started, error: c.error },
         fields,
       );
       console.log(JSON.stringify(line));

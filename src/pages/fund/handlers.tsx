@@ -76,6 +76,7 @@ function render(
       shortId={target.accountId.slice(0, 8)}
       createdAt={new Date(target.account.createdAt).toISOString().slice(0, 10)}
       balanceUsd={displayUsd(target.account.balanceMicros)}
+      balanceMicros={target.account.balanceMicros}
       csrf={csrfToken(c, `/fund/${target.token}`)}
       notice={parts.notice}
       suspended={target.account.suspended !== null}

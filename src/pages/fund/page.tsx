@@ -8,6 +8,8 @@ export interface FundPageProps {
   createdAt: string;
   /** As a person reads it: `$25.00`. */
   balanceUsd: string;
+  /** Exact, for the page's live status (the shown balance is rounded to the cent). */
+  balanceMicros: number;
   csrf: string;
   notice?: string;
   /** D28: the account's keys are refused; paying it still works. */
@@ -42,7 +44,7 @@ export function FundPage(props: FundPageProps) {
       </h1>
       <p class="muted">Created {props.createdAt}. Anyone with this link can add money to this account; it grants nothing else.</p>
       <p class="balance">
-        Balance <strong id="balance" data-status-url={`${base}/status`} aria-live="polite">{props.balanceUsd}</strong>
+        Balance <strong id="balance" data-status-url={`${base}/status`} data-micros={String(props.balanceMicros)} aria-live="polite">{props.balanceUsd}</strong>
       </p>
       {props.suspended && (
         <p id="suspended" class="error" role="alert">
@@ -53,16 +55,41 @@ export function FundPage(props: FundPageProps) {
         {props.notice ?? ''}
       </p>
 
-      <section aria-labelledby="card-title">
-        <h2 id="card-title">Pay by card</h2>
-        {props.card.enabled ? <CardForm base={base} csrf={props.csrf} card={props.card} /> : <p>Card payments are not available on this gateway.</p>}
-      </section>
+      {!props.card.enabled && !props.usdc.enabled ? (
+        <NoRails />
+      ) : (
+        <>
+          <section aria-labelledby="card-title">
+            <h2 id="card-title">Pay by card</h2>
+            {props.card.enabled ? <CardForm base={base} csrf={props.csrf} card={props.card} /> : <p>Card payments are not available on this gateway.</p>}
+          </section>
 
-      <section aria-labelledby="usdc-title">
-        <h2 id="usdc-title">Pay with USDC on Base</h2>
-        {props.usdc.enabled ? <UsdcPart base={base} csrf={props.csrf} usdc={props.usdc} /> : <p>USDC payments are not available on this gateway.</p>}
-      </section>
+          <section aria-labelledby="usdc-title">
+            <h2 id="usdc-title">Pay with USDC on Base</h2>
+            {props.usdc.enabled ? <UsdcPart base={base} csrf={props.csrf} usdc={props.usdc} /> : <p>USDC payments are not available on this gateway.</p>}
+          </section>
+        </>
+      )}
     </Shell>
+  );
+}
+
+/** Neither card nor USDC is set up (so no x402 either, which settles in USDC): what the payer and the operator can do instead of a dead end. */
+function NoRails() {
+  return (
+    <section id="no-rails" aria-labelledby="no-rails-title">
+      <h2 id="no-rails-title">No payment method is set up here yet</h2>
+      <p>This gateway's operator has not turned on card or USDC payments, so this page cannot take money yet. The balance is safe, and this link keeps working.</p>
+      <ul>
+        <li>
+          Ask the operator to top the account up directly, quoting its id above (<code>{'POST /admin/accounts/{id}/credits'}</code>).
+        </li>
+        <li>
+          If you run this gateway: set <code>STRIPE_SECRET_KEY</code> and <code>STRIPE_WEBHOOK_SECRET</code> for cards, or <code>BASE_RPC_URL</code> and{' '}
+          <code>USDC_DEPOSIT_ADDRESS</code> for USDC on Base, then reload this page.
+        </li>
+      </ul>
+    </section>
   );
 }
 

@@ -1,6 +1,6 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import { holdFailureError } from '../../accounts/failures';
-import { affordableOutputTokens } from '../../billing/cost';
+import { affordableOutputTokens, tokenCostMicros } from '../../billing/cost';
 import type { AppEnv } from '../../env';
 import { formatUsd } from '../../money';
 import { priceRequest, type PricedRequest } from '../../products/price-request';
@@ -18,6 +18,9 @@ export const quoteHandler: RouteHandler<typeof quote, AppEnv> = async (c) => {
   const spendable = await caller.account.spendable(caller.keyHash, priced.model ?? undefined, priced.route);
   if (!spendable.ok) throw holdFailureError(spendable);
   const available = spendable.availableMicros;
+  // A member is shown its headroom only up to what this request could ever spend, not its
+  // organization's balance (issue 35); `affordable` and `max_tokens_affordable` read the real one.
+  const shown = spendable.organizationId ? Math.min(available, mostItCouldSpend(priced)) : available;
   return c.json(
     {
       object: 'quote' as const,
@@ -25,13 +28,21 @@ export const quoteHandler: RouteHandler<typeof quote, AppEnv> = async (c) => {
       model: priced.model,
       worst_case_usd: formatUsd(priced.worstMicros),
       estimated_usd: formatUsd(priced.estimatedMicros),
-      available_usd: formatUsd(available),
+      available_usd: formatUsd(shown),
       affordable: available >= priced.minMicros,
       ...(priced.chat && { max_tokens_affordable: maxTokensAffordable(priced.chat, available) }),
     },
     200,
   );
 };
+
+/** The most a request could cost: its worst case, or for chat its prompt with every choice at the model's output cap. */
+function mostItCouldSpend(priced: PricedRequest): number {
+  if (!priced.chat) return priced.worstMicros;
+  const { model, price, promptTokens, choices } = priced.chat;
+  const full = tokenCostMicros({ inputTokens: promptTokens, outputTokens: model.maxOutputTokens * choices, cacheReadTokens: 0, cacheWriteTokens: 0 }, price);
+  return Math.max(priced.worstMicros, full);
+}
 
 /** The largest max_tokens (per choice) the amount pays for after the prompt, up to the model's cap; 0 when it does not cover the prompt. */
 function maxTokensAffordable(chat: NonNullable<PricedRequest['chat']>, availableMicros: number): number {

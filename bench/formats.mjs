@@ -1,0 +1,110 @@
+// The formats section of `npm run bench` (issue 37): the same upstream asked in each chat wire
+// format. One gateway, the bench upstream speaking Chat Completions, Anthropic Messages and OpenAI
+// Responses (bench/formats-upstream.mjs); six targets taking turns request by request, so a slow
+// spell of the machine falls on all of them: Chat Completions to an OpenAI and to an Anthropic
+// model (through their adapters), Responses and Messages to their own provider (passed through),
+// and each to the other's (translated). Rows compare within this one run.
+import path from 'node:path';
+import { ROUNDS, applyMigrations, cpuSeconds, gatewayWorkerOptions, log, num, percentile, setupGateway, sorted, startMiniflare, UPSTREAM_KEY } from './lib.mjs';
+
+const N = num('BENCH_FORMATS_N', 1000);
+const STREAM_N = num('BENCH_FORMATS_STREAM_N', 200);
+const CPU_N = num('BENCH_FORMATS_CPU_N', 300);
+const WARMUP = 30;
+const OPENAI = 'openai/gpt-4o-mini';
+const ANTHROPIC = 'anthropic/claude-haiku-4-5';
+const PROMPT = 'Say hello';
+
+const bodies = {
+  chat: (model) => ({ model, messages: [{ role: 'user', content: PROMPT }], max_tokens: 16 }),
+  messages: (model) => ({ model, messages: [{ role: 'user', content: PROMPT }], max_tokens: 16 }),
+  responses: (model) => ({ model, input: PROMPT, max_output_tokens: 16 }),
+};
+const PATHS = { chat: '/v1/chat/completions', messages: '/v1/messages', responses: '/v1/responses' };
+/** What a complete stream of each format ends with. */
+const END = { chat: 'data: [DONE]', messages: 'message_stop', responses: 'response.completed' };
+
+const TARGETS = [
+  { key: 'chat-openai', name: 'Chat Completions → OpenAI model', format: 'chat', model: OPENAI },
+  { key: 'responses-openai', name: 'Responses → OpenAI model (passed through)', format: 'responses', model: OPENAI },
+  { key: 'messages-openai', name: 'Messages → OpenAI model (translated)', format: 'messages', model: OPENAI },
+  { key: 'chat-anthropic', name: 'Chat Completions → Anthropic model', format: 'chat', model: ANTHROPIC },
+  { key: 'messages-anthropic', name: 'Messages → Anthropic model (passed through)', format: 'messages', model: ANTHROPIC },
+  { key: 'responses-anthropic', name: 'Responses → Anthropic model (translated)', format: 'responses', model: ANTHROPIC },
+];
+
+async function once(client, url, target, stream, headers) {
+  const res = await client.request(url, { ...bodies[target.format](target.model), ...(stream && { stream: true }) }, headers);
+  if (res.status !== 200 || (stream && !res.body.includes(END[target.format]))) {
+    throw new Error(`${target.name}${stream ? ' (stream)' : ''}: status ${res.status}: ${res.body.slice(0, 300)}`);
+  }
+  return res;
+}
+
+/** Each target once per turn, in an order that swaps every turn, `n` turns: every target's times. */
+async function turns(client, base, headers, n, stream, pick) {
+  const out = new Map(TARGETS.map((t) => [t.key, []]));
+  for (let i = 0; i < n; i++) {
+    const order = i % 2 === 0 ? TARGETS : [...TARGETS].reverse();
+    for (const t of order) out.get(t.key).push(pick(await once(client, `${base}${PATHS[t.format]}`, t, stream, headers)));
+  }
+  return out;
+}
+
+export async function measureFormats({ client, bundleDir, config, upstreamUrl, stateRoot }) {
+  const options = gatewayWorkerOptions(bundleDir, config, upstreamUrl);
+  options.bindings = { ...options.bindings, ANTHROPIC_API_KEY: UPSTREAM_KEY, ANTHROPIC_BASE_URL: upstreamUrl };
+  const gateway = await startMiniflare('formats-gateway', options, path.join(stateRoot, 'formats-gateway'));
+  try {
+    await applyMigrations(gateway.mf, config);
+    const { apiKey } = await setupGateway(client, gateway.url);
+    const headers = { Authorization: `Bearer ${apiKey}` };
+    log(`formats: ${TARGETS.length} targets in turns, ${N} non-streamed and ${STREAM_N} streamed each, then ${CPU_N} per target for CPU`);
+    await turns(client, gateway.url, headers, WARMUP, false, () => 0);
+    await turns(client, gateway.url, headers, WARMUP, true, () => 0);
+    const total = await turns(client, gateway.url, headers, N, false, (r) => r.totalMs);
+    const ttfb = await turns(client, gateway.url, headers, STREAM_N, true, (r) => r.ttfbMs);
+    // CPU per request: a block per target (a process's CPU cannot be split between requests in turn), in rounds.
+    const cpu = new Map(TARGETS.map((t) => [t.key, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const t of round % 2 === 0 ? TARGETS : [...TARGETS].reverse()) {
+        const before = cpuSeconds(gateway.pids).ours;
+        const n = Math.ceil(CPU_N / ROUNDS);
+        for (let i = 0; i < n; i++) await once(client, `${gateway.url}${PATHS[t.format]}`, t, false, headers);
+        cpu.get(t.key).push(((cpuSeconds(gateway.pids).ours - before) / n) * 1e6);
+      }
+    }
+    return report(total, ttfb, cpu);
+  } finally {
+    await gateway.stop();
+  }
+}
+
+function report(total, ttfb, cpu) {
+  const p50 = (values) => percentile(sorted(values), 50);
+  const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+  const row = (key) => ({ p50: p50(total.get(key)), p99: percentile(sorted(total.get(key)), 99), ttfb: p50(ttfb.get(key)), cpu: mean(cpu.get(key)) });
+  const rows = Object.fromEntries(TARGETS.map((t) => [t.key, row(t.key)]));
+  const f2 = (x) => x.toFixed(2);
+  const d = (a, b) => `${a - b >= 0 ? '+' : ''}${(a - b).toFixed(2)}`;
+  const lines = [
+    '### Formats',
+    '',
+    '| target | c=1 p50 (ms) | c=1 p99 (ms) | stream TTFB p50 (ms) | workerd CPU per request (µs) |',
+    '|:--|--:|--:|--:|--:|',
+    ...TARGETS.map((t) => `| ${t.name} | ${f2(rows[t.key].p50)} | ${f2(rows[t.key].p99)} | ${f2(rows[t.key].ttfb)} | ${rows[t.key].cpu.toFixed(0)} |`),
+    '',
+    '| check (issue 37) | measured | target |',
+    '|:--|--:|--:|',
+    `| Responses passed through, over Chat Completions to the same OpenAI upstream: p50 | ${d(rows['responses-openai'].p50, rows['chat-openai'].p50)} ms | ≤ +0.20 ms |`,
+    `| the same: CPU per request | ${d(rows['responses-openai'].cpu, rows['chat-openai'].cpu).replace(/\.\d+$/, '')} µs | ≤ +100 µs |`,
+    `| Messages passed through, over Chat Completions to the same Anthropic upstream: p50 | ${d(rows['messages-anthropic'].p50, rows['chat-anthropic'].p50)} ms | ≤ +0.20 ms |`,
+    `| the same: CPU per request | ${d(rows['messages-anthropic'].cpu, rows['chat-anthropic'].cpu).replace(/\.\d+$/, '')} µs | ≤ +100 µs |`,
+    `| Messages translated (OpenAI model): stream TTFB over the passed-through Messages stream | ${d(rows['messages-openai'].ttfb, rows['messages-anthropic'].ttfb)} ms | ≤ +0.50 ms |`,
+    `| Responses translated (Anthropic model): stream TTFB over the passed-through Responses stream | ${d(rows['responses-anthropic'].ttfb, rows['responses-openai'].ttfb)} ms | ≤ +0.50 ms |`,
+    '',
+    `- ${N} non-streamed and ${STREAM_N} streamed requests per target at c=1, the six taking turns (order reversed every turn) on one gateway and one upstream (5 words, 10 ms apart when streamed); CPU: ${CPU_N} sequential requests per target in ${ROUNDS} alternating blocks, the gateway's workerd processes' utime + stime per request.`,
+    `- Run ${new Date().toISOString()}.`,
+  ];
+  return lines.join('\n');
+}

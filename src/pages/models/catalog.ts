@@ -1,0 +1,46 @@
+import { MODELS } from '../../catalog/models';
+import { modelEntry } from '../../catalog/model-entry';
+import type { CatalogModel } from '../../catalog/types';
+import { PROVIDERS } from '../../providers/registry';
+import { isConfigured } from '../../providers/credentials';
+
+export const MODEL_TYPES = ['chat', 'image', 'video', 'audio'] as const;
+export type ModelTypeFilter = (typeof MODEL_TYPES)[number];
+
+/** One row of the catalog page: what a person compares, read off the same entry `/v1/models` serves. */
+export interface CatalogRow {
+  id: string;
+  name: string;
+  maker: string;
+  type: CatalogModel['type'];
+  context: number | null;
+  price: string;
+  capabilities: string[];
+  endpoints: { provider: string; serving: boolean }[];
+}
+
+const CAPABILITY_NAMES = { vision: 'vision', tools: 'tools', pdf: 'PDF', image_edit: 'image edit', streaming: 'streaming' } as const;
+
+/** The catalog, every model of it, filtered by `query` (id, name or maker) and `type`; serving endpoints are those configured here. */
+export function catalogRows(env: Env, filter: { query: string; type: ModelTypeFilter | null }): CatalogRow[] {
+  const words = filter.query.toLowerCase().split(/\s+/).filter(Boolean);
+  return MODELS.flatMap((model) => {
+    if (filter.type && model.type !== filter.type) return [];
+    const haystack = `${model.id} ${model.displayName} ${model.maker}`.toLowerCase();
+    if (!words.every((word) => haystack.includes(word))) return [];
+    const serving = model.routes.find((route) => isConfigured(env, route.provider)) ?? model.routes[0]!;
+    const entry = modelEntry(model, serving);
+    return [
+      {
+        id: model.id,
+        name: model.displayName,
+        maker: model.maker,
+        type: model.type,
+        context: entry.context_length,
+        price: entry.pricing.display,
+        capabilities: Object.entries(CAPABILITY_NAMES).flatMap(([key, name]) => (entry.capabilities[key as keyof typeof CAPABILITY_NAMES] ? [name] : [])),
+        endpoints: model.routes.map((route) => ({ provider: PROVIDERS[route.provider].name, serving: isConfigured(env, route.provider) })),
+      },
+    ];
+  });
+}
