@@ -165,6 +165,13 @@ describe('stored responses', () => {
     expect(await openai.responses.retrieve(created.id).catch((err: unknown) => err)).toMatchObject({ status: 404 });
   });
 
+  it('refuses to store a conversation over 8 MiB, naming store', async () => {
+    const { openai, balance } = await client();
+    const error = await openai.responses.create({ model: ANTHROPIC_MODEL, input: 'x'.repeat(8 * 1024 * 1024 + 1) }).catch((err: unknown) => err);
+    expect(error).toMatchObject({ status: 400, error: { code: 'invalid_request', param: 'store' } });
+    expect(await balance()).toBe('5.000000');
+  });
+
   it('stores nothing with store: false', async () => {
     const { openai } = await client();
     for (const model of [OPENAI_MODEL, ANTHROPIC_MODEL]) {

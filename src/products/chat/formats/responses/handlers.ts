@@ -10,7 +10,6 @@ import { responsesFormat, type ResponsesFormat } from './index';
 import { ResponseObject, type createResponse, type deleteResponse, type getResponse, type listInputItems } from './routes';
 import type { InputItemBody, ResponsesBody } from './schema';
 import { deleteResponse as deleteStored, getResponse as getStored, MAX_STORED_BYTES, putResponse, storedBytes, type StoredResponse } from './store';
-import { translate } from './to-chat';
 
 type Json = Record<string, unknown>;
 
@@ -96,7 +95,7 @@ export const createResponseHandler: RouteHandler<typeof createResponse, AppEnv> 
   const format = responsesFormat(client, { native });
   const res = await serveChat(c, format, body);
   // A translated model runs no hosted tool (`web_search`, ...): they are left out and announced, so Codex, which always offers one, works on every model.
-  if (!native && translate(body).hosted.length) {
+  if (!native && format.hostedTools().length) {
     const listed = res.headers.get(UNSUPPORTED_HEADER);
     res.headers.set(UNSUPPORTED_HEADER, listed ? `${listed}, tools` : 'tools');
   }

@@ -12,6 +12,8 @@ type Json = Record<string, unknown>;
 export interface ResponsesFormat extends ChatFormat<ResponsesBody> {
   /** The whole Response as the client got it (without `x_service`); null until it is. */
   answered(): Json | null;
+  /** The hosted tools (`web_search`, ...) the body offered, which a translated model does not get. */
+  hostedTools(): string[];
 }
 
 /**
@@ -23,10 +25,15 @@ export interface ResponsesFormat extends ChatFormat<ResponsesBody> {
  */
 export function responsesFormat(client: ResponsesBody, options: { native: boolean }): ResponsesFormat {
   let answered: Json | null = null;
+  let hosted: string[] = [];
   const wire = nativeWire((response) => (answered = response), client.previous_response_id);
   return {
     path: '/v1/responses',
-    toChat: (body) => translate(body, options).request,
+    toChat(body) {
+      const translated = translate(body, options);
+      hosted = translated.hosted;
+      return translated.request;
+    },
     // What OpenAI reads beyond the chat request: hosted tools, reasoning items (their encrypted content), `include`.
     uncarriedBytes: (body) => (options.native ? translate(body, options).uncarried.reduce<number>((sum, value) => sum + utf8Bytes(JSON.stringify(value) ?? ''), 0) : 0),
     fromCompletion(completion, usage, context) {
@@ -62,5 +69,6 @@ export function responsesFormat(client: ResponsesBody, options: { native: boolea
       },
     }),
     answered: () => answered,
+    hostedTools: () => hosted,
   };
 }
