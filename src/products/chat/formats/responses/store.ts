@@ -40,16 +40,16 @@ export const isResponseId = (id: string) => /^resp_[A-Za-z0-9_-]{1,200}$/.test(i
 export const storedBytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).byteLength;
 
 /**
- * Writes one response; false when it is over MAX_STORED_BYTES (not stored). The marker goes
- * first, so a write cut short leaves at worst a marker the sweep removes.
+ * Writes one response; false when it is over MAX_STORED_BYTES (not stored). The record and its
+ * marker are written at once (one round trip before the answer's final event): a write cut short
+ * leaves a marker the sweep removes, or a record the bucket's lifecycle rule (31 days) removes.
  */
 export async function putResponse(bucket: R2Bucket, accountId: string, stored: StoredResponse): Promise<boolean> {
   const id = String(stored.response.id);
   if (!isResponseId(id)) return false;
   const body = JSON.stringify(stored);
   if (new TextEncoder().encode(body).byteLength > MAX_STORED_BYTES) return false;
-  await bucket.put(markerKey(accountId, id, stored.storedAt), '');
-  await bucket.put(recordKey(accountId, id), body, { httpMetadata: { contentType: 'application/json' } });
+  await Promise.all([bucket.put(markerKey(accountId, id, stored.storedAt), ''), bucket.put(recordKey(accountId, id), body, { httpMetadata: { contentType: 'application/json' } })]);
   return true;
 }
 
