@@ -15,7 +15,9 @@ export interface LifecycleRule {
 /**
  * outputs/ (generated media) one day past OUTPUT_RETENTION_DAYS, so the links the gateway lists
  * never outlive their objects by less than a day; uploads/ after 3 days (the spec keeps an
- * upload about 48 hours); results/ (crawl and extract result sets) after 30 days.
+ * upload about 48 hours); results/ (crawl and extract result sets) after 30 days; stored chat
+ * responses (responses/, read for 30 days) after 31, and their day markers (responses-by-day/,
+ * which the cron's sweep walks) a day after them.
  */
 export function desiredRules(outputRetentionDays: number): LifecycleRule[] {
   const rule = (id: string, prefix: string, days: number): LifecycleRule => ({
@@ -24,7 +26,13 @@ export function desiredRules(outputRetentionDays: number): LifecycleRule[] {
     conditions: { prefix },
     deleteObjectsTransition: { condition: { type: 'Age', maxAge: days * DAY_SECONDS } },
   });
-  return [rule('gateway-outputs', 'outputs/', outputRetentionDays + 1), rule('gateway-uploads', 'uploads/', 3), rule('gateway-results', 'results/', 30)];
+  return [
+    rule('gateway-outputs', 'outputs/', outputRetentionDays + 1),
+    rule('gateway-uploads', 'uploads/', 3),
+    rule('gateway-results', 'results/', 30),
+    rule('gateway-responses', 'responses/', 31),
+    rule('gateway-response-days', 'responses-by-day/', 32),
+  ];
 }
 
 /** One rule as `wrangler r2 bucket lifecycle list` prints it (its name, enabled, prefix and action lines). */
@@ -58,7 +66,7 @@ export function rulesMatch(listedOutput: string, desired: LifecycleRule[]): bool
   return have.length === want.length && have.every((rule, index) => rule === want[index]);
 }
 
-/** `3 rules: outputs/ 31 days, uploads/ 3 days, results/ 30 days` */
+/** `outputs/ 31 days, uploads/ 3 days, results/ 30 days, ...` */
 export function describeRules(rules: LifecycleRule[]): string {
   return rules.map((rule) => `${rule.conditions.prefix} ${rule.deleteObjectsTransition.condition.maxAge / DAY_SECONDS} days`).join(', ');
 }

@@ -1,5 +1,6 @@
 import { sweepExpiredAccounts } from '../accounts/expiry';
 import { sweepMediaJobs } from '../products/render/jobs';
+import { sweepResponses } from '../products/chat/formats/responses/store';
 import { sweepVideoJobs } from '../products/videos/job';
 import { sweepHumanRecords } from './human-records';
 import { sweepStorage } from './storage-sweep';
@@ -20,6 +21,7 @@ export async function runScheduled(env: Env, now: number): Promise<void> {
     ['upload expiry', () => sweepExpiredUploads(env, now)],
     ['human records', () => sweepHumanRecords(env, now)],
     ['storage', () => sweepStorage(env, now)],
+    ['stored responses', () => sweepResponses(env.MEDIA, now)],
   ];
   // A deposit that came after its intent expired is still seen, and kept for the operator.
   if (env.BASE_RPC_URL) sweeps.push(['usdc watcher', () => env.FUNDING_WATCHER.get(env.FUNDING_WATCHER.idFromName('usdc')).wake()]);

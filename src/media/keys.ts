@@ -28,13 +28,17 @@ export function accountPrefix(kind: ObjectKind, accountId: string): string {
   return `${kind}/${accountId}/`;
 }
 
-/** Deletes every object an account owns, page by page. */
+/**
+ * Deletes every object an account owns, page by page: its hosted kinds, and its stored chat
+ * responses (`responses/<account_id>/`, never served by `/files/`; their day markers go with the
+ * 30-day sweep).
+ */
 export async function deleteAccountObjects(bucket: R2Bucket, accountId: string): Promise<number> {
   let deleted = 0;
-  for (const kind of OBJECT_KINDS) {
+  for (const prefix of [...OBJECT_KINDS.map((kind) => accountPrefix(kind, accountId)), `responses/${accountId}/`]) {
     let cursor: string | undefined;
     do {
-      const page = await bucket.list({ prefix: accountPrefix(kind, accountId), cursor });
+      const page = await bucket.list({ prefix, cursor });
       if (page.objects.length > 0) await bucket.delete(page.objects.map((object) => object.key));
       deleted += page.objects.length;
       cursor = page.truncated ? page.cursor : undefined;

@@ -27,7 +27,7 @@ describe('the products table', () => {
     expect([...served].filter((route) => !FREE.includes(route)).sort()).toEqual(derived.sort());
     expect(BILLED_PATHS.map((path) => `POST ${path}`).every((route) => served.has(route))).toBe(true);
     expect([...BILLED_PATHS].sort()).toEqual(
-      ['/v1/audio/speech', '/v1/chat/completions', '/v1/crawl', '/v1/extract', '/v1/images/generations', '/v1/images/jobs', '/v1/messages', '/v1/scrape', '/v1/videos/generations'],
+      ['/v1/audio/speech', '/v1/chat/completions', '/v1/crawl', '/v1/extract', '/v1/images/generations', '/v1/images/jobs', '/v1/messages', '/v1/responses', '/v1/scrape', '/v1/videos/generations'],
     );
   });
 

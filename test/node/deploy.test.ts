@@ -117,7 +117,7 @@ describe('npm run deploy against a stand-in of the Cloudflare API', () => {
     expect(first.code).toBe(0);
     expect(first.output).toMatch(/^created R2 bucket ai-gateway-media$/m);
     expect(first.output).toMatch(/^created queue ai-gateway-jobs$/m);
-    expect(first.output).toMatch(/^R2 lifecycle rules of ai-gateway-media: set \(outputs\/ 31 days, uploads\/ 3 days, results\/ 30 days\)$/m);
+    expect(first.output).toMatch(/^R2 lifecycle rules of ai-gateway-media: set \(outputs\/ 31 days, uploads\/ 3 days, results\/ 30 days, responses\/ 31 days, responses-by-day\/ 32 days\)$/m);
     expect(first.output).toMatch(/^Worker ai-gateway: deployed version \S+/m);
 
     // Every migration ran on the database, in order, and its tables exist.
@@ -135,6 +135,8 @@ describe('npm run deploy against a stand-in of the Cloudflare API', () => {
       { id: 'gateway-outputs', enabled: true, conditions: { prefix: 'outputs/' }, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 31 * 86_400 } } },
       { id: 'gateway-uploads', enabled: true, conditions: { prefix: 'uploads/' }, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 3 * 86_400 } } },
       { id: 'gateway-results', enabled: true, conditions: { prefix: 'results/' }, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 30 * 86_400 } } },
+      { id: 'gateway-responses', enabled: true, conditions: { prefix: 'responses/' }, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 31 * 86_400 } } },
+      { id: 'gateway-response-days', enabled: true, conditions: { prefix: 'responses-by-day/' }, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 32 * 86_400 } } },
     ]);
 
     // The Worker: every binding of wrangler.toml, the Durable Object migrations, the cron and the queue consumer.

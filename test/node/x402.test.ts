@@ -383,6 +383,22 @@ describe('x402 without a key: the /x402 prefix', () => {
     expect(Number(account.balance_usd)).toBeCloseTo(1 - Number(res.headers.get('X-Service-Cost')), 6);
   });
 
+  it('pays for a Responses request on /x402/v1/responses: served, charged and answered with a new key', async () => {
+    const payer = await wallet(2_000_000n);
+    const body = JSON.stringify({ model: 'openai/gpt-4o-mini', input: 'Say hello', max_output_tokens: 50, store: false });
+    const challenge = await fetch(`${stack.gateway.url}/x402/v1/responses`, { method: 'POST', body });
+    expect(challenge.status).toBe(402);
+    expect(decodePaymentRequiredHeader(challenge.headers.get('PAYMENT-REQUIRED')!).accepts[0]!.amount).toBe('1000000');
+    const res = await payingFetch(payer)(`${stack.gateway.url}/x402/v1/responses`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.json()).toMatchObject({ object: 'response', status: 'completed', output: [{ type: 'message', content: [{ type: 'output_text', text: 'Hello from the simulator!' }] }] });
+    const apiKey = res.headers.get('X-Service-Api-Key')!;
+    const cost = Number(res.headers.get('X-Service-Cost'));
+    expect(cost).toBeGreaterThan(0);
+    const account = (await (await fetch(`${stack.gateway.url}/agent/account`, { headers: { Authorization: `Bearer ${apiKey}` } })).json()) as { balance_usd: string };
+    expect(Number(account.balance_usd)).toBeCloseTo(1 - cost, 6);
+  });
+
   it('a keyless account is never charged past its hold (D33): an upstream that reports 1e308 prompt tokens leaves it above zero, the rest a loss row', async () => {
     const payer = await wallet(2_000_000n);
     const body = JSON.stringify({ model: 'openai/gpt-4o-mini', max_tokens: 50, messages: [{ role: 'user', content: '[reports-prompt-tokens=1e308] Say hello' }] });

@@ -8,6 +8,7 @@
  * answer carries `time_info`, and the members it rejects are a 400. With `{ name: 'deepseek', path:
  * '/chat/completions' }` it plays DeepSeek's usage (cache hits and misses in its own fields).
  * Cache and reasoning counts come when the prompt's tags ask (`reportedUsage` in scenarios.ts).
+ * As `openai` it also serves `POST /v1/responses` (`./openai-responses.ts`).
  */
 import type { ServerResponse } from 'node:http';
 import {
@@ -23,6 +24,7 @@ import {
   SLOW_WORDS,
   toolCallOf,
 } from './scenarios';
+import { serveResponses } from './openai-responses';
 import { isJson, sendJson, sleep, startSse, startUpstream, type Json, type RecordedRequest, type Upstream } from './server';
 
 export interface OpenAIUpstreamOptions {
@@ -94,6 +96,8 @@ export async function startOpenAIUpstream(options: OpenAIUpstreamOptions = {}): 
         ),
       );
     }
+    // OpenAI itself also serves the Responses API (`./openai-responses.ts`).
+    if (name === 'openai' && request.method === 'POST' && request.path.split('?')[0] === '/v1/responses') return serveResponses(request, res);
     if (request.method !== 'POST' || request.path.split('?')[0] !== path) {
       return sendJson(res, 404, errorBody(`Unknown request URL: ${request.method} ${request.path}.`, 'invalid_request_error', 'unknown_url'));
     }

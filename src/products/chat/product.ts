@@ -7,6 +7,9 @@ import { MESSAGES } from './formats/messages';
 import { countTokensHandler, messagesHandler } from './formats/messages/handlers';
 import { planMessages } from './formats/messages/plan';
 import { countTokens, messages } from './formats/messages/routes';
+import { responsesFormat } from './formats/responses';
+import { createResponseHandler, deleteResponseHandler, getResponseHandler, listInputItemsHandler, servedNatively } from './formats/responses/handlers';
+import { createResponse, deleteResponse, getResponse, listInputItems } from './formats/responses/routes';
 import { chatCompletionsHandler } from './handlers';
 import { priceChat } from './price';
 import type { CHAT } from './paths';
@@ -16,11 +19,20 @@ export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(chatCompletions, chatCompletionsHandler);
   app.openapi(messages, messagesHandler);
   app.openapi(countTokens, countTokensHandler);
+  app.openapi(createResponse, createResponseHandler);
+  app.openapi(getResponse, getResponseHandler);
+  app.openapi(deleteResponse, deleteResponseHandler);
+  app.openapi(listInputItems, listInputItemsHandler);
 }
 
 export const prices: ProductModule<BilledPathIn<typeof CHAT>>['prices'] = {
   '/v1/chat/completions': async (body, c) => priceChat(CHAT_COMPLETIONS, parseBody(chatCompletions, body), c.env),
   '/v1/messages': async (body, c) => priceChat(MESSAGES, planMessages(parseBody(messages, body), c.env).body, c.env),
+  // Quoted without the stored history a `previous_response_id` would add: the quote reads no store.
+  '/v1/responses': async (body, c) => {
+    const request = parseBody(createResponse, body);
+    return priceChat(responsesFormat(request, { native: servedNatively(request.model, c.env) }), request, c.env);
+  },
 };
 
 export const tools: ProductModule<never>['tools'] = [
