@@ -44,7 +44,7 @@ describe('the link check', () => {
   it.each([
     ['## D1. Scrape billing on failure', 'd1-scrape-billing-on-failure'],
     ['## Queue and cron', 'queue-and-cron'],
-    ['### A chat completion (`src/products/chat/handlers.ts`)', 'a-chat-completion-srcrouteschatchathandlersts'],
+    ['### A chat completion (`src/products/chat/handlers.ts`)', 'a-chat-completion-srcproductschathandlersts'],
     ["## One busy account stays within its object's reach", 'one-busy-account-stays-within-its-objects-reach'],
     ['## x402: pay per request', 'x402-pay-per-request'],
     ['## `R2_BUCKET_NAME` and [x402](x402.md)', 'r2_bucket_name-and-x402'],
