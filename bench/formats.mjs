@@ -1,15 +1,16 @@
 // The formats section of `npm run bench` (issue 37): the same upstream asked in each chat wire
 // format. One gateway, the bench upstream speaking Chat Completions, Anthropic Messages and OpenAI
-// Responses (bench/formats-upstream.mjs); six targets taking turns request by request, so a slow
+// Responses (bench/formats-upstream.mjs); seven targets taking turns request by request, so a slow
 // spell of the machine falls on all of them: Chat Completions to an OpenAI and to an Anthropic
 // model (through their adapters), Responses and Messages to their own provider (passed through),
-// and each to the other's (translated). Rows compare within this one run.
+// and each to the other's (translated); Responses with `store: false` (as Codex sends it), and once
+// stored, which adds the store's write. Rows compare within this one run.
 import path from 'node:path';
 import { ROUNDS, applyMigrations, cpuSeconds, gatewayWorkerOptions, log, num, percentile, setupGateway, sorted, startMiniflare, UPSTREAM_KEY } from './lib.mjs';
 
 const N = num('BENCH_FORMATS_N', 1000);
 const STREAM_N = num('BENCH_FORMATS_STREAM_N', 200);
-const CPU_N = num('BENCH_FORMATS_CPU_N', 300);
+const CPU_N = num('BENCH_FORMATS_CPU_N', 1200);
 const WARMUP = 30;
 const OPENAI = 'openai/gpt-4o-mini';
 const ANTHROPIC = 'anthropic/claude-haiku-4-5';
@@ -18,11 +19,13 @@ const PROMPT = 'Say hello';
 const bodies = {
   chat: (model) => ({ model, messages: [{ role: 'user', content: PROMPT }], max_tokens: 16 }),
   messages: (model) => ({ model, messages: [{ role: 'user', content: PROMPT }], max_tokens: 16 }),
-  responses: (model) => ({ model, input: PROMPT, max_output_tokens: 16 }),
+  // `store: false`, as Codex sends it: the format alone; the stored row adds the store's write (R2).
+  responses: (model) => ({ model, input: PROMPT, max_output_tokens: 16, store: false }),
+  'responses-stored': (model) => ({ model, input: PROMPT, max_output_tokens: 16 }),
 };
-const PATHS = { chat: '/v1/chat/completions', messages: '/v1/messages', responses: '/v1/responses' };
+const PATHS = { chat: '/v1/chat/completions', messages: '/v1/messages', responses: '/v1/responses', 'responses-stored': '/v1/responses' };
 /** What a complete stream of each format ends with. */
-const END = { chat: 'data: [DONE]', messages: 'message_stop', responses: 'response.completed' };
+const END = { chat: 'data: [DONE]', messages: 'message_stop', responses: 'response.completed', 'responses-stored': 'response.completed' };
 
 const TARGETS = [
   { key: 'chat-openai', name: 'Chat Completions → OpenAI model', format: 'chat', model: OPENAI },
@@ -31,6 +34,7 @@ const TARGETS = [
   { key: 'chat-anthropic', name: 'Chat Completions → Anthropic model', format: 'chat', model: ANTHROPIC },
   { key: 'messages-anthropic', name: 'Messages → Anthropic model (passed through)', format: 'messages', model: ANTHROPIC },
   { key: 'responses-anthropic', name: 'Responses → Anthropic model (translated)', format: 'responses', model: ANTHROPIC },
+  { key: 'responses-stored', name: 'Responses → OpenAI model, stored (the default `store`)', format: 'responses-stored', model: OPENAI },
 ];
 
 async function once(client, url, target, stream, headers) {
@@ -102,8 +106,9 @@ function report(total, ttfb, cpu) {
     `| the same: CPU per request | ${d(rows['messages-anthropic'].cpu, rows['chat-anthropic'].cpu).replace(/\.\d+$/, '')} µs | ≤ +100 µs |`,
     `| Messages translated (OpenAI model): stream TTFB over the passed-through Messages stream | ${d(rows['messages-openai'].ttfb, rows['messages-anthropic'].ttfb)} ms | ≤ +0.50 ms |`,
     `| Responses translated (Anthropic model): stream TTFB over the passed-through Responses stream | ${d(rows['responses-anthropic'].ttfb, rows['responses-openai'].ttfb)} ms | ≤ +0.50 ms |`,
+    `| Storing the response (R2 record and day marker, written before the answer), over \`store: false\`: p50 | ${d(rows['responses-stored'].p50, rows['responses-openai'].p50)} ms | — |`,
     '',
-    `- ${N} non-streamed and ${STREAM_N} streamed requests per target at c=1, the six taking turns (order reversed every turn) on one gateway and one upstream (5 words, 10 ms apart when streamed); CPU: ${CPU_N} sequential requests per target in ${ROUNDS} alternating blocks, the gateway's workerd processes' utime + stime per request.`,
+    `- ${N} non-streamed and ${STREAM_N} streamed requests per target at c=1, the ${TARGETS.length} taking turns (order reversed every turn) on one gateway and one upstream (5 words, 10 ms apart when streamed); CPU: ${CPU_N} sequential requests per target in ${ROUNDS} alternating blocks, the gateway's workerd processes' utime + stime per request.`,
     `- Run ${new Date().toISOString()}.`,
   ];
   return lines.join('\n');
