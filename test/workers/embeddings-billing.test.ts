@@ -68,13 +68,14 @@ describe('POST /v1/embeddings billing', () => {
     expect(await lookup.json()).toMatchObject({ path: '/v1/embeddings', status: 'failed', cost_usd: formatUsd(0) });
   });
 
-  it('refuses an empty balance with 402 and error.funding, sending nothing upstream', async () => {
+  it('refuses an empty balance with 402 and error.funding, sending nothing upstream, even for an input that costs under a micro-dollar', async () => {
     const agent = await funded('0');
-    const nonce = crypto.randomUUID();
-    const res = await embed(agent.api_key, { model: SMALL, input: nonce });
+    const sentBefore = (await received(upstreams.openai, '')).length;
+    // 2 bytes + 8 = 10 tokens at $0.02 per million: 0.2 micro-dollars, held as 1.
+    const res = await embed(agent.api_key, { model: SMALL, input: 'hi' });
     const body = await expectError(res, 402, 'insufficient_credits', 'insufficient_credits_error');
     expect((body.error as { funding?: { fund_url: string } }).funding?.fund_url).toBe(agent.fund_url);
-    expect(await received(upstreams.openai, nonce)).toEqual([]);
+    expect((await received(upstreams.openai, '')).length).toBe(sentBefore);
   });
 
   it('shows the tokens and the cost in the request lookup', async () => {
