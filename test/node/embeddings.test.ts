@@ -48,6 +48,18 @@ const micros = (usd: string) => Math.round(Number(usd) * 1e6);
 const tokensOf = (texts: string[]) => texts.reduce((sum, text) => sum + simulatedTokens(text), 0);
 const float32 = (model: string, text: string, size = 1536) => simulatedVector(model, text, size);
 
+describe('the OpenAI embeddings simulator', () => {
+  it('speaks the wire the openai SDK reads: floats, base64 and usage, and its errors', async () => {
+    const client = new OpenAI({ apiKey: OPENAI_KEY, baseURL: `${openaiUpstream.url}/v1`, maxRetries: 0 });
+    const floats = await client.embeddings.create({ model: 'text-embedding-3-small', input: ['a', 'bb'], encoding_format: 'float' });
+    expect(floats.data.map((item) => item.embedding)).toEqual(['a', 'bb'].map((text) => float32('text-embedding-3-small', text)));
+    expect(floats.usage).toEqual({ prompt_tokens: 2, total_tokens: 2 });
+    const decoded = await client.embeddings.create({ model: 'text-embedding-3-small', input: 'a', dimensions: 8 });
+    expect(Array.from(decoded.data[0]!.embedding)).toEqual(float32('text-embedding-3-small', 'a', 8));
+    await expect(client.embeddings.create({ model: 'text-embedding-3-small', input: 'a', dimensions: 4096 })).rejects.toMatchObject({ status: 400, param: 'dimensions' });
+  });
+});
+
 describe('the openai SDK', () => {
   it('embeddings.create with float vectors: the balance drops by the stated cost', async () => {
     const { apiKey, account } = await agent();

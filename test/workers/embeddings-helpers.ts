@@ -31,10 +31,10 @@ export interface EmbeddingsAnswer {
 }
 
 /** A request through the app, its waitUntil work done. */
-export async function post(path: string, apiKey: string, body: unknown): Promise<Response> {
+export async function post(path: string, apiKey: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   const ctx = createExecutionContext();
   const res = await app.fetch(
-    new Request(`https://gateway.test${path}`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
+    new Request(`https://gateway.test${path}`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) }),
     embeddingsEnv,
     ctx,
   );

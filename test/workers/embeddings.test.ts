@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatUsd } from '../../src/money';
 import { simulatedTokens, simulatedVector } from '../upstreams/embeddings';
 import { accountStub, expectError } from './helpers';
-import { costOf, decodeBase64, embed, type EmbeddingsAnswer, funded, received, upstreams } from './embeddings-helpers';
+import { costOf, decodeBase64, embed, type EmbeddingsAnswer, funded, post, received, upstreams } from './embeddings-helpers';
 
 /**
  * `POST /v1/embeddings` on each provider, through the public API against its simulator
@@ -89,6 +89,22 @@ describe('POST /v1/embeddings on each provider', () => {
     const mistral = await embed(agent.api_key, { model: 'mistral/mistral-embed', input: nonce, dimensions: 1024 });
     expect(mistral.status, await mistral.clone().text()).toBe(200);
     expect((await received(upstreams.mistral, nonce))[0]?.body).not.toHaveProperty('dimensions');
+  });
+});
+
+describe('the create_embedding MCP tool', () => {
+  it('runs POST /v1/embeddings with the same key and bills it the same way', async () => {
+    const agent = await funded();
+    const input = `recall ${crypto.randomUUID()}`;
+    const rpc = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_embedding', arguments: { model: 'mistral/mistral-embed', input } } };
+    const res = await post('/mcp', agent.api_key, rpc, { accept: 'application/json, text/event-stream' });
+    expect(res.status).toBe(200);
+    const { result } = (await res.json()) as { result: { isError?: boolean; structuredContent: EmbeddingsAnswer; _meta?: Record<string, unknown> } };
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent.data[0]!.embedding).toEqual(simulatedVector('mistral-embed', input, 1024));
+    const charged = costOf(simulatedTokens(input), 0.1);
+    expect((await accountStub(agent.account_id).ledgerEntries(10)).filter((row) => row.kind === 'charge').map((row) => -row.amountMicros)).toEqual([charged]);
+    expect(result._meta?.['x-service/cost_usd']).toBe(formatUsd(charged));
   });
 });
 
