@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatUsd } from '../../src/money';
 import { ABSURD_USAGE, ERROR_500, simulatedTokens, simulatedVector } from '../upstreams/embeddings';
 import { accountStub, bearer, call, expectError } from './helpers';
-import { costOf, embed, type EmbeddingsAnswer, funded, post, received, upstreams } from './embeddings-helpers';
+import { costOf, embed, type EmbeddingsAnswer, embeddingsEnv, funded, post, received, upstreams } from './embeddings-helpers';
 
 /**
  * The money side of `POST /v1/embeddings`: the hold is the D33 bound (each text's UTF-8 bytes plus
@@ -123,5 +123,18 @@ describe('POST /v1/embeddings billing', () => {
     expect((await embed(embedder, { model: SMALL, input: 'allowed' })).status).toBe(200);
     const chatter = await mint(['chat']);
     await expectError(await embed(chatter, { model: SMALL, input: 'not allowed' }), 403, 'guardrail_blocked', 'authorization_error');
+  });
+
+  it('challenges a keyless request at /x402/v1/embeddings for the bound, and refuses a bad body there with 400 naming input', async () => {
+    const x402 = { ...embeddingsEnv, BASE_RPC_URL: 'http://127.0.0.1:9', USDC_DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111', X402_FACILITATOR_URL: 'http://127.0.0.1:9' } as Env;
+    const input = 'x'.repeat(1000);
+    const res = await post('/x402/v1/embeddings', null, { model: 'openai/text-embedding-3-large', input }, {}, x402);
+    expect(res.status).toBe(402);
+    expect(res.headers.get('payment-required')).toBeTruthy();
+    const { error } = (await res.json()) as { error: { code: string; funding: { required_usd: string } } };
+    expect(error.code).toBe('insufficient_credits');
+    expect(error.funding.required_usd).toBe(formatUsd(costOf(1008, 0.13)));
+    const bad = await post('/x402/v1/embeddings', null, { model: 'openai/text-embedding-3-large', input: [] }, {}, x402);
+    await expectError(bad, 400, 'invalid_request', 'invalid_request_error', 'input');
   });
 });

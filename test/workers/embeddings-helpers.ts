@@ -31,11 +31,11 @@ export interface EmbeddingsAnswer {
 }
 
 /** A request through the app, its waitUntil work done. */
-export async function post(path: string, apiKey: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+export async function post(path: string, apiKey: string | null, body: unknown, headers: Record<string, string> = {}, target: Env = embeddingsEnv): Promise<Response> {
   const ctx = createExecutionContext();
   const res = await app.fetch(
-    new Request(`https://gateway.test${path}`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) }),
-    embeddingsEnv,
+    new Request(`https://gateway.test${path}`, { method: 'POST', headers: { ...(apiKey && { Authorization: `Bearer ${apiKey}` }), 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) }),
+    target,
     ctx,
   );
   await res.clone().arrayBuffer();
