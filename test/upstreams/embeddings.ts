@@ -4,7 +4,8 @@
  *   strings or token arrays, `dimensions` up to the model's size, `encoding_format` `float` or
  *   `base64` (little-endian float32s), at most 2,048 inputs and 300,000 tokens a request, 8,192 an input;
  * - Mistral's and Together's, the same shape with text only, one size per model and no
- *   `dimensions` (Mistral answers 422 to a member it does not know, as its API does);
+ *   `dimensions` (Mistral answers 422 to a member it does not know, and 400 to more than 512 inputs
+ *   or 16,384 tokens a request, as its API does);
  * - Gemini's `models/{model}:batchEmbedContents` (https://ai.google.dev/api/embeddings): at most
  *   100 requests, `outputDimensionality`, `embeddings[].values`, no token counts.
  * Vectors are deterministic (seeded by the model and the input); tokens are the input's UTF-8
@@ -77,6 +78,9 @@ export async function startOpenAIEmbeddingsUpstream(options: OpenAIEmbeddingsOpt
     if (openai && inputs.length > 2048) return openaiError(res, 400, "'$.input' must have at most 2048 items.", 'input');
     if (openai && tokens.reduce((a, b) => a + b, 0) > 300_000) return openaiError(res, 400, 'Requested 300001 tokens, max 300000 tokens per request', 'input');
     if (openai && tokens.some((count) => count > 8192)) return openaiError(res, 400, "This model's maximum context length is 8192 tokens.", 'input');
+    const total = tokens.reduce((a, b) => a + b, 0);
+    if (options.name === 'mistral' && total > 16_384) return openaiError(res, 400, `Too many tokens in batch. Max is 16384 got ${total}`);
+    if (options.name === 'mistral' && inputs.length > 512) return openaiError(res, 400, 'Too many inputs in request, split into more batches.');
     const dimensions = typeof body.dimensions === 'number' ? body.dimensions : native;
     if (dimensions < 1 || dimensions > native) return openaiError(res, 400, `dimensions must be at most ${native}.`, 'dimensions');
     const base64 = body.encoding_format === 'base64';

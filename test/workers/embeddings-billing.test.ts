@@ -59,6 +59,17 @@ describe('POST /v1/embeddings billing', () => {
     expect(await chargesOf(agent.account_id)).toEqual([costOf(tokens, 0.02)]);
   });
 
+  it("splits a batch over Mistral's 16,384 tokens a request", async () => {
+    const agent = await funded();
+    const nonce = crypto.randomUUID();
+    // 12 inputs of 4,000 bytes: a bound of 48,096 tokens, so 4 per part (16,032); the simulator counts 1,000 each.
+    const input = Array.from({ length: 12 }, (_, i) => `${i} ${nonce} `.padEnd(4000, 'y'));
+    const res = await embed(agent.api_key, { model: 'mistral/mistral-embed', input });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect((await received(upstreams.mistral, nonce)).map((request) => (request.body?.input as unknown[]).length)).toEqual([4, 4, 4]);
+    expect(await chargesOf(agent.account_id)).toEqual([costOf(12 * 1000, 0.1)]);
+  });
+
   it('releases the hold and charges nothing when the upstream fails', async () => {
     const agent = await funded();
     const res = await embed(agent.api_key, { model: SMALL, input: [`fine ${crypto.randomUUID()}`, ERROR_500] });
