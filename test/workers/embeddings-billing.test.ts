@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatUsd } from '../../src/money';
 import { ABSURD_USAGE, ERROR_500, simulatedTokens, simulatedVector } from '../upstreams/embeddings';
 import { accountStub, bearer, call, expectError } from './helpers';
+import { createOrganization, eventually, invite, ledger, send } from './org-helpers';
 import { costOf, embed, type EmbeddingsAnswer, embeddingsEnv, funded, post, received, upstreams } from './embeddings-helpers';
 
 /**
@@ -147,5 +148,17 @@ describe('POST /v1/embeddings billing', () => {
     expect(error.funding.required_usd).toBe(formatUsd(costOf(1008, 0.13)));
     const bad = await post('/x402/v1/embeddings', null, { model: 'openai/text-embedding-3-large', input: [] }, {}, x402);
     await expectError(bad, 400, 'invalid_request', 'invalid_request_error', 'input');
+  });
+
+  it("charges an organization member's embeddings to the organization, its own balance untouched", async () => {
+    const org = await createOrganization('memory', '5');
+    const member = await funded();
+    expect((await send('/agent/org/join', member.api_key, { invite_code: await invite(org.organization_id, { auto_approve: true }) })).status).toBe(200);
+    const res = await embed(member.api_key, { model: SMALL, input: ['a memory', 'another memory'] });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const cost = costOf(simulatedTokens('a memory') + simulatedTokens('another memory'), 0.02);
+    expect(res.headers.get('x-service-cost')).toBe(formatUsd(cost));
+    await eventually(async () => (await ledger(org.organization_id)).filter((row) => row.kind === 'charge').map((row) => row.amount_usd), [formatUsd(-cost)]);
+    expect(await chargesOf(member.account_id)).toEqual([]);
   });
 });
