@@ -1,5 +1,5 @@
 import { IMAGE_TOKEN_FEE_PERCENT } from '../billing/image-cost';
-import type { CatalogModel, ImageRoute, SpeechRoute, VideoModel, VideoRoute, ChatRoute } from './types';
+import type { CatalogModel, EmbeddingRoute, ImageRoute, SpeechRoute, VideoModel, VideoRoute, ChatRoute } from './types';
 import { videoInputs } from './video-inputs';
 
 /** USD per million tokens to USD per token, through the decimal text so 0.15 gives 1.5e-7, not 1.4999e-7. */
@@ -61,6 +61,10 @@ function pricing(model: CatalogModel, route: CatalogModel['routes'][number]) {
       const { per1kChars } = route as SpeechRoute;
       return { input: 0, output: per1kChars, unit: 'per_1k_chars' as const, display: `$${formatPrice(per1kChars)} / 1K characters` };
     }
+    case 'embedding': {
+      const { inputPerMTok } = route as EmbeddingRoute;
+      return { input: perToken(inputPerMTok), output: 0, unit: 'per_token' as const, display: `$${formatPrice(inputPerMTok)} / 1M input tokens` };
+    }
   }
 }
 
@@ -75,7 +79,7 @@ export function modelEntry(model: CatalogModel, route: CatalogModel['routes'][nu
     owned_by: model.maker,
     type: model.type,
     display_name: model.displayName,
-    context_length: chat?.contextLength ?? null,
+    context_length: chat?.contextLength ?? (model.type === 'embedding' ? model.maxInputTokens : null),
     max_output_tokens: chat?.maxOutputTokens ?? null,
     capabilities: {
       streaming: model.type === 'chat',
@@ -92,6 +96,9 @@ export function modelEntry(model: CatalogModel, route: CatalogModel['routes'][nu
       ? { video: { durations: model.durations, default_duration: model.defaultDuration, resolutions: model.resolutions, audio: model.audio, image_input: model.imageInput, inputs: videoInputsEntry(model, route as VideoRoute) } }
       : {}),
     ...(model.type === 'audio' ? { default_voice: model.defaultVoice } : {}),
+    ...(model.type === 'embedding'
+      ? { embedding: { default_dimensions: model.defaultDimensions, min_dimensions: model.minDimensions, max_dimensions: model.maxDimensions, max_input_tokens: model.maxInputTokens } }
+      : {}),
   };
 }
 

@@ -210,5 +210,24 @@ export interface SpeechModel extends ModelBase {
   routes: SpeechRoute[];
 }
 
-export type CatalogModel = ChatModel | ImageModel | VideoModel | SpeechModel;
+export interface EmbeddingRoute {
+  provider: ProviderId;
+  upstreamId: string;
+  /** USD per million input tokens, as the provider publishes it (= micro-dollars per token). */
+  inputPerMTok: number;
+  source: PriceSource;
+}
+
+export interface EmbeddingModel extends ModelBase {
+  type: 'embedding';
+  /** Tokens one input may have: the hold counts each input's bytes up to this (D33), and refuses beyond it. */
+  maxInputTokens: number;
+  /** Vector length without `dimensions`; `minDimensions` = `maxDimensions` = it when the size is fixed. */
+  defaultDimensions: number;
+  minDimensions: number;
+  maxDimensions: number;
+  routes: EmbeddingRoute[];
+}
+
+export type CatalogModel = ChatModel | ImageModel | VideoModel | SpeechModel | EmbeddingModel;
 export type ModelType = CatalogModel['type'];

@@ -36,7 +36,7 @@ const ACCOUNT_TOOLS = {
   before: [
     {
       name: 'list_models',
-      description: 'The chat, image, video and speech models with their prices (GET /v1/models). Free.',
+      description: 'The chat, image, video, speech and embedding models with their prices (GET /v1/models). Free.',
       args: NoArgs,
       request: () => ({ method: 'GET', path: '/v1/models' }),
     },

@@ -1,6 +1,7 @@
 import type { RouteClass } from '../../durable-objects/account/types';
 import { type BilledPathOf, type BilledProduct, product, type RouteSpec } from './contract';
 import { CHAT } from './chat/paths';
+import { EMBEDDINGS } from './embeddings/paths';
 import { IMAGES } from './images/paths';
 import { SPEECH } from './speech/paths';
 import { VIDEOS } from './videos/paths';
@@ -17,6 +18,7 @@ export const PRODUCTS = {
   speech: product({ routes: Object.values(SPEECH), load: () => import('./speech/product') }),
   videos: product({ routes: Object.values(VIDEOS), load: () => import('./videos/product') }),
   web: product({ routes: Object.values(WEB), load: () => import('./web/product') }),
+  embeddings: product({ routes: Object.values(EMBEDDINGS), load: () => import('./embeddings/product') }),
 } satisfies Record<string, BilledProduct>;
 
 export type ProductName = keyof typeof PRODUCTS;

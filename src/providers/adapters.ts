@@ -74,6 +74,23 @@ export interface SpeechAdapter {
   request(part: { text: string; voice: string; upstreamId: string }, target: ProviderTarget): UpstreamCall;
 }
 
+/** One upstream call's worth of inputs: texts, or token arrays where the adapter takes them. */
+export type EmbeddingInputs = { kind: 'text'; texts: string[] } | { kind: 'tokens'; arrays: number[][] };
+
+/** A vector as the upstream sent it: floats, or OpenAI's base64 of little-endian float32s. */
+export type Vector = number[] | string;
+
+export interface EmbeddingsAdapter {
+  /** What one upstream request takes (OpenAI: 2,048 inputs, 300,000 tokens); a larger batch is split. */
+  limits: { maxInputs: number; maxTokens: number };
+  /** Whether the upstream takes token arrays as input (OpenAI does; the others embed text only). */
+  takesTokenArrays: boolean;
+  /** The call for one part; `base64` asks the upstream for base64 where it has it (else it answers floats). */
+  request(part: { inputs: EmbeddingInputs; upstreamId: string; dimensions?: number; base64: boolean }, target: ProviderTarget): UpstreamCall;
+  /** The vectors in input order and the tokens the upstream reports (null: it reports none). Throws `GatewayError`. */
+  parse(body: unknown, count: number): { vectors: Vector[]; promptTokens: number | null };
+}
+
 /** One provider: its endpoint, and the adapters of what it serves (absent: it does not serve that). */
 interface ProviderBase {
   name: string;
@@ -88,6 +105,7 @@ interface ProviderBase {
   images?: ImageAdapter;
   videos?: VideoAdapter;
   speech?: SpeechAdapter;
+  embeddings?: EmbeddingsAdapter;
 }
 
 /**
@@ -110,4 +128,4 @@ interface ServesNoChat {
 export type ProviderConfig = ProviderBase & (ServesChat | ServesNoChat);
 
 /** What a provider may serve: one member of `ProviderConfig` per kind of catalog model. */
-export type Capability = 'chat' | 'images' | 'videos' | 'speech';
+export type Capability = 'chat' | 'images' | 'videos' | 'speech' | 'embeddings';

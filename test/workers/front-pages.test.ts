@@ -23,7 +23,7 @@ describe('the landing page', () => {
     expect(html).toContain("baseURL: &#39;https://gateway.test/v1&#39;");
     expect(html).toContain('claude mcp add --transport http gateway https://gateway.test/mcp');
     for (const href of ['/models', '/auth.md', '/openapi.json', '/signin']) expect(html).toContain(`href="${href}"`);
-    expect(html).toContain(`${MODELS.length} chat, image, video and speech models`);
+    expect(html).toContain(`${MODELS.length} models from many makers`);
   });
 });
 

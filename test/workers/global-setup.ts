@@ -3,6 +3,7 @@ import { startOpenAIImagesUpstream, type ImagesUpstream } from '../upstreams/ope
 import { startOpenAIVideosUpstream, type OpenAIVideosUpstream } from '../upstreams/openai-videos';
 import { startAnthropicUpstream } from '../upstreams/anthropic';
 import { startChain, type Chain } from '../upstreams/anvil';
+import { startGeminiEmbeddingsUpstream, startOpenAIEmbeddingsUpstream } from '../upstreams/embeddings';
 import { startFalUpstream } from '../upstreams/fal';
 import { startGeminiUpstream } from '../upstreams/gemini';
 import { startOpenAIUpstream } from '../upstreams/openai';
@@ -32,6 +33,8 @@ declare module 'vitest' {
     deepseekUpstreamUrl: string;
     /** A local EVM node with a 6-decimal token as USDC, for the watcher tests: its RPC, the token, a funded payer. */
     chain: { rpcUrl: string; token: string; payer: string; depositAddress: string };
+    /** The embeddings APIs played on 127.0.0.1, one server each (keys `EMBEDDINGS_KEYS`; GET /__recorded lists what each received). */
+    embeddingsUpstreams: { openai: string; mistral: string; together: string; gemini: string };
     /** The test website (`test/upstreams/website.ts`) on 127.0.0.1, for scrapes, crawls and extracts inside workerd. */
     websiteUrl: string;
   }
@@ -42,6 +45,8 @@ export const VIDEOS_UPSTREAM_KEY = 'sk-videos-workers';
 export const REPLICATE_UPSTREAM_KEY = 'r8_workers';
 export const FAL_UPSTREAM_KEY = 'fal-workers';
 export const CEREBRAS_UPSTREAM_KEY = 'csk-workers';
+/** The key each embeddings simulator takes. */
+export const EMBEDDINGS_KEYS = { openai: 'sk-embed-workers', mistral: 'mistral-embed-workers', together: 'together-embed-workers', gemini: 'gemini-embed-workers' } as const;
 /** What Cerebras answers 400 to (https://inference-docs.cerebras.ai/resources/openai). */
 const CEREBRAS_REJECTS = ['frequency_penalty', 'presence_penalty', 'logit_bias', 'parallel_tool_calls', 'service_tier'];
 
@@ -56,6 +61,7 @@ let cerebras: Upstream | undefined;
 let anthropic: Upstream | undefined;
 let gemini: Upstream | undefined;
 let deepseek: Upstream | undefined;
+let embeddingUpstreams: Upstream[] = [];
 
 export async function setup(project: TestProject) {
   [upstream, videos, chain, chat, website, replicate, fal, cerebras, anthropic, gemini, deepseek] = await Promise.all([
@@ -71,6 +77,13 @@ export async function setup(project: TestProject) {
     startGeminiUpstream(),
     startOpenAIUpstream({ name: 'deepseek', path: '/chat/completions' }),
   ]);
+  const [openaiEmbed, mistralEmbed, togetherEmbed, geminiEmbed] = (embeddingUpstreams = await Promise.all([
+    startOpenAIEmbeddingsUpstream({ name: 'openai', apiKey: EMBEDDINGS_KEYS.openai, models: { 'text-embedding-3-small': 1536, 'text-embedding-3-large': 3072 } }),
+    startOpenAIEmbeddingsUpstream({ name: 'mistral', apiKey: EMBEDDINGS_KEYS.mistral, models: { 'mistral-embed': 1024 } }),
+    startOpenAIEmbeddingsUpstream({ name: 'together', apiKey: EMBEDDINGS_KEYS.together, models: { 'intfloat/multilingual-e5-large-instruct': 1024 } }),
+    startGeminiEmbeddingsUpstream(EMBEDDINGS_KEYS.gemini),
+  ]));
+  project.provide('embeddingsUpstreams', { openai: openaiEmbed!.url, mistral: mistralEmbed!.url, together: togetherEmbed!.url, gemini: geminiEmbed!.url });
   project.provide('anthropicUpstreamUrl', anthropic.url);
   project.provide('geminiUpstreamUrl', gemini.url);
   project.provide('deepseekUpstreamUrl', deepseek.url);
@@ -99,4 +112,5 @@ export async function teardown() {
   await anthropic?.stop();
   await gemini?.stop();
   await deepseek?.stop();
+  await Promise.all(embeddingUpstreams.map((server) => server.stop()));
 }

@@ -26,7 +26,7 @@ describe('GET /v1/models', () => {
     expect(object).toBe('list');
     expect(data.length).toBeGreaterThanOrEqual(120);
     expect(new Set(data.map((m) => m.owned_by)).size).toBeGreaterThanOrEqual(12);
-    expect(new Set(data.map((m) => m.type))).toEqual(new Set(['chat', 'image', 'video', 'audio']));
+    expect(new Set(data.map((m) => m.type))).toEqual(new Set(['chat', 'image', 'video', 'audio', 'embedding']));
   });
 
   it('lists nothing when no provider is configured', async () => {
@@ -81,14 +81,29 @@ describe('GET /v1/models', () => {
     ['image', 'per_image'],
     ['video', 'per_second'],
     ['audio', 'per_1k_chars'],
+    ['embedding', 'per_token'],
   ])('prices %s models %s', async (type, unit) => {
     const { data } = await listModels(everyProvider);
     const ofType = data.filter((m) => m.type === type);
     expect(ofType.length).toBeGreaterThan(0);
     for (const model of ofType) {
       expect(model.pricing.unit).toBe(unit);
-      if (type !== 'chat') expect(model.pricing.input).toBe(0);
+      if (type !== 'chat' && type !== 'embedding') expect(model.pricing.input).toBe(0);
     }
+  });
+
+  it('lists embedding models priced per input token, with their sizes and input limit', async () => {
+    const { data } = await listModels(everyProvider);
+    const small = data.find((m) => m.id === 'openai/text-embedding-3-small');
+    expect(small).toMatchObject({
+      type: 'embedding',
+      context_length: 8192,
+      pricing: { input: 2e-8, output: 0, unit: 'per_token', display: '$0.02 / 1M input tokens' },
+      embedding: { default_dimensions: 1536, min_dimensions: 1, max_dimensions: 1536, max_input_tokens: 8192 },
+    });
+    expect(data.filter((m) => m.type === 'embedding').map((m) => m.id).sort()).toEqual(
+      ['google/gemini-embedding-001', 'intfloat/multilingual-e5-large-instruct', 'mistral/mistral-embed', 'openai/text-embedding-3-large', 'openai/text-embedding-3-small'],
+    );
   });
 
   it('prices GPT-4o-class chat per token, as USD per million divided by a million', async () => {

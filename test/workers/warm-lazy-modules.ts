@@ -11,6 +11,7 @@ await Promise.all([
   import('../../src/products/speech/product'),
   import('../../src/products/videos/product'),
   import('../../src/products/web/product'),
+  import('../../src/products/embeddings/product'),
   import('../../src/routes/lazy/media'),
   import('../../src/routes/lazy/account'),
   import('../../src/routes/lazy/admin'),

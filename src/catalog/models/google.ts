@@ -284,4 +284,17 @@ export const google = [
       },
     ],
   },
+  {
+    // 2,048 tokens per input; `outputDimensionality` 128 to 3,072 (Google recommends 768, 1,536, 3,072).
+    type: 'embedding',
+    id: 'google/gemini-embedding-001',
+    displayName: 'Gemini Embedding',
+    maker: 'google',
+    released: '2025-07-14',
+    maxInputTokens: 2048,
+    defaultDimensions: 3072,
+    minDimensions: 128,
+    maxDimensions: 3072,
+    routes: [{ provider: 'gemini', upstreamId: 'gemini-embedding-001', inputPerMTok: 0.15, source: GEMINI_PRICING }],
+  },
 ] satisfies readonly CatalogModel[];

@@ -8,6 +8,7 @@ import { elevenlabs } from './elevenlabs';
 import { google } from './google';
 import { hidream } from './hidream';
 import { ideogram } from './ideogram';
+import { intfloat } from './intfloat';
 import { kuaishou } from './kuaishou';
 import { luma } from './luma';
 import { meta } from './meta';
@@ -44,4 +45,5 @@ export const MODELS: readonly CatalogModel[] = [
   ...luma,
   ...alibaba,
   ...elevenlabs,
+  ...intfloat,
 ];

@@ -140,4 +140,17 @@ export const mistral = [
       { provider: 'together', upstreamId: 'mistralai/Mixtral-8x7B-Instruct-v0.1', price: { inputPerMTok: 0.6, outputPerMTok: 0.6 }, source: TOGETHER_PRICING },
     ],
   },
+  {
+    // 8,192 tokens per input, one size (1,024).
+    type: 'embedding',
+    id: 'mistral/mistral-embed',
+    displayName: 'Mistral Embed',
+    maker: 'mistral',
+    released: '2023-12-11',
+    maxInputTokens: 8192,
+    defaultDimensions: 1024,
+    minDimensions: 1024,
+    maxDimensions: 1024,
+    routes: [{ provider: 'mistral', upstreamId: 'mistral-embed', inputPerMTok: 0.1, source: MISTRAL_PRICING }],
+  },
 ] satisfies readonly CatalogModel[];

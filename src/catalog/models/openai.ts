@@ -1,5 +1,5 @@
 import type { CatalogModel } from '../types';
-import { cerebrasPage, FIREWORKS_PRICING, GROQ_PRICING, OPENAI_PRICING, TOGETHER_PRICING } from './sources';
+import { cerebrasPage, FIREWORKS_PRICING, GROQ_PRICING, OPENAI_PRICING, openaiModelPage, TOGETHER_PRICING } from './sources';
 
 /**
  * OpenAI models. Only ids still served on the catalog date are listed: o1, o3-mini, o4-mini,
@@ -349,5 +349,30 @@ export const openai = [
     released: '2025-03-20',
     defaultVoice: 'alloy',
     routes: [{ provider: 'openai', upstreamId: 'gpt-4o-mini-tts', per1kChars: 0.015, source: OPENAI_PRICING }],
+  },
+  {
+    // 8,192 tokens per input; `dimensions` shortens the vector (Matryoshka), any size up to the native one.
+    type: 'embedding',
+    id: 'openai/text-embedding-3-small',
+    displayName: 'text-embedding-3-small',
+    maker: 'openai',
+    released: '2024-01-25',
+    maxInputTokens: 8192,
+    defaultDimensions: 1536,
+    minDimensions: 1,
+    maxDimensions: 1536,
+    routes: [{ provider: 'openai', upstreamId: 'text-embedding-3-small', inputPerMTok: 0.02, source: openaiModelPage('text-embedding-3-small') }],
+  },
+  {
+    type: 'embedding',
+    id: 'openai/text-embedding-3-large',
+    displayName: 'text-embedding-3-large',
+    maker: 'openai',
+    released: '2024-01-25',
+    maxInputTokens: 8192,
+    defaultDimensions: 3072,
+    minDimensions: 1,
+    maxDimensions: 3072,
+    routes: [{ provider: 'openai', upstreamId: 'text-embedding-3-large', inputPerMTok: 0.13, source: openaiModelPage('text-embedding-3-large') }],
   },
 ] satisfies readonly CatalogModel[];

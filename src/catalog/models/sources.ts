@@ -11,6 +11,8 @@ const at = (url: string, readOn: string = CATALOG_DATE): PriceSource => ({ url, 
 
 /** OpenAI API pricing page; stored copy read on 2026-11-05. */
 export const OPENAI_PRICING = at('https://developers.openai.com/api/docs/pricing', '2026-11-05');
+/** OpenAI's embedding model pages: text-embedding-3-large $0.13, text-embedding-3-small $0.02 per 1M tokens; stored copy read 2026-12-02. */
+export const openaiModelPage = (model: string): PriceSource => at(`https://developers.openai.com/api/docs/models/${model}`, '2026-12-02');
 /** Claude API pricing page (prompt caching: 5m cache write, cache hits). */
 export const ANTHROPIC_PRICING = at('https://platform.claude.com/docs/en/about-claude/pricing');
 /** Gemini Developer API pricing page (context caching price = cache read). */

@@ -54,8 +54,8 @@ export function HomePage(props: { base: string; models: number }) {
     <Shell title="AI gateway" wide>
       <h1>AI gateway</h1>
       <p>
-        One API key and one prepaid USD balance for {props.models} chat, image, video and speech models from many makers, and live web context (scrape, crawl,
-        extract). Agents sign themselves up, pay by card, USDC or x402, and can be claimed by a person later.
+        One API key and one prepaid USD balance for {props.models} models from many makers (chat, images, video, speech, embeddings), and live web context
+        (scrape, crawl, extract). Agents sign themselves up, pay by card, USDC or x402, and can be claimed by a person later.
       </p>
       <dl>
         <dt>Base URL</dt>

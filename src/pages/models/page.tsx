@@ -1,7 +1,5 @@
 import { Shell } from '../shell';
-import { type CatalogRow, MODEL_TYPES, type ModelTypeFilter } from './catalog';
-
-const TYPE_NAMES: Record<ModelTypeFilter, string> = { chat: 'Chat', image: 'Image', video: 'Video', audio: 'Speech' };
+import { type CatalogRow, MODEL_TYPES, type ModelTypeFilter, TYPE_NAMES } from './catalog';
 
 /** `/models`: the catalog as a person reads it, filtered by a plain GET form (no script). */
 export function ModelsPage(props: { rows: CatalogRow[]; total: number; query: string; type: ModelTypeFilter | null }) {

@@ -1,7 +1,8 @@
 import type { ProviderConfig } from '../adapters';
 import { geminiChat } from './chat';
+import { geminiEmbeddings } from './embeddings';
 
-/** Google Gemini API: chat. */
+/** Google Gemini API: chat, embeddings. */
 export const gemini: ProviderConfig = {
   name: 'Google Gemini API',
   defaultBaseUrl: 'https://generativelanguage.googleapis.com/v1beta',
@@ -9,4 +10,5 @@ export const gemini: ProviderConfig = {
   chat: geminiChat,
   // generateContent is not chat-completions.
   paramGroup: 3,
+  embeddings: geminiEmbeddings,
 };

@@ -3,8 +3,9 @@ import { openaiChat } from './chat';
 import { openaiImages } from './images';
 import { openaiSpeech } from './speech';
 import { openaiVideos } from './videos';
+import { openaiEmbeddings } from './embeddings';
 
-/** OpenAI: chat, images, videos, speech. */
+/** OpenAI: chat, images, videos, speech, embeddings. */
 export const openai: ProviderConfig = {
   name: 'OpenAI',
   defaultBaseUrl: 'https://api.openai.com/v1',
@@ -14,4 +15,5 @@ export const openai: ProviderConfig = {
   images: openaiImages,
   videos: openaiVideos,
   speech: openaiSpeech,
+  embeddings: openaiEmbeddings,
 };

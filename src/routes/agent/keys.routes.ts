@@ -3,6 +3,7 @@ import { apiKey } from '../../middleware/api-key';
 import { x402Payment } from '../../x402/middleware';
 import { KiB, limitBody } from '../../middleware/body-limit';
 import { parseJsonBody } from '../../middleware/json-body';
+import { ROUTE_CLASSES } from '../../../durable-objects/account/types';
 import { RouteClassSchema } from '../admin/admin.routes';
 import { bearerAuth, errors, jsonBody, jsonResponse, UsdString } from '../schemas';
 
@@ -27,7 +28,7 @@ export const SubKeyRequest = z
     limit_usd: LimitUsd.optional(),
     expires_in: z.int().min(1).max(MAX_SUB_KEY_SECONDS).optional().openapi({ description: 'Seconds from now; after it the key gets 401 `api_key_expired`.' }),
     allowed_models: z.array(z.string().min(1).max(200)).max(500).optional().openapi({ description: 'Model ids (`openai/gpt-4o-mini`); others get 403 `model_not_allowed`.' }),
-    allowed_routes: z.array(RouteClassSchema).min(1).max(6).optional().openapi({ description: 'Route classes; others get 403 `guardrail_blocked`. Free reads are always allowed.' }),
+    allowed_routes: z.array(RouteClassSchema).min(1).max(ROUTE_CLASSES.length).optional().openapi({ description: 'Route classes; others get 403 `guardrail_blocked`. Free reads are always allowed.' }),
   })
   .openapi('SubKeyRequest');
 

@@ -7,7 +7,7 @@ export const ModelEntry = z
     object: z.literal('model'),
     created: z.int(),
     owned_by: z.string(),
-    type: z.enum(['chat', 'image', 'video', 'audio']),
+    type: z.enum(['chat', 'image', 'video', 'audio', 'embedding']),
     display_name: z.string(),
     context_length: z.int().nullable(),
     max_output_tokens: z.int().nullable(),
@@ -52,6 +52,10 @@ export const ModelEntry = z
       })
       .optional(),
     default_voice: z.string().optional(),
+    embedding: z
+      .object({ default_dimensions: z.int(), min_dimensions: z.int(), max_dimensions: z.int(), max_input_tokens: z.int() })
+      .optional()
+      .openapi({ description: 'Embedding models: the vector size without `dimensions`, the sizes `dimensions` may ask, and the tokens one input may have' }),
   })
   .openapi('Model');
 
