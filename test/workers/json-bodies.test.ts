@@ -25,6 +25,10 @@ async function jsonRoutes(): Promise<{ method: string; path: string }[]> {
 const WRONG_FIELD: Record<string, { body: Record<string, unknown>; param: string }> = {
   'POST /agent/register': { body: { type: 42 }, param: 'type' },
   'POST /v1/chat/completions': { body: { model: 42, messages: [{ role: 'user', content: 'hi' }] }, param: 'model' },
+  'POST /v1/messages': { body: { model: 42, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }, param: 'model' },
+  'POST /v1/messages/count_tokens': { body: { model: 42, messages: [{ role: 'user', content: 'hi' }] }, param: 'model' },
+  'POST /v1/responses': { body: { model: 42, input: 'hi' }, param: 'model' },
+  'POST /v1/embeddings': { body: { model: 42, input: 'hi' }, param: 'model' },
   'POST /v1/quote': { body: { path: 42, body: {} }, param: 'path' },
   'POST /v1/images/generations': { body: { model: 42, prompt: 'a fox' }, param: 'model' },
   'POST /v1/images/jobs': { body: { model: 'openai/gpt-image-1-mini', prompt: 42 }, param: 'prompt' },

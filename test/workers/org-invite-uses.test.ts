@@ -90,7 +90,8 @@ describe("a member's quote", () => {
     const invite = await inviteCode(org.organization_id, { auto_approve: true, member_cap_usd: '3.00' });
     const member = await agent();
     expect((await join(member, invite.invite_code)).status).toBe(200);
-    const scrape = { path: '/v1/scrape', body: { url: 'https://example.com/' } };
+    // A quote that could spend $10 (1,000 records): the room shown is the cap's, not the $100.
+    const scrape = { path: '/v1/extract', body: { scraper: 'contact-details', input: { url: 'https://example.com/' }, limit: 1000 } };
     expect(await (await send('/v1/quote', member.api_key, scrape)).json()).toMatchObject({ available_usd: formatUsd(3_000_000) });
 
     // A key with a smaller limit of its own: its room.
