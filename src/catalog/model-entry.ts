@@ -1,9 +1,12 @@
 import { IMAGE_TOKEN_FEE_PERCENT } from '../billing/image-cost';
-import type { CatalogModel, ImageRoute, SpeechRoute, VideoModel, VideoRoute, ChatRoute } from './types';
+import type { CatalogModel, ImageRoute, SpeechRoute, TranscriptionRoute, VideoModel, VideoRoute, ChatRoute } from './types';
 import { videoInputs } from './video-inputs';
 
 /** USD per million tokens to USD per token, through the decimal text so 0.15 gives 1.5e-7, not 1.4999e-7. */
 const perToken = (perMTok: number) => Number(`${perMTok}e-6`);
+
+/** USD per hour to USD per second, rounded to 12 decimals so float noise does not show. */
+const perSecond = (perHour: number) => Number((perHour / 3600).toPrecision(12));
 
 /** `2.5` -> `2.50`, `0.0035` -> `0.0035`: at least two decimals, no float noise. */
 export function formatPrice(usd: number): string {
@@ -61,6 +64,12 @@ function pricing(model: CatalogModel, route: CatalogModel['routes'][number]) {
       const { per1kChars } = route as SpeechRoute;
       return { input: 0, output: per1kChars, unit: 'per_1k_chars' as const, display: `$${formatPrice(per1kChars)} / 1K characters` };
     }
+    case 'transcription': {
+      const { perHour, minimumSeconds } = route as TranscriptionRoute;
+      const minimum = minimumSeconds ? `, at least ${minimumSeconds} s per request` : '';
+      // USD per second of audio, through the decimal text (0.36 / 3600 gives 0.0001, not 9.999e-5).
+      return { input: perSecond(perHour), output: 0, unit: 'per_second' as const, display: `$${formatPrice(perHour)} / hour of audio${minimum}` };
+    }
   }
 }
 
@@ -92,6 +101,9 @@ export function modelEntry(model: CatalogModel, route: CatalogModel['routes'][nu
       ? { video: { durations: model.durations, default_duration: model.defaultDuration, resolutions: model.resolutions, audio: model.audio, image_input: model.imageInput, inputs: videoInputsEntry(model, route as VideoRoute) } }
       : {}),
     ...(model.type === 'audio' ? { default_voice: model.defaultVoice } : {}),
+    ...(model.type === 'transcription'
+      ? { transcription: { max_file_bytes: model.maxBytes, max_seconds: model.maxSeconds ?? null, response_formats: model.formats, minimum_billed_seconds: (route as TranscriptionRoute).minimumSeconds ?? 0 } }
+      : {}),
   };
 }
 

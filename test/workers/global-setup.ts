@@ -8,6 +8,7 @@ import { startGeminiUpstream } from '../upstreams/gemini';
 import { startOpenAIUpstream } from '../upstreams/openai';
 import { startReplicateUpstream } from '../upstreams/replicate';
 import type { Upstream } from '../upstreams/server';
+import { startTranscriptionUpstream, type TranscriptionUpstream } from '../upstreams/transcription';
 import { startWebsite } from '../upstreams/website';
 
 declare module 'vitest' {
@@ -32,6 +33,8 @@ declare module 'vitest' {
     deepseekUpstreamUrl: string;
     /** A local EVM node with a 6-decimal token as USDC, for the watcher tests: its RPC, the token, a funded payer. */
     chain: { rpcUrl: string; token: string; payer: string; depositAddress: string };
+    /** OpenAI's, Groq's and ElevenLabs' speech-to-text played on 127.0.0.1 (keys `TRANSCRIPTION_KEYS`; GET /__recorded lists what each request carried). */
+    transcriptionUpstreamUrl: string;
     /** The test website (`test/upstreams/website.ts`) on 127.0.0.1, for scrapes, crawls and extracts inside workerd. */
     websiteUrl: string;
   }
@@ -42,6 +45,7 @@ export const VIDEOS_UPSTREAM_KEY = 'sk-videos-workers';
 export const REPLICATE_UPSTREAM_KEY = 'r8_workers';
 export const FAL_UPSTREAM_KEY = 'fal-workers';
 export const CEREBRAS_UPSTREAM_KEY = 'csk-workers';
+export const TRANSCRIPTION_KEYS = { openai: 'sk-transcribe-workers', groq: 'gsk-transcribe-workers', elevenlabs: 'xi-transcribe-workers' };
 /** What Cerebras answers 400 to (https://inference-docs.cerebras.ai/resources/openai). */
 const CEREBRAS_REJECTS = ['frequency_penalty', 'presence_penalty', 'logit_bias', 'parallel_tool_calls', 'service_tier'];
 
@@ -56,9 +60,10 @@ let cerebras: Upstream | undefined;
 let anthropic: Upstream | undefined;
 let gemini: Upstream | undefined;
 let deepseek: Upstream | undefined;
+let transcription: TranscriptionUpstream | undefined;
 
 export async function setup(project: TestProject) {
-  [upstream, videos, chain, chat, website, replicate, fal, cerebras, anthropic, gemini, deepseek] = await Promise.all([
+  [upstream, videos, chain, chat, website, replicate, fal, cerebras, anthropic, gemini, deepseek, transcription] = await Promise.all([
     startOpenAIImagesUpstream(IMAGES_UPSTREAM_KEY),
     startOpenAIVideosUpstream(VIDEOS_UPSTREAM_KEY),
     startChain(),
@@ -70,7 +75,9 @@ export async function setup(project: TestProject) {
     startAnthropicUpstream(),
     startGeminiUpstream(),
     startOpenAIUpstream({ name: 'deepseek', path: '/chat/completions' }),
+    startTranscriptionUpstream(TRANSCRIPTION_KEYS),
   ]);
+  project.provide('transcriptionUpstreamUrl', transcription.url);
   project.provide('anthropicUpstreamUrl', anthropic.url);
   project.provide('geminiUpstreamUrl', gemini.url);
   project.provide('deepseekUpstreamUrl', deepseek.url);
@@ -99,4 +106,5 @@ export async function teardown() {
   await anthropic?.stop();
   await gemini?.stop();
   await deepseek?.stop();
+  await transcription?.stop();
 }

@@ -18,6 +18,7 @@ import { openai } from './openai';
 import { qwen } from './qwen';
 import { recraft } from './recraft';
 import { stabilityAi } from './stability-ai';
+import { transcription } from './transcription';
 import { xai } from './xai';
 import { zai } from './zai';
 
@@ -44,4 +45,5 @@ export const MODELS: readonly CatalogModel[] = [
   ...luma,
   ...alibaba,
   ...elevenlabs,
+  ...transcription,
 ];

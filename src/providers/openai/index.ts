@@ -2,9 +2,10 @@ import type { ProviderConfig } from '../adapters';
 import { openaiChat } from './chat';
 import { openaiImages } from './images';
 import { openaiSpeech } from './speech';
+import { openaiTranscription } from './transcription';
 import { openaiVideos } from './videos';
 
-/** OpenAI: chat, images, videos, speech. */
+/** OpenAI: chat, images, videos, speech, transcription. */
 export const openai: ProviderConfig = {
   name: 'OpenAI',
   defaultBaseUrl: 'https://api.openai.com/v1',
@@ -14,4 +15,5 @@ export const openai: ProviderConfig = {
   images: openaiImages,
   videos: openaiVideos,
   speech: openaiSpeech,
+  transcription: openaiTranscription,
 };
