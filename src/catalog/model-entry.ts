@@ -68,7 +68,7 @@ function pricing(model: CatalogModel, route: CatalogModel['routes'][number]) {
       const { perHour, minimumSeconds } = route as TranscriptionRoute;
       const minimum = minimumSeconds ? `, at least ${minimumSeconds} s per request` : '';
       // USD per second of audio, through the decimal text (0.36 / 3600 gives 0.0001, not 9.999e-5).
-      return { input: perSecond(perHour), output: 0, unit: 'per_second' as const, display: `$${formatPrice(perHour)} / hour of audio${minimum}` };
+      return { input: 0, output: perSecond(perHour), unit: 'per_second' as const, display: `$${formatPrice(perHour)} / hour of audio${minimum}` };
     }
   }
 }

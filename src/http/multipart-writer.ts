@@ -33,9 +33,12 @@ export function multipartBody(fields: [string, string][], file: MultipartFile): 
   const sized = new FixedLengthStream(length);
   void (async () => {
     const writer = sized.writable.getWriter();
+    const reader = file.body.getReader();
+    // A call that ends early (aborted, refused) errors both ends: that is the caller's outcome, not an unhandled rejection.
+    writer.closed.catch(() => {});
+    reader.closed.catch(() => {});
     try {
       await writer.write(head);
-      const reader = file.body.getReader();
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
@@ -45,6 +48,7 @@ export function multipartBody(fields: [string, string][], file: MultipartFile): 
       await writer.close();
     } catch (err) {
       await writer.abort(err).catch(() => {});
+      await reader.cancel(err).catch(() => {});
     }
   })();
   return { contentType: `multipart/form-data; boundary=${boundary}`, length, body: sized.readable };

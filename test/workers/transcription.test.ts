@@ -227,3 +227,32 @@ describe('POST /v1/audio/transcriptions, an upload named by file_url', () => {
     expect(await balance(agent.api_key)).toBe('1.000000');
   });
 });
+
+describe('transcription models and the transcribe tool', () => {
+  it('lists transcription models in GET /v1/models priced per second, with their limits', async () => {
+    const { data } = (await (await send('/v1/models', 'unused')).json()) as { data: { id: string; type: string; pricing: Record<string, unknown>; transcription?: Record<string, unknown> }[] };
+    const whisper = data.find((m) => m.id === 'openai/whisper-1');
+    expect(whisper).toMatchObject({ type: 'transcription', pricing: { input: 0, output: 0.0001, unit: 'per_second', display: '$0.36 / hour of audio' } });
+    expect(whisper?.transcription).toEqual({ max_file_bytes: 25 * 1024 * 1024, max_seconds: null, response_formats: ['json', 'text', 'verbose_json'], minimum_billed_seconds: 0 });
+    expect(data.find((m) => m.id === 'openai/whisper-large-v3')).toMatchObject({ pricing: { unit: 'per_second', display: '$0.111 / hour of audio, at least 10 s per request' }, transcription: { minimum_billed_seconds: 10 } });
+    expect(data.find((m) => m.id === 'openai/gpt-4o-transcribe')?.transcription).toMatchObject({ max_seconds: 1500, response_formats: ['json', 'text'] });
+    expect(data.filter((m) => m.type === 'transcription').map((m) => m.id).sort()).toEqual(
+      ['elevenlabs/scribe-v1', 'openai/gpt-4o-mini-transcribe', 'openai/gpt-4o-transcribe', 'openai/whisper-1', 'openai/whisper-large-v3', 'openai/whisper-large-v3-turbo'],
+    );
+  });
+
+  it('transcribes an upload through MCP\'s transcribe tool, at the same price', async () => {
+    const agent = await funded();
+    const url = await upload(agent.api_key, wavFile(6), 'audio/wav');
+    const res = await send('/mcp', agent.api_key, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'transcribe', arguments: { model: 'whisper-1', file_url: url } } }),
+    });
+    const { result } = (await res.json()) as { result: { isError?: boolean; structuredContent: { text: string; usage: { seconds: number } }; _meta: Record<string, string> } };
+    expect(result.isError).toBeUndefined();
+    expect(result.structuredContent).toMatchObject({ text: `transcript of ${wavFile(6).length} bytes`, usage: { type: 'duration', seconds: 6 } });
+    expect(result._meta['x-service/cost_usd']).toBe('0.000600');
+    expect(micros('1') - micros(await balance(agent.api_key))).toBe(600);
+  });
+});

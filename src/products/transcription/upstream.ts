@@ -10,8 +10,6 @@ import type { AudioSource } from './source';
 /** A transcription's answer headers may take this long: the upstream reads the whole file first. */
 const TRANSCRIPTION_TIMEOUT_MS = 300_000;
 
-class AudioTooLong extends Error {}
-
 /**
  * Streams the audio from R2 to the route's provider, inside a multipart body written around it,
  * through the file's duration reader: the length charged is the one the gateway read from the
@@ -25,13 +23,17 @@ export async function transcribe(plan: TranscriptionPlan, audio: AudioSource, en
   const meter = durationMeter(audio.format);
   const { maxSeconds } = plan.model;
   let tooLong = false;
+  // A file found too long ends the call (the body stops where it is), not the stream with an error.
+  const cut = new AbortController();
   const limit = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       const seconds = meter.seconds();
-      if (maxSeconds !== undefined && seconds !== undefined && seconds > maxSeconds) {
+      if (tooLong || (maxSeconds !== undefined && seconds !== undefined && seconds > maxSeconds)) {
         tooLong = true;
-        controller.error(new AudioTooLong());
-      } else controller.enqueue(chunk);
+        cut.abort(new DOMException('The audio is longer than the model takes.', 'AbortError'));
+        return new Promise<void>(() => {});
+      }
+      controller.enqueue(chunk);
     },
   });
   const call = adapter.request(plan.order, target);
@@ -45,7 +47,7 @@ export async function transcribe(plan: TranscriptionPlan, audio: AudioSource, en
   });
   const outcome = await sendUpstream(
     { url: call.url, headers: { ...call.headers, 'Content-Type': body.contentType }, body: body.body },
-    { timeoutMs: Math.max(TRANSCRIPTION_TIMEOUT_MS, Number(env.UPSTREAM_TIMEOUT_MS) || 0), signal, errorMessage: detailOrStatus },
+    { timeoutMs: Math.max(TRANSCRIPTION_TIMEOUT_MS, Number(env.UPSTREAM_TIMEOUT_MS) || 0), signal: AbortSignal.any([signal, cut.signal]), errorMessage: detailOrStatus },
   );
   if (tooLong) throw new GatewayError('invalid_request', `The audio lasts more than ${maxSeconds} s; ${plan.model.id} takes at most ${maxSeconds} s.`, { param: audio.param });
   if (!outcome.ok) throw outcome.error;
