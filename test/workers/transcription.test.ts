@@ -205,8 +205,11 @@ describe('POST /v1/audio/transcriptions, an upload named by file_url', () => {
   it('cuts off an upload found longer than the model takes while it streams: 400 naming file_url, nothing charged', async () => {
     const agent = await funded();
     const url = await upload(agent.api_key, mp3File(50_000, { xing: true }).subarray(0, 144 * 2000));
+    const before = (await received()).length;
     await expectError(await transcribeUrl(agent.api_key, { model: 'gpt-4o-transcribe', file_url: url }), 400, 'invalid_request', 'invalid_request_error', 'file_url');
     expect(await balance(agent.api_key)).toBe('1.000000');
+    // The upstream never got a whole file to transcribe: the body stopped at the Xing header.
+    expect((await received()).length).toBe(before);
   });
 
   it('answers 404 naming file_url for another account\'s upload, and 400 for a link that is no upload', async () => {
