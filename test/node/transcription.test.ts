@@ -35,6 +35,21 @@ afterAll(async () => {
 
 const micros = (usd: string) => Math.round(Number(usd) * 1e6);
 
+describe('the simulators, as the official openai SDK reads them', () => {
+  it.each([
+    ['OpenAI', '/v1', KEYS.openai, 'whisper-1'],
+    ['Groq', '/openai/v1', KEYS.groq, 'whisper-large-v3'],
+  ])('%s: json, text and verbose_json in the documented shapes', async (_name, prefix, apiKey, model) => {
+    const client = new OpenAI({ apiKey, baseURL: `${upstream.url}${prefix}`, maxRetries: 0 });
+    const file = async () => toFile(wavFile(1), 'a.wav');
+    expect(await client.audio.transcriptions.create({ file: await file(), model })).toMatchObject({ text: expect.stringMatching(/^transcript of \d+ bytes$/) });
+    expect(await client.audio.transcriptions.create({ file: await file(), model, response_format: 'text' })).toMatch(/^transcript of \d+ bytes\n$/);
+    const verbose = await client.audio.transcriptions.create({ file: await file(), model, response_format: 'verbose_json' });
+    expect(verbose).toMatchObject({ task: 'transcribe', language: 'english', duration: expect.any(Number), segments: [expect.objectContaining({ id: 0 })] });
+    expect(await client.audio.transcriptions.create({ file: await file(), model: 'nope' }).catch((err: unknown) => err)).toBeInstanceOf(OpenAI.BadRequestError);
+  });
+});
+
 describe('audio.transcriptions.create with the openai SDK', () => {
   it('transcribes an MP3 file on whisper-1: the text, and the balance drop is the measured 9 s at $0.006 a minute', async () => {
     const agent = await fundedAgent(gateway.url, ADMIN, '1');
