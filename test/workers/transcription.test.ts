@@ -231,6 +231,25 @@ describe('POST /v1/audio/transcriptions, an upload named by file_url', () => {
   });
 });
 
+describe('transcription under /x402/v1', () => {
+  const x402 = { ...gateway, BASE_RPC_URL: 'http://127.0.0.1:9', USDC_DEPOSIT_ADDRESS: '0x1111111111111111111111111111111111111111', X402_FACILITATOR_URL: 'http://127.0.0.1:9' } as Env;
+  const post = async (init: RequestInit) => {
+    const ctx = createExecutionContext();
+    const res = await app.fetch(new Request(`${BASE}/x402/v1/audio/transcriptions`, { method: 'POST', ...init }), x402, ctx);
+    await waitOnExecutionContext(ctx);
+    return res;
+  };
+
+  it('serves a keyed multipart request as its /v1 route, and refuses a keyless file_url (no account, no uploads) with 400 naming it', async () => {
+    const agent = await funded();
+    const res = await post({ headers: { Authorization: `Bearer ${agent.api_key}` }, body: form(wavFile(2), { model: 'whisper-1' }) });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(res.headers.get('X-Service-Cost')).toBe('0.000200');
+    const keyless = await post({ headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ model: 'whisper-1', file_url: `${BASE}/files/uploads/${agent.account_id}/x.mp3` }) });
+    await expectError(keyless, 400, 'invalid_request', 'invalid_request_error', 'file_url');
+  });
+});
+
 describe('transcription models and the transcribe tool', () => {
   it('lists transcription models in GET /v1/models priced per second, with their limits', async () => {
     const { data } = (await (await send('/v1/models', 'unused')).json()) as { data: { id: string; type: string; pricing: Record<string, unknown>; transcription?: Record<string, unknown> }[] };

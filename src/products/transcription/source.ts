@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv, Caller } from '../../env';
 import { GatewayError, validationError } from '../../errors';
 import { MalformedMultipart, multipartBoundary, MultipartReader, type MultipartPart } from '../../http/multipart-reader';
 import { AUDIO_SNIFF_BYTES, durationMeter, sniffAudio, type AudioFormat } from '../../media/audio-duration';
@@ -113,7 +113,10 @@ export async function uploadSource(c: Context<AppEnv>, url: string): Promise<Aud
   const prefix = `${base}/files/`;
   const key = url.startsWith(`${prefix}uploads/`) ? hostedKey(url.slice(prefix.length)) : null;
   if (key === null) throw new GatewayError('invalid_request', 'file_url must be the public_url of one of your uploads (POST /v1/uploads).', { param: 'file_url' });
-  if (!key.startsWith(accountPrefix('uploads', c.get('caller').accountId))) throw new GatewayError('not_found', `No upload ${url} in this account.`, { param: 'file_url' });
+  // x402's keyless pricing runs before any account exists: it has no uploads to name.
+  const caller: Caller | undefined = c.get('caller');
+  if (!caller) throw new GatewayError('invalid_request', 'A request without a key has no uploads: register (or pay with a key) and upload the audio first.', { param: 'file_url' });
+  if (!key.startsWith(accountPrefix('uploads', caller.accountId))) throw new GatewayError('not_found', `No upload ${url} in this account.`, { param: 'file_url' });
   await requireStoredUploads(c.env, base, [url], 'file_url', 'audio');
   const [object, first] = await Promise.all([c.env.MEDIA.head(key), c.env.MEDIA.get(key, { range: { offset: 0, length: AUDIO_SNIFF_BYTES } })]);
   if (!object || !first) throw new GatewayError('invalid_request', `The upload ${url} is not hosted here (it may have expired).`, { param: 'file_url' });
