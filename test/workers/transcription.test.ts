@@ -6,6 +6,7 @@ import { m4aFile, mp3File, wavFile } from '../fixtures/audio';
 import { TRANSCRIPTION_KEYS } from './global-setup';
 import { adminCredit, expectError, register } from './helpers';
 import type { ReceivedTranscription } from '../upstreams/transcription';
+import { createOrganization, eventually, invite, join, organization } from './org-helpers';
 
 /**
  * `POST /v1/audio/transcriptions` through the public API inside workerd, OpenAI's, Groq's and
@@ -178,6 +179,18 @@ describe('POST /v1/audio/transcriptions, a file in the request', () => {
     const res = await transcribe(agent.api_key, wavFile(4), { model: 'whisper-1' });
     const lookup = await send(`/v1/requests/${res.headers.get('X-Service-Request-Id')}`, agent.api_key);
     expect(await lookup.json()).toMatchObject({ status: 'succeeded', cost_usd: '0.000400', model: 'openai/whisper-1', provider: 'openai', usage: { seconds: 4 } });
+  });
+});
+
+describe('POST /v1/audio/transcriptions in an organization (D29)', () => {
+  it("charges a member's transcription to the organization's balance", async () => {
+    const org = await createOrganization('listeners', '1');
+    const member = await register();
+    expect((await join(member, await invite(org.organization_id, { auto_approve: true }))).status).toBe(200);
+    const res = await transcribe(member.api_key, mp3File(250), { model: 'whisper-1' });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(res.headers.get('X-Service-Cost')).toBe('0.000900');
+    await eventually(async () => (await organization(org.organization_id)).balance_usd, '0.999100');
   });
 });
 
