@@ -233,6 +233,17 @@ describe('POST /v1/audio/transcriptions, an upload named by file_url', () => {
     await expectError(await transcribeUrl(other.api_key, { model: 'whisper-1', file_url: 'https://example.com/a.mp3' }), 400, 'invalid_request', 'invalid_request_error', 'file_url');
   });
 
+  it("lets a sub-key name only the uploads it reserved itself (D35): its parent's is a 404", async () => {
+    const agent = await funded();
+    const parentUpload = await upload(agent.api_key, wavFile(1), 'audio/wav');
+    const minted = await send('/agent/keys', agent.api_key, { method: 'POST', body: JSON.stringify({ name: 'listener' }), headers: { 'Content-Type': 'application/json' } });
+    const { api_key: sub } = (await minted.json()) as { api_key: string };
+    await expectError(await transcribeUrl(sub, { model: 'whisper-1', file_url: parentUpload }), 404, 'not_found', 'invalid_request_error', 'file_url');
+    const own = await upload(sub, wavFile(1), 'audio/wav');
+    expect((await transcribeUrl(sub, { model: 'whisper-1', file_url: own })).status).toBe(200);
+    expect((await transcribeUrl(agent.api_key, { model: 'whisper-1', file_url: own })).status).toBe(200);
+  });
+
   it('refuses a key whose allowed routes leave out transcription', async () => {
     const agent = await funded();
     const minted = await send('/agent/keys', agent.api_key, { method: 'POST', body: JSON.stringify({ name: 'chat only', allowed_routes: ['chat'] }), headers: { 'Content-Type': 'application/json' } });
