@@ -1,4 +1,8 @@
 import type { Context } from 'hono';
+import { ownDataOf } from '../../accounts/data-scope';
+import { holdFailureError } from '../../accounts/failures';
+import { database } from '../../db';
+import { uploadOfKey } from '../../db/uploads';
 import type { AppEnv, Caller } from '../../env';
 import { GatewayError, validationError } from '../../errors';
 import { MalformedMultipart, multipartBoundary, MultipartReader, type MultipartPart } from '../../http/multipart-reader';
@@ -116,7 +120,13 @@ export async function uploadSource(c: Context<AppEnv>, url: string): Promise<Aud
   // x402's keyless pricing runs before any account exists: it has no uploads to name.
   const caller: Caller | undefined = c.get('caller');
   if (!caller) throw new GatewayError('invalid_request', 'A request without a key has no uploads: register (or pay with a key) and upload the audio first.', { param: 'file_url' });
-  if (!key.startsWith(accountPrefix('uploads', caller.accountId))) throw new GatewayError('not_found', `No upload ${url} in this account.`, { param: 'file_url' });
+  const notFound = () => new GatewayError('not_found', `No upload ${url} in this account.`, { param: 'file_url' });
+  if (!key.startsWith(accountPrefix('uploads', caller.accountId))) throw notFound();
+  // D35: a sub-key names only the uploads it reserved itself.
+  const auth = await caller.account.authenticate(caller.keyHash);
+  if (!auth.ok) throw holdFailureError(auth);
+  const own = ownDataOf(auth);
+  if (own !== undefined && (await uploadOfKey(database(c.env), key))?.keyId !== own) throw notFound();
   await requireStoredUploads(c.env, base, [url], 'file_url', 'audio');
   const [object, first] = await Promise.all([c.env.MEDIA.head(key), c.env.MEDIA.get(key, { range: { offset: 0, length: AUDIO_SNIFF_BYTES } })]);
   if (!object || !first) throw new GatewayError('invalid_request', `The upload ${url} is not hosted here (it may have expired).`, { param: 'file_url' });
