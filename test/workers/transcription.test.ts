@@ -225,6 +225,17 @@ describe('POST /v1/audio/transcriptions, an upload named by file_url', () => {
     expect((await received()).length).toBe(before);
   });
 
+  it.each([
+    ['an MP3 upload whose tag hides no frame', mp3File(0, { id3: true }), 'audio/mpeg'],
+    ['a WAV upload with no data chunk', wavFile(1).subarray(0, 36), 'audio/wav'],
+  ])('refuses %s with 400 naming file_url once it is read, the hold released', async (_name, bytes, type) => {
+    const agent = await funded();
+    const url = await upload(agent.api_key, bytes, type);
+    await expectError(await transcribeUrl(agent.api_key, { model: 'whisper-1', file_url: url }), 400, 'invalid_request', 'invalid_request_error', 'file_url');
+    expect(await balance(agent.api_key)).toBe('1.000000');
+    expect(((await (await send('/agent/account', agent.api_key)).json()) as { held_usd: string }).held_usd).toBe('0.000000');
+  });
+
   it('answers 404 naming file_url for another account\'s upload, and 400 for a link that is no upload', async () => {
     const owner = await funded();
     const url = await upload(owner.api_key, wavFile(1), 'audio/wav');

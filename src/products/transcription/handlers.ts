@@ -4,14 +4,14 @@ import type { RequestRecord } from '../../../durable-objects/account/requests';
 import { withHold } from '../../accounts/billed';
 import { COST_HEADER, CREDITS_HEADER } from '../../billing/headers';
 import type { AppEnv } from '../../env';
+import { multipartBoundary } from '../../http/multipart-reader';
 import { formatUsd } from '../../money';
+import { parseBody } from '../route-body';
 import { billedSeconds, checkAudioLimits, holdSeconds, planTranscription, secondsCostMicros, type TranscriptionPlan } from './plan';
 import { transcriptions } from './routes';
 import { discard, readMultipart, uploadSource, type AudioSource } from './source';
 import { transcribe } from './upstream';
 import type { TranscriptionInput } from './request';
-import { parseBody } from '../route-body';
-import { multipartBoundary } from '../../http/multipart-reader';
 
 /** A transcription's hold lives this long: the upstream may take minutes over 25 MB. */
 const TRANSCRIPTION_HOLD_TTL_MS = 10 * 60_000;
@@ -52,9 +52,11 @@ async function serve(c: Context<AppEnv>, input: TranscriptionInput, audio: Audio
     ask,
     async (hold, settle) => {
       const { answer, seconds } = await transcribe(plan, audio, c.env, c.req.raw.signal);
-      checkAudioLimits(plan, audio.param, { bytes: audio.bytes, seconds: seconds ?? 0 });
-      const billed = billedSeconds(plan.route, seconds!);
-      const settled = await settle(Math.min(hold.amountMicros, secondsCostMicros(plan.route, seconds!)), record(requestId, plan, startedAt, billed));
+      // No length read from what went upstream (an upload whose headers hold none) is a 400 too: the hold is released.
+      const measured = seconds ?? 0;
+      checkAudioLimits(plan, audio.param, { bytes: audio.bytes, seconds: measured });
+      const billed = billedSeconds(plan.route, measured);
+      const settled = await settle(Math.min(hold.amountMicros, secondsCostMicros(plan.route, measured)), record(requestId, plan, startedAt, billed));
       const headers = { [COST_HEADER]: formatUsd(settled.costMicros), [CREDITS_HEADER]: formatUsd(settled.balanceMicros) };
       if ('text' in answer) return c.text(answer.text, 200, headers);
       // The usage billed, in OpenAI's shape for audio billed by duration.
