@@ -155,6 +155,15 @@ describe('POST /v1/audio/transcriptions, a file in the request', () => {
     expect(await spooledObjects(agent.account_id)).toBe(0);
   });
 
+  it('refuses a file past 25 MB with 400 naming file, keeping no copy of it', async () => {
+    const agent = await funded();
+    const big = new Uint8Array(25 * 1024 * 1024 + 1);
+    big.set(mp3File(1));
+    await expectError(await transcribe(agent.api_key, big, { model: 'whisper-1' }), 400, 'invalid_request', 'invalid_request_error', 'file');
+    expect(await spooledObjects(agent.account_id)).toBe(0);
+    expect(await balance(agent.api_key)).toBe('1.000000');
+  });
+
   it('refuses a request without audio (naming file), a format the model does not answer and a prompt Scribe does not take', async () => {
     const agent = await funded();
     await expectError(await transcribe(agent.api_key, null, { model: 'whisper-1' }), 400, 'invalid_request', 'invalid_request_error', 'file');
