@@ -8,6 +8,8 @@
 //   GET /v1/videos/{id}: `queued`, then `in_progress`, then `completed`; GET
 //   /v1/videos/{id}/content: an MP4 of VIDEO_BYTES (150 MiB) with its Content-Length, an `ftyp`
 //   box then one `mdat` box of filler, written 1 MiB at a time as the client reads.
+// - POST /v1/audio/transcriptions (multipart: file, model, response_format): `{text, usage}`, the
+//   text naming the file's size, so the row checks that the whole file arrived.
 import { randomBytes } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
 
@@ -17,7 +19,7 @@ const IMAGE_KB = Number(process.env.BENCH_IMAGE_KB ?? 1024);
 const MIB = 1024 * 1024;
 
 /** Whether `path` is one of these routes. */
-export const isMediaPath = (path) => /^\/v1\/(images|videos)(\/|$)/.test(path);
+export const isMediaPath = (path) => /^\/v1\/(images|videos|audio\/transcriptions)(\/|$)/.test(path);
 
 const json = (res, status, body) => {
   const text = JSON.stringify(body);
@@ -51,6 +53,12 @@ export async function mediaRoute(req, res) {
       size: '1024x1024',
       usage: { input_tokens: text, input_tokens_details: { image_tokens: 0, text_tokens: text }, output_tokens: output, total_tokens: text + output },
     });
+  }
+  if (req.method === 'POST' && path === '/v1/audio/transcriptions') {
+    const form = await new Request('http://local/', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body }).formData();
+    const file = form.get('file');
+    if (!file || typeof file === 'string') return error(res, 400, 'file is required', 'file');
+    return json(res, 200, { text: `transcript of ${file.size} bytes`, usage: { type: 'duration', seconds: 1 } });
   }
   if (req.method === 'POST' && path === '/v1/videos') {
     const form = await new Request('http://local/', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body }).formData();

@@ -25,6 +25,9 @@ const UPLOAD_BYTES = 100 * MIB; // the video/mp4 upload cap
 const SMALL_BYTES = 20 * MIB;
 const TINY_BYTES = MIB;
 const TARGET_MB = 64;
+/** A 25 MiB MP3 (the transcription cap): 32 kbit/s MPEG-1 Layer III frames of 144 bytes, 6,554 s. */
+const MP3_FRAME = Buffer.concat([Buffer.from([0xff, 0xfb, 0x18, 0xc0]), Buffer.alloc(140)]);
+const TRANSCRIPTION_FRAMES = Math.floor((25 * MIB) / MP3_FRAME.length);
 const SAMPLE_MS = 25;
 const IMAGE_BODY = { model: 'openai/gpt-image-1-mini', prompt: 'A lighthouse at dusk, watercolour', quality: 'low' };
 const VIDEO_BODY = { model: 'openai/sora-2', prompt: 'A paper boat on a stream', duration: 4 };
@@ -48,6 +51,12 @@ export async function measureMedia({ client, gateway, passthrough, apiKey, ourPi
   const mem = [
     { what: `upload of ${UPLOAD_BYTES / MIB} MiB`, target: true, gateway: await fresh('gateway', (g, auth, c) => gatewayUpload(g, auth, c, UPLOAD_BYTES)), probe: await fresh('probe', (p) => probePut(p, UPLOAD_BYTES)) },
     { what: `copy of a ${VIDEO_BYTES / MIB} MiB upstream video into R2`, target: true, gateway: await fresh('gateway', gatewayVideo), probe: await fresh('probe', (p) => probeCopy(p, upstreamUrl)) },
+    {
+      what: `transcription of a 25 MiB MP3 (multipart, measured and spooled to R2, then streamed upstream)`,
+      target: true,
+      gateway: await guarded(() => fresh('gateway', gatewayTranscription)),
+      probe: await fresh('probe', (p) => probePut(p, TRANSCRIPTION_FRAMES * MP3_FRAME.length)),
+    },
     { what: `upload of ${SMALL_BYTES / MIB} MiB (scaling)`, target: false, gateway: await fresh('gateway', (g, auth, c) => gatewayUpload(g, auth, c, SMALL_BYTES)), probe: await fresh('probe', (p) => probePut(p, SMALL_BYTES)) },
     { what: `upload of ${TINY_BYTES / MIB} MiB (scaling)`, target: false, gateway: await fresh('gateway', (g, auth, c) => gatewayUpload(g, auth, c, TINY_BYTES)), probe: await fresh('probe', (p) => probePut(p, TINY_BYTES)) },
   ];
@@ -91,6 +100,10 @@ export async function measureMedia({ client, gateway, passthrough, apiKey, ourPi
       `until completed; the queue consumer polls the upstream (queued, in_progress, completed, 2 s apart) and streams its ${VIDEO_BYTES} bytes ` +
       `(with Content-Length) into R2 (checked: the hosted file serves ${VIDEO_BYTES} bytes); its window includes the polls. Minimal: \`POST /copy?url=\` ` +
       `with the same upstream's \`/v1/videos/{id}/content\` of a video made ready beforehand; the stored sizes are checked.`,
+    `- Gateway transcription: one streamed \`POST /v1/audio/transcriptions\` (whisper-1), multipart with the file first as the \`openai\` SDK ` +
+      `sends it, ${TRANSCRIPTION_FRAMES} MP3 frames (${TRANSCRIPTION_FRAMES * MP3_FRAME.length} bytes) written 1 MiB at a time with Content-Length: the gateway ` +
+      `measures the frames and spools the file into R2 as it arrives, holds, then streams it from R2 through a multipart body to the upstream ` +
+      `(checked: the upstream's transcript names every byte); minimal: one PUT of the same size into R2.`,
     `- Other processes used ${(foreign * 100).toFixed(0)} % of the machine's CPU during the media measurements${foreign > 0.1 ? ' (a busy machine: expect noise).' : '.'}`,
   ].join('\n');
 }
@@ -176,6 +189,54 @@ async function gatewayUpload(gateway, auth, client, bytes) {
   const memory = meter.stop();
   if (put.status !== 200) throw new Error(`PUT upload_url: ${put.status} ${put.body.toString('utf8').slice(0, 300)}`);
   await expectSize(publicUrl, bytes, 'the upload');
+  return { ...memory, seconds };
+}
+
+/** A row that failed shows n/a (and why, in the log) instead of ending the media section. */
+async function guarded(measure) {
+  try {
+    return await measure();
+  } catch (err) {
+    log(`media: ${err instanceof Error ? err.message : String(err)}`);
+    return { idleKb: NaN, peakKb: NaN, aboveMb: NaN, hwm: true, split: 'n/a', seconds: NaN };
+  }
+}
+
+async function gatewayTranscription(gateway, auth) {
+  const boundary = '----benchtranscription';
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.mp3"\r\nContent-Type: audio/mpeg\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n--${boundary}--\r\n`);
+  const fileBytes = TRANSCRIPTION_FRAMES * MP3_FRAME.length;
+  const framesPerChunk = Math.floor(MIB / MP3_FRAME.length);
+  const chunk = Buffer.concat(Array.from({ length: framesPerChunk }, () => MP3_FRAME));
+  log(`media: gateway, transcription of a ${fileBytes}-byte MP3`);
+  const meter = memoryMeter(gateway.pids);
+  const started = Date.now();
+  const res = await new Promise((resolve, reject) => {
+    const headers = { ...auth, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': head.length + fileBytes + tail.length };
+    const req = http.request(`${gateway.url}/v1/audio/transcriptions`, { method: 'POST', headers, agent: false }, (answer) => {
+      const chunks = [];
+      answer.on('data', (c) => chunks.push(c));
+      answer.on('end', () => resolve({ status: answer.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
+      answer.on('error', reject);
+    });
+    req.on('error', reject);
+    req.write(head);
+    let frames = 0;
+    const write = () => {
+      while (frames < TRANSCRIPTION_FRAMES) {
+        const n = Math.min(framesPerChunk, TRANSCRIPTION_FRAMES - frames);
+        frames += n;
+        if (!req.write(n === framesPerChunk ? chunk : chunk.subarray(0, n * MP3_FRAME.length))) return void req.once('drain', write);
+      }
+      req.end(tail);
+    };
+    write();
+  });
+  const seconds = (Date.now() - started) / 1000;
+  const memory = meter.stop();
+  const text = res.status === 200 ? JSON.parse(res.body).text : undefined;
+  if (text !== `transcript of ${fileBytes} bytes`) throw new Error(`transcription: ${res.status} ${res.body.slice(0, 300)}`);
   return { ...memory, seconds };
 }
 

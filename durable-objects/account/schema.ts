@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /** The classes of routes a key may be limited to (D27 `allowed_routes`); free reads belong to none. */
-export const ROUTE_CLASSES = ['chat', 'images', 'videos', 'speech', 'web', 'uploads', 'embeddings'] as const;
+export const ROUTE_CLASSES = ['chat', 'images', 'videos', 'speech', 'transcription', 'web', 'uploads', 'embeddings'] as const;
 export type RouteClass = (typeof ROUTE_CLASSES)[number];
 
 /** One row: the account this Durable Object serializes. */

@@ -1,9 +1,12 @@
 import { IMAGE_TOKEN_FEE_PERCENT } from '../billing/image-cost';
-import type { CatalogModel, EmbeddingRoute, ImageRoute, SpeechRoute, VideoModel, VideoRoute, ChatRoute } from './types';
+import type { CatalogModel, EmbeddingRoute, ImageRoute, SpeechRoute, TranscriptionRoute, VideoModel, VideoRoute, ChatRoute } from './types';
 import { videoInputs } from './video-inputs';
 
 /** USD per million tokens to USD per token, through the decimal text so 0.15 gives 1.5e-7, not 1.4999e-7. */
 const perToken = (perMTok: number) => Number(`${perMTok}e-6`);
+
+/** USD per hour to USD per second, rounded to 12 decimals so float noise does not show. */
+const perSecond = (perHour: number) => Number((perHour / 3600).toPrecision(12));
 
 /** `2.5` -> `2.50`, `0.0035` -> `0.0035`: at least two decimals, no float noise. */
 export function formatPrice(usd: number): string {
@@ -65,6 +68,12 @@ function pricing(model: CatalogModel, route: CatalogModel['routes'][number]) {
       const { inputPerMTok } = route as EmbeddingRoute;
       return { input: perToken(inputPerMTok), output: 0, unit: 'per_token' as const, display: `$${formatPrice(inputPerMTok)} / 1M input tokens` };
     }
+    case 'transcription': {
+      const { perHour, minimumSeconds } = route as TranscriptionRoute;
+      const minimum = minimumSeconds ? `, at least ${minimumSeconds} s per request` : '';
+      // USD per second of audio, through the decimal text (0.36 / 3600 gives 0.0001, not 9.999e-5).
+      return { input: 0, output: perSecond(perHour), unit: 'per_second' as const, display: `$${formatPrice(perHour)} / hour of audio${minimum}` };
+    }
   }
 }
 
@@ -98,6 +107,9 @@ export function modelEntry(model: CatalogModel, route: CatalogModel['routes'][nu
     ...(model.type === 'audio' ? { default_voice: model.defaultVoice } : {}),
     ...(model.type === 'embedding'
       ? { embedding: { default_dimensions: model.defaultDimensions, min_dimensions: model.minDimensions, max_dimensions: model.maxDimensions, max_input_tokens: model.maxInputTokens } }
+      : {}),
+    ...(model.type === 'transcription'
+      ? { transcription: { max_file_bytes: model.maxBytes, max_seconds: model.maxSeconds ?? null, response_formats: model.formats, minimum_billed_seconds: (route as TranscriptionRoute).minimumSeconds ?? 0 } }
       : {}),
   };
 }

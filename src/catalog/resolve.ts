@@ -9,8 +9,8 @@ import type { CatalogModel, ModelType } from './types';
 export type ModelOf<T extends ModelType> = Extract<CatalogModel, { type: T }>;
 
 /** What each kind of model needs its provider to serve. */
-export const CAPABILITY_OF = { chat: 'chat', image: 'images', video: 'videos', audio: 'speech', embedding: 'embeddings' } as const satisfies Record<ModelType, Capability>;
-const NOUN = { chat: 'a chat', image: 'an image', video: 'a video', audio: 'a speech', embedding: 'an embedding' } as const satisfies Record<ModelType, string>;
+export const CAPABILITY_OF = { chat: 'chat', image: 'images', video: 'videos', audio: 'speech', embedding: 'embeddings', transcription: 'transcription' } as const satisfies Record<ModelType, Capability>;
+const NOUN = { chat: 'a chat', image: 'an image', video: 'a video', audio: 'a speech', embedding: 'an embedding', transcription: 'a transcription' } as const satisfies Record<ModelType, string>;
 
 function isOfType<T extends ModelType>(model: CatalogModel, type: T): model is ModelOf<T> {
   return model.type === type;

@@ -229,5 +229,32 @@ export interface EmbeddingModel extends ModelBase {
   routes: EmbeddingRoute[];
 }
 
-export type CatalogModel = ChatModel | ImageModel | VideoModel | SpeechModel | EmbeddingModel;
+
+export interface TranscriptionRoute {
+  provider: ProviderId;
+  upstreamId: string;
+  /**
+   * USD per hour of audio, as the makers publish it (OpenAI's per-minute price x 60): exact in
+   * decimal, so a charge is `seconds x perHour / 3600` rounded once (D16).
+   */
+  perHour: number;
+  /** The provider bills at least this many seconds per request (Groq: 10). */
+  minimumSeconds?: number;
+  source: PriceSource;
+}
+
+export type TranscriptFormat = 'json' | 'text' | 'verbose_json';
+
+export interface TranscriptionModel extends ModelBase {
+  type: 'transcription';
+  /** The largest file the model takes, in bytes. */
+  maxBytes: number;
+  /** The longest audio the model takes, in seconds, where the maker states one. */
+  maxSeconds?: number;
+  /** The `response_format` values it answers. */
+  formats: TranscriptFormat[];
+  routes: TranscriptionRoute[];
+}
+
+export type CatalogModel = ChatModel | ImageModel | VideoModel | SpeechModel | EmbeddingModel | TranscriptionModel;
 export type ModelType = CatalogModel['type'];

@@ -4,6 +4,7 @@ import { CHAT } from './chat/paths';
 import { EMBEDDINGS } from './embeddings/paths';
 import { IMAGES } from './images/paths';
 import { SPEECH } from './speech/paths';
+import { TRANSCRIPTION } from './transcription/paths';
 import { VIDEOS } from './videos/paths';
 import { WEB } from './web/paths';
 
@@ -16,6 +17,7 @@ export const PRODUCTS = {
   chat: product({ routes: Object.values(CHAT), load: () => import('./chat/product') }),
   images: product({ routes: Object.values(IMAGES), load: () => import('./images/product') }),
   speech: product({ routes: Object.values(SPEECH), load: () => import('./speech/product') }),
+  transcription: product({ routes: Object.values(TRANSCRIPTION), load: () => import('./transcription/product') }),
   videos: product({ routes: Object.values(VIDEOS), load: () => import('./videos/product') }),
   web: product({ routes: Object.values(WEB), load: () => import('./web/product') }),
   embeddings: product({ routes: Object.values(EMBEDDINGS), load: () => import('./embeddings/product') }),

@@ -27,7 +27,7 @@ describe('the products table', () => {
     expect([...served].filter((route) => !FREE.includes(route)).sort()).toEqual(derived.sort());
     expect(BILLED_PATHS.map((path) => `POST ${path}`).every((route) => served.has(route))).toBe(true);
     expect([...BILLED_PATHS].sort()).toEqual(
-      ['/v1/audio/speech', '/v1/chat/completions', '/v1/crawl', '/v1/embeddings', '/v1/extract', '/v1/images/generations', '/v1/images/jobs', '/v1/messages', '/v1/responses', '/v1/scrape', '/v1/videos/generations'],
+      ['/v1/audio/speech', '/v1/audio/transcriptions', '/v1/chat/completions', '/v1/crawl', '/v1/embeddings', '/v1/extract', '/v1/images/generations', '/v1/images/jobs', '/v1/messages', '/v1/responses', '/v1/scrape', '/v1/videos/generations'],
     );
   });
 
@@ -43,6 +43,6 @@ describe('the products table', () => {
       }
     }
     // The contract's tools (D24), in their order: a product's tools are part of its folder, not written beside it.
-    expect(list.map((tool) => tool.name)).toEqual(['list_models', 'chat_completion', 'generate_image', 'create_speech', 'scrape', 'crawl', 'extract', 'create_embedding', 'get_job', 'get_account', 'fund_account']);
+    expect(list.map((tool) => tool.name)).toEqual(['list_models', 'chat_completion', 'generate_image', 'create_speech', 'transcribe', 'scrape', 'crawl', 'extract', 'create_embedding', 'get_job', 'get_account', 'fund_account']);
   });
 });

@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi';
-import type { ParamGroup } from '../catalog/types';
+import type { ParamGroup, TranscriptFormat } from '../catalog/types';
 import { GatewayError } from '../errors';
 import type { ChatAdapter } from './chat/types';
 import type { UpstreamCall } from './http';
@@ -91,6 +91,30 @@ export interface EmbeddingsAdapter {
   parse(body: unknown, count: number): { vectors: Vector[]; promptTokens: number | null };
 }
 
+/** One transcription as a provider is asked for it (the file streams in the multipart body). */
+export interface TranscriptionOrder {
+  upstreamId: string;
+  language?: string;
+  prompt?: string;
+  temperature?: number;
+  format: TranscriptFormat;
+}
+
+/** A transcript as the gateway answers it: JSON (`json`, `verbose_json`) or plain text (`text`). */
+export type TranscriptAnswer = { json: Record<string, unknown> } | { text: string };
+
+export interface TranscriptionAdapter {
+  /** Whether the upstream takes a `prompt` (else a prompt is a 400 naming it). */
+  takesPrompt: boolean;
+  /**
+   * The call's URL and headers, the multipart text fields and the name of the file's field; the
+   * product writes the body around the streamed file.
+   */
+  request(order: TranscriptionOrder, target: ProviderTarget): { url: string; headers: Record<string, string>; fields: [string, string][]; fileField: string };
+  /** The upstream's successful answer in the asked format; throws `GatewayError` for one it cannot read. */
+  answer(response: Response, order: TranscriptionOrder): Promise<TranscriptAnswer>;
+}
+
 /** One provider: its endpoint, and the adapters of what it serves (absent: it does not serve that). */
 interface ProviderBase {
   name: string;
@@ -106,6 +130,7 @@ interface ProviderBase {
   videos?: VideoAdapter;
   speech?: SpeechAdapter;
   embeddings?: EmbeddingsAdapter;
+  transcription?: TranscriptionAdapter;
 }
 
 /**
@@ -128,4 +153,4 @@ interface ServesNoChat {
 export type ProviderConfig = ProviderBase & (ServesChat | ServesNoChat);
 
 /** What a provider may serve: one member of `ProviderConfig` per kind of catalog model. */
-export type Capability = 'chat' | 'images' | 'videos' | 'speech' | 'embeddings';
+export type Capability = 'chat' | 'images' | 'videos' | 'speech' | 'embeddings' | 'transcription';

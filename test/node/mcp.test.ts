@@ -59,7 +59,7 @@ describe('MCP at /mcp', () => {
     const client = await connect(account.apiKey);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['chat_completion', 'create_speech', 'crawl', 'extract', 'fund_account', 'generate_image', 'get_account', 'get_job', 'list_models', 'scrape'].sort(),
+      ['chat_completion', 'create_embedding', 'create_speech', 'crawl', 'extract', 'fund_account', 'generate_image', 'get_account', 'get_job', 'list_models', 'scrape', 'transcribe'].sort(),
     );
     for (const tool of tools) expect(tool.inputSchema.type, tool.name).toBe('object');
     expect(tools.find((t) => t.name === 'chat_completion')!.inputSchema.required).toEqual(expect.arrayContaining(['model', 'messages']));

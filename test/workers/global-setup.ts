@@ -9,6 +9,7 @@ import { startGeminiUpstream } from '../upstreams/gemini';
 import { startOpenAIUpstream } from '../upstreams/openai';
 import { startReplicateUpstream } from '../upstreams/replicate';
 import type { Upstream } from '../upstreams/server';
+import { startTranscriptionUpstream, type TranscriptionUpstream } from '../upstreams/transcription';
 import { startWebsite } from '../upstreams/website';
 
 declare module 'vitest' {
@@ -35,6 +36,8 @@ declare module 'vitest' {
     chain: { rpcUrl: string; token: string; payer: string; depositAddress: string };
     /** The embeddings APIs played on 127.0.0.1, one server each (keys `EMBEDDINGS_KEYS`; GET /__recorded lists what each received). */
     embeddingsUpstreams: { openai: string; mistral: string; together: string; gemini: string };
+    /** OpenAI's, Groq's and ElevenLabs' speech-to-text played on 127.0.0.1 (keys `TRANSCRIPTION_KEYS`; GET /__recorded lists what each request carried). */
+    transcriptionUpstreamUrl: string;
     /** The test website (`test/upstreams/website.ts`) on 127.0.0.1, for scrapes, crawls and extracts inside workerd. */
     websiteUrl: string;
   }
@@ -47,6 +50,7 @@ export const FAL_UPSTREAM_KEY = 'fal-workers';
 export const CEREBRAS_UPSTREAM_KEY = 'csk-workers';
 /** The key each embeddings simulator takes. */
 export const EMBEDDINGS_KEYS = { openai: 'sk-embed-workers', mistral: 'mistral-embed-workers', together: 'together-embed-workers', gemini: 'gemini-embed-workers' } as const;
+export const TRANSCRIPTION_KEYS = { openai: 'sk-transcribe-workers', groq: 'gsk-transcribe-workers', elevenlabs: 'xi-transcribe-workers' };
 /** What Cerebras answers 400 to (https://inference-docs.cerebras.ai/resources/openai). */
 const CEREBRAS_REJECTS = ['frequency_penalty', 'presence_penalty', 'logit_bias', 'parallel_tool_calls', 'service_tier'];
 
@@ -62,9 +66,10 @@ let anthropic: Upstream | undefined;
 let gemini: Upstream | undefined;
 let deepseek: Upstream | undefined;
 let embeddingUpstreams: Upstream[] = [];
+let transcription: TranscriptionUpstream | undefined;
 
 export async function setup(project: TestProject) {
-  [upstream, videos, chain, chat, website, replicate, fal, cerebras, anthropic, gemini, deepseek] = await Promise.all([
+  [upstream, videos, chain, chat, website, replicate, fal, cerebras, anthropic, gemini, deepseek, transcription] = await Promise.all([
     startOpenAIImagesUpstream(IMAGES_UPSTREAM_KEY),
     startOpenAIVideosUpstream(VIDEOS_UPSTREAM_KEY),
     startChain(),
@@ -76,6 +81,7 @@ export async function setup(project: TestProject) {
     startAnthropicUpstream(),
     startGeminiUpstream(),
     startOpenAIUpstream({ name: 'deepseek', path: '/chat/completions' }),
+    startTranscriptionUpstream(TRANSCRIPTION_KEYS),
   ]);
   const [openaiEmbed, mistralEmbed, togetherEmbed, geminiEmbed] = (embeddingUpstreams = await Promise.all([
     startOpenAIEmbeddingsUpstream({ name: 'openai', apiKey: EMBEDDINGS_KEYS.openai, models: { 'text-embedding-3-small': 1536, 'text-embedding-3-large': 3072 } }),
@@ -84,6 +90,7 @@ export async function setup(project: TestProject) {
     startGeminiEmbeddingsUpstream(EMBEDDINGS_KEYS.gemini),
   ]));
   project.provide('embeddingsUpstreams', { openai: openaiEmbed!.url, mistral: mistralEmbed!.url, together: togetherEmbed!.url, gemini: geminiEmbed!.url });
+  project.provide('transcriptionUpstreamUrl', transcription.url);
   project.provide('anthropicUpstreamUrl', anthropic.url);
   project.provide('geminiUpstreamUrl', gemini.url);
   project.provide('deepseekUpstreamUrl', deepseek.url);
@@ -113,4 +120,5 @@ export async function teardown() {
   await gemini?.stop();
   await deepseek?.stop();
   await Promise.all(embeddingUpstreams.map((server) => server.stop()));
+  await transcription?.stop();
 }

@@ -33,6 +33,7 @@ const WRONG_FIELD: Record<string, { body: Record<string, unknown>; param: string
   'POST /v1/images/generations': { body: { model: 42, prompt: 'a fox' }, param: 'model' },
   'POST /v1/images/jobs': { body: { model: 'openai/gpt-image-1-mini', prompt: 42 }, param: 'prompt' },
   'POST /v1/audio/speech': { body: { model: 'openai/tts-1', input: 42 }, param: 'input' },
+  'POST /v1/audio/transcriptions': { body: { model: 'openai/whisper-1', file_url: 42 }, param: 'file_url' },
   'POST /v1/uploads': { body: { content_type: 42, content_length: 10 }, param: 'content_type' },
   'POST /v1/videos/generations': { body: { model: 'openai/sora-2', prompt: 42 }, param: 'prompt' },
   'POST /v1/scrape': { body: { url: 42 }, param: 'url' },

@@ -54,7 +54,7 @@ describe('MCP at /mcp', () => {
     expect(res.status).toBe(200);
     const { result } = (await res.json()) as { result: { tools: { name: string; inputSchema: { type: string; properties?: Record<string, unknown> } }[] } };
     expect(result.tools.map((t) => t.name).sort()).toEqual(
-      ['chat_completion', 'create_embedding', 'create_speech', 'crawl', 'extract', 'fund_account', 'generate_image', 'get_account', 'get_job', 'list_models', 'scrape'].sort(),
+      ['chat_completion', 'create_embedding', 'create_speech', 'crawl', 'extract', 'fund_account', 'generate_image', 'get_account', 'get_job', 'list_models', 'scrape', 'transcribe'].sort(),
     );
     for (const tool of result.tools) expect(tool.inputSchema.type, tool.name).toBe('object');
     const scrape = result.tools.find((t) => t.name === 'scrape')!;

@@ -26,7 +26,7 @@ describe('GET /v1/models', () => {
     expect(object).toBe('list');
     expect(data.length).toBeGreaterThanOrEqual(120);
     expect(new Set(data.map((m) => m.owned_by)).size).toBeGreaterThanOrEqual(12);
-    expect(new Set(data.map((m) => m.type))).toEqual(new Set(['chat', 'image', 'video', 'audio', 'embedding']));
+    expect(new Set(data.map((m) => m.type))).toEqual(new Set(['chat', 'image', 'video', 'audio', 'embedding', 'transcription']));
   });
 
   it('lists nothing when no provider is configured', async () => {
@@ -82,6 +82,7 @@ describe('GET /v1/models', () => {
     ['video', 'per_second'],
     ['audio', 'per_1k_chars'],
     ['embedding', 'per_token'],
+    ['transcription', 'per_second'],
   ])('prices %s models %s', async (type, unit) => {
     const { data } = await listModels(everyProvider);
     const ofType = data.filter((m) => m.type === type);

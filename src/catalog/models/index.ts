@@ -19,6 +19,7 @@ import { openai } from './openai';
 import { qwen } from './qwen';
 import { recraft } from './recraft';
 import { stabilityAi } from './stability-ai';
+import { transcription } from './transcription';
 import { xai } from './xai';
 import { zai } from './zai';
 
@@ -46,4 +47,5 @@ export const MODELS: readonly CatalogModel[] = [
   ...alibaba,
   ...elevenlabs,
   ...intfloat,
+  ...transcription,
 ];

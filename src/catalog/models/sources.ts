@@ -34,6 +34,11 @@ export const cerebrasPage = (page: string): PriceSource => at(`https://inference
 /** ElevenLabs API pricing (per 1K characters); stored copy dated June 2026. */
 export const ELEVENLABS_PRICING = at('https://elevenlabs.io/pricing/api', '2026-06-01');
 
+/** ElevenLabs Speech to Text (Scribe) per hour of audio, on the same stored API pricing page. */
+export const ELEVENLABS_STT_PRICING = ELEVENLABS_PRICING;
+/** Groq's model pages carry their price per hour of audio (the 10-second minimum: console.groq.com/docs/speech-to-text). */
+export const groqModelPage = (model: string): PriceSource => at(`https://console.groq.com/docs/model/${model}`, '2026-12-02');
+
 /** fal.ai prices are published on each model's page. */
 export const falPage = (endpointId: string, readOn?: string): PriceSource => at(`https://fal.ai/models/${endpointId}`, readOn);
 /** Replicate prices are published on each model's page (`owner/name`). */

@@ -54,7 +54,7 @@ export function HomePage(props: { base: string; models: number }) {
     <Shell title="AI gateway" wide>
       <h1>AI gateway</h1>
       <p>
-        One API key and one prepaid USD balance for {props.models} models from many makers (chat, images, video, speech, embeddings), and live web context
+        One API key and one prepaid USD balance for {props.models} models from many makers (chat, images, video, speech, embeddings, transcription), and live web context
         (scrape, crawl, extract). Agents sign themselves up, pay by card, USDC or x402, and can be claimed by a person later.
       </p>
       <dl>

@@ -7,7 +7,7 @@ import { isConfigured } from '../../providers/credentials';
 export type ModelTypeFilter = CatalogModel['type'];
 
 /** Each model type as the page names it; the compiler asks for a new type's name. */
-export const TYPE_NAMES: Record<ModelTypeFilter, string> = { chat: 'Chat', image: 'Image', video: 'Video', audio: 'Speech', embedding: 'Embedding' };
+export const TYPE_NAMES: Record<ModelTypeFilter, string> = { chat: 'Chat', image: 'Image', video: 'Video', audio: 'Speech', embedding: 'Embedding', transcription: 'Transcription' };
 export const MODEL_TYPES = Object.keys(TYPE_NAMES) as ModelTypeFilter[];
 
 /** One row of the catalog page: what a person compares, read off the same entry `/v1/models` serves. */

@@ -1,7 +1,8 @@
 import type { ProviderConfig } from '../adapters';
 import { groqChat } from './chat';
+import { groqTranscription } from './transcription';
 
-/** Groq: chat. */
+/** Groq: chat, transcription (Whisper). */
 export const groq: ProviderConfig = {
   name: 'Groq',
   defaultBaseUrl: 'https://api.groq.com/openai/v1',
@@ -9,4 +10,5 @@ export const groq: ProviderConfig = {
   chat: groqChat,
   // Only `n: 1`; no logprobs or `logit_bias`.
   paramGroup: 2,
+  transcription: groqTranscription,
 };

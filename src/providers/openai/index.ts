@@ -2,10 +2,11 @@ import type { ProviderConfig } from '../adapters';
 import { openaiChat } from './chat';
 import { openaiImages } from './images';
 import { openaiSpeech } from './speech';
+import { openaiTranscription } from './transcription';
 import { openaiVideos } from './videos';
 import { openaiEmbeddings } from './embeddings';
 
-/** OpenAI: chat, images, videos, speech, embeddings. */
+/** OpenAI: chat, images, videos, speech, embeddings, transcription. */
 export const openai: ProviderConfig = {
   name: 'OpenAI',
   defaultBaseUrl: 'https://api.openai.com/v1',
@@ -16,4 +17,5 @@ export const openai: ProviderConfig = {
   videos: openaiVideos,
   speech: openaiSpeech,
   embeddings: openaiEmbeddings,
+  transcription: openaiTranscription,
 };

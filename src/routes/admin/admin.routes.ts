@@ -12,7 +12,7 @@ const KeyIdParam = AccountIdParam.extend({ key_id: z.string().min(1).openapi({ p
 const HoldIdParam = AccountIdParam.extend({ hold_id: z.string().min(1).max(100).openapi({ param: { name: 'hold_id', in: 'path' } }) });
 
 export const RouteClassSchema = z.enum(ROUTE_CLASSES).openapi({
-  description: 'A class of billed routes: `chat`, `images` (generations and jobs), `videos`, `speech`, `web` (scrape, crawl, extract), `uploads`, `embeddings`.',
+  description: 'A class of billed routes: `chat`, `images` (generations and jobs), `videos`, `speech`, `transcription`, `web` (scrape, crawl, extract), `uploads`, `embeddings`.',
 });
 
 const DecimalUsd = z.string().regex(/^-?\d{1,9}(\.\d{1,6})?$/, 'a decimal USD string with at most 6 fraction digits');

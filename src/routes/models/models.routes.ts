@@ -7,7 +7,7 @@ export const ModelEntry = z
     object: z.literal('model'),
     created: z.int(),
     owned_by: z.string(),
-    type: z.enum(['chat', 'image', 'video', 'audio', 'embedding']),
+    type: z.enum(['chat', 'image', 'video', 'audio', 'embedding', 'transcription']),
     display_name: z.string(),
     context_length: z.int().nullable(),
     max_output_tokens: z.int().nullable(),
@@ -56,6 +56,15 @@ export const ModelEntry = z
       .object({ default_dimensions: z.int(), min_dimensions: z.int(), max_dimensions: z.int(), max_input_tokens: z.int() })
       .optional()
       .openapi({ description: 'Embedding models: the vector size without `dimensions`, the sizes `dimensions` may ask, and the tokens one input may have' }),
+    transcription: z
+      .object({
+        max_file_bytes: z.int(),
+        max_seconds: z.int().nullable(),
+        response_formats: z.array(z.enum(['json', 'text', 'verbose_json'])),
+        minimum_billed_seconds: z.int(),
+      })
+      .optional()
+      .openapi({ description: 'Transcription models: the largest file and longest audio taken, the formats answered, the least billed per request' }),
   })
   .openapi('Model');
 

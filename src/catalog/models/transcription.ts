@@ -1,0 +1,81 @@
+import type { CatalogModel } from '../types';
+import { ELEVENLABS_STT_PRICING, groqModelPage, OPENAI_PRICING } from './sources';
+
+const MB = 1024 * 1024;
+/** The gateway streams at most 25 MB of audio per request (OpenAI's and Groq's free-tier file limit). */
+const MAX_BYTES = 25 * MB;
+
+/**
+ * Speech to text (`POST /v1/audio/transcriptions`), billed per second of audio the gateway
+ * measures. Prices per hour (OpenAI's per minute x 60):
+ * - OpenAI (developers.openai.com/api/docs/pricing, "Transcription"): whisper-1 and
+ *   gpt-4o-transcribe $0.006 / minute, gpt-4o-mini-transcribe $0.003 / minute; the GPT-4o
+ *   transcribers take at most 1,500 seconds and answer `json` or `text` only.
+ * - Groq (console.groq.com/docs/model/whisper-large-v3 and -turbo): $0.111 and $0.04 / hour,
+ *   at least 10 seconds billed per request (console.groq.com/docs/speech-to-text).
+ * - ElevenLabs Scribe v1 (elevenlabs.io/pricing/api): $0.22 / hour.
+ */
+export const transcription = [
+  {
+    type: 'transcription',
+    id: 'openai/gpt-4o-transcribe',
+    displayName: 'GPT-4o Transcribe',
+    maker: 'openai',
+    released: '2025-03-20',
+    maxBytes: MAX_BYTES,
+    maxSeconds: 1500,
+    formats: ['json', 'text'],
+    routes: [{ provider: 'openai', upstreamId: 'gpt-4o-transcribe', perHour: 0.36, source: OPENAI_PRICING }],
+  },
+  {
+    type: 'transcription',
+    id: 'openai/gpt-4o-mini-transcribe',
+    displayName: 'GPT-4o mini Transcribe',
+    maker: 'openai',
+    released: '2025-03-20',
+    maxBytes: MAX_BYTES,
+    maxSeconds: 1500,
+    formats: ['json', 'text'],
+    routes: [{ provider: 'openai', upstreamId: 'gpt-4o-mini-transcribe', perHour: 0.18, source: OPENAI_PRICING }],
+  },
+  {
+    type: 'transcription',
+    id: 'openai/whisper-1',
+    displayName: 'Whisper',
+    maker: 'openai',
+    released: '2023-03-01',
+    maxBytes: MAX_BYTES,
+    formats: ['json', 'text', 'verbose_json'],
+    routes: [{ provider: 'openai', upstreamId: 'whisper-1', perHour: 0.36, source: OPENAI_PRICING }],
+  },
+  {
+    type: 'transcription',
+    id: 'openai/whisper-large-v3',
+    displayName: 'Whisper Large v3',
+    maker: 'openai',
+    released: '2023-11-06',
+    maxBytes: MAX_BYTES,
+    formats: ['json', 'text', 'verbose_json'],
+    routes: [{ provider: 'groq', upstreamId: 'whisper-large-v3', perHour: 0.111, minimumSeconds: 10, source: groqModelPage('whisper-large-v3') }],
+  },
+  {
+    type: 'transcription',
+    id: 'openai/whisper-large-v3-turbo',
+    displayName: 'Whisper Large v3 Turbo',
+    maker: 'openai',
+    released: '2024-10-01',
+    maxBytes: MAX_BYTES,
+    formats: ['json', 'text', 'verbose_json'],
+    routes: [{ provider: 'groq', upstreamId: 'whisper-large-v3-turbo', perHour: 0.04, minimumSeconds: 10, source: groqModelPage('whisper-large-v3-turbo') }],
+  },
+  {
+    type: 'transcription',
+    id: 'elevenlabs/scribe-v1',
+    displayName: 'Scribe v1',
+    maker: 'elevenlabs',
+    released: '2025-02-26',
+    maxBytes: MAX_BYTES,
+    formats: ['json', 'text', 'verbose_json'],
+    routes: [{ provider: 'elevenlabs', upstreamId: 'scribe_v1', perHour: 0.22, source: ELEVENLABS_STT_PRICING }],
+  },
+] satisfies readonly CatalogModel[];

@@ -1,0 +1,87 @@
+import type { DurationMeter } from './audio-duration';
+
+/**
+ * Reads a WAV file's length from its own RIFF chunks while it streams past: the `fmt ` chunk's
+ * byte rate, and the `data` chunk's size, counted as its bytes pass (a header that states more
+ * than the file holds, or the 0 / 0xFFFFFFFF of a recorder that streamed, is never believed beyond
+ * the bytes that came). Other chunks are skipped by their size; only a chunk header (8 bytes) and
+ * the `fmt ` body (at most 64 bytes read) are ever held.
+ */
+
+const FMT_BYTES = 16;
+
+export function wavDurationMeter(): DurationMeter {
+  const header = new Uint8Array(FMT_BYTES);
+  let filled = 0;
+  /** What the next bytes are: the RIFF header, a chunk header, the fmt body, a skipped body, the data. */
+  let phase: 'riff' | 'chunk' | 'fmt' | 'skip' | 'data' | 'stopped' = 'riff';
+  let need = 12;
+  let remaining = 0;
+  let byteRate = 0;
+  let dataBytes: number | undefined;
+  let declared = 0;
+
+  const scan = (chunk: Uint8Array) => {
+    for (let offset = 0; offset < chunk.length && phase !== 'stopped'; ) {
+      if (phase === 'skip' || phase === 'data') {
+        const take = Math.min(remaining, chunk.length - offset);
+        remaining -= take;
+        offset += take;
+        if (phase === 'data') dataBytes = (dataBytes ?? 0) + take;
+        if (remaining === 0) phase = phase === 'data' ? 'stopped' : 'chunk';
+        need = 8;
+        continue;
+      }
+      const take = Math.min(need - filled, chunk.length - offset);
+      header.set(chunk.subarray(offset, offset + take), filled);
+      filled += take;
+      offset += take;
+      if (filled < need) continue;
+      filled = 0;
+      if (phase === 'riff') {
+        phase = text(header, 0) === 'RIFF' && text(header, 8) === 'WAVE' ? 'chunk' : 'stopped';
+        need = 8;
+      } else if (phase === 'fmt') {
+        byteRate = u32le(header, 8);
+        phase = remaining > 0 ? 'skip' : 'chunk';
+        need = 8;
+      } else {
+        const id = text(header, 0);
+        const size = u32le(header, 4);
+        // A chunk's body is padded to an even length.
+        const padded = size + (size & 1);
+        if (id === 'fmt ' && size >= FMT_BYTES) {
+          phase = 'fmt';
+          need = FMT_BYTES;
+          remaining = padded - FMT_BYTES;
+        } else if (id === 'data') {
+          if (byteRate === 0) phase = 'stopped';
+          else {
+            phase = 'data';
+            dataBytes = 0;
+            // A streamed recording states 0 or the largest size: its data runs to the end of the file.
+            declared = size === 0 || size === 0xffffffff ? Number.MAX_SAFE_INTEGER : size;
+            remaining = declared;
+          }
+        } else {
+          phase = 'skip';
+          remaining = padded;
+          if (remaining === 0) phase = 'chunk';
+        }
+      }
+    }
+  };
+
+  return {
+    stream: new TransformStream({
+      transform(chunk, controller) {
+        if (phase !== 'stopped') scan(chunk);
+        controller.enqueue(chunk);
+      },
+    }),
+    seconds: () => (dataBytes === undefined || byteRate === 0 ? undefined : dataBytes / byteRate),
+  };
+}
+
+const text = (bytes: Uint8Array, at: number) => String.fromCharCode(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!, bytes[at + 3]!);
+const u32le = (bytes: Uint8Array, at: number) => (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | ((bytes[at + 3]! << 24) >>> 0)) >>> 0;
