@@ -121,6 +121,18 @@ describe('every format fails over and names what served', () => {
     expect(((await res.json()) as { type: string }).type).toBe('message');
   });
 
+  it("Messages: a max_tokens above a translated fallback's cap is read as its cap, as on a translated first model", async () => {
+    const agent = await funded('5');
+    const nonce = crypto.randomUUID();
+    // Claude Code asks 32,000 of any model; GPT-4o mini produces at most 16,384.
+    const res = await send('/v1/messages', agent.api_key, { model: 'anthropic/claude-haiku-4-5', models: ['openai/gpt-4o-mini'], max_tokens: 32_000, messages: user(`[fail-anthropic] ${nonce}`) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('X-Service-Model')).toBe('openai/gpt-4o-mini');
+    const [sent] = await received(chatUrl, nonce);
+    // OpenAI's adapter sends the cap as max_completion_tokens.
+    expect(sent?.max_completion_tokens ?? sent?.max_tokens).toBe(16_384);
+  });
+
   it.each([false, true])('Responses (stream: %s): OpenAI failing, Claude Haiku serves', async (stream) => {
     const agent = await funded();
     const res = await send('/v1/responses', agent.api_key, { model: 'openai/gpt-4o-mini', models: ['anthropic/claude-haiku-4-5'], input: '[fail-openai] hi', stream, store: false });

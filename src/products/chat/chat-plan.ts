@@ -4,6 +4,7 @@ import { GatewayError } from '../../errors';
 import type { ChatRequest } from '../../providers/chat/types';
 import type { ProviderId } from '../../providers/ids';
 import { checkContent } from './content';
+import type { ChatFormat } from './formats/format';
 import { measurePrompt, predictionTokens, type PromptSize } from './estimate';
 import { planHold, type HoldPlan } from './hold-plan';
 import { holdPrice } from './resolve';
@@ -21,6 +22,22 @@ export interface ModelPlan {
   price: TokenPrice;
   prompt: PromptSize;
   plan: HoldPlan;
+  /** The output cap this model is sent when the format reads a higher one as its cap (`PlanOptions.capOutput`); null: as asked. */
+  maxTokens: number | null;
+}
+
+/** How a format's body is planned. */
+export interface PlanOptions {
+  /** What a format's native upstream receives that the internal request lacks (UTF-8 bytes). */
+  uncarriedBytes?: number;
+  routing?: Routing;
+  /** The provider that gets the client's body intact. */
+  native?: ProviderId;
+  /**
+   * A `max_tokens` above a translated model's output cap is read as the cap (Messages: clients
+   * guess high, `planMessages`), on fallback models too.
+   */
+  capOutput?: boolean;
 }
 
 /** One upstream call the request may make, in order. */
@@ -40,6 +57,11 @@ export interface ChatPlan {
   dearest: ModelPlan;
 }
 
+/** What a format's plan depends on beyond its body: its native provider, and how it reads `max_tokens`. */
+export function planOptionsOf<Body>(format: ChatFormat<Body>): Pick<PlanOptions, 'native' | 'capOutput'> {
+  return { ...(format.native && { native: format.native.provider }), capOutput: format.readsHighCapAsCap === true };
+}
+
 const NO_ROUTING: Routing = { models: [], provider: {} };
 
 /**
@@ -51,13 +73,14 @@ const NO_ROUTING: Routing = { models: [], provider: {} };
  * `uncarriedBytes`: what a format's native upstream receives that the internal request lacks;
  * `native`: the provider that receives it.
  */
-export function planChat(request: ChatRequest, env: Env, uncarriedBytes = 0, routing: Routing = NO_ROUTING, native?: ProviderId): ChatPlan {
+export function planChat(request: ChatRequest, env: Env, options: PlanOptions = {}): ChatPlan {
+  const { uncarriedBytes = 0, routing = NO_ROUTING, native, capOutput = false } = options;
   const primary = resolveModel(request.model, 'chat');
   const plans: ModelPlan[] = [];
   let refusal: unknown;
   for (const model of candidateModels(primary, routing)) {
     try {
-      plans.push(planModel(request, model, env, routing, uncarriedBytes, native));
+      plans.push(planModel(request, model, env, { routing, uncarriedBytes, native, capOutput }));
     } catch (err) {
       if (!(err instanceof GatewayError)) throw err;
       refusal ??= err;
@@ -70,10 +93,14 @@ export function planChat(request: ChatRequest, env: Env, uncarriedBytes = 0, rou
   return { model: primary, attempts, dearest };
 }
 
-function planModel(request: ChatRequest, model: ChatModel, env: Env, routing: Routing, uncarriedBytes: number, native: ProviderId | undefined): ModelPlan {
+function planModel(request: ChatRequest, model: ChatModel, env: Env, options: Required<Omit<PlanOptions, 'native'>> & Pick<PlanOptions, 'native'>): ModelPlan {
+  const { routing, uncarriedBytes, native, capOutput } = options;
   const asked = { ...request, model: model.id };
   checkContent(asked, model);
   const preferred = preferredRoutes(model, env, routing.provider);
+  // Read as the cap only where no route takes the body natively (which keeps its own provider's rule).
+  const capped = capOutput && !preferred.some((route) => route.provider === native) && asked.max_tokens !== undefined && asked.max_tokens > model.maxOutputTokens;
+  if (capped) asked.max_tokens = model.maxOutputTokens;
   const routes = routesTakingParams(asked, preferred, routing.provider.require_parameters === true, native);
   const measured = measurePrompt(asked, model);
   // What a native upstream gets beyond the internal request counts one token per byte too, up to the context (D33).
@@ -86,5 +113,5 @@ function planModel(request: ChatRequest, model: ChatModel, env: Env, routing: Ro
     );
   }
   const price = holdPrice(routes);
-  return { model, routes, price, prompt, plan: planHold(asked, model, price, prompt.bound, predictionTokens(asked)) };
+  return { model, routes, price, prompt, plan: planHold(asked, model, price, prompt.bound, predictionTokens(asked)), maxTokens: capped ? model.maxOutputTokens : null };
 }

@@ -70,7 +70,7 @@ export async function holdAndDispatch<Body>(c: Context<AppEnv>, ask: Ask<Body>):
       env: c.env,
       signal: AbortSignal.any([signal, clientSignal]),
       // D5 lowers the cap to what the hold pays for on each attempt's model, at its price.
-      maxTokensFor: (attempt) => loweredMaxTokens(attempt.of.plan, heldMicros, attempt.of.price, request.n ?? 1),
+      maxTokensFor: (attempt) => loweredMaxTokens(attempt.of.plan, heldMicros, attempt.of.price, request.n ?? 1) ?? attempt.of.maxTokens,
       guard: () => requestGuard(c),
       ...(ask.native && { native: ask.native }),
     });

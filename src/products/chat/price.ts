@@ -1,6 +1,6 @@
 import { tokenCostMicros } from '../../billing/cost';
 import type { Price } from '../contract';
-import { planChat } from './chat-plan';
+import { planChat, planOptionsOf } from './chat-plan';
 import type { ChatFormat } from './formats/format';
 import { splitRouting, type ProviderPrefs } from './routing-schema';
 
@@ -18,7 +18,7 @@ export const TYPICAL_REPLY_TOKENS = 256;
 export function priceChat<Body extends { models?: string[] | undefined; provider?: ProviderPrefs | undefined }>(format: ChatFormat<Body>, routed: Body, env: Env): Price {
   const { body, routing } = splitRouting(routed);
   const request = format.toChat(body);
-  const { model, attempts, dearest } = planChat(request, env, format.uncarriedBytes(body), routing, format.native?.provider);
+  const { model, attempts, dearest } = planChat(request, env, { uncarriedBytes: format.uncarriedBytes(body), routing, ...planOptionsOf(format) });
   const first = attempts[0]!;
   const choices = request.n ?? 1;
   const typical = Math.min(first.of.plan.outputCap, TYPICAL_REPLY_TOKENS * choices);

@@ -10,7 +10,7 @@ import { formatUsd } from '../../money';
 import type { ResponseContext, Usage } from '../../providers/chat/types';
 import { readAllIdle, upstreamIdleMs } from '../../providers/idle';
 import type { RequestRecord } from '../../../durable-objects/account/requests';
-import { planChat } from './chat-plan';
+import { planChat, planOptionsOf } from './chat-plan';
 import { DispatchFailed, type Dispatched } from './dispatch';
 import type { ChatFormat } from './formats/format';
 import { holdAndDispatch } from './hold-dispatch';
@@ -32,7 +32,7 @@ export async function serveChat<Body extends RoutedBody>(c: Context<AppEnv>, for
   const { body, routing } = splitRouting(routed);
   const request = format.toChat(body);
   // The 400s, the attempts and the hold's bound (D33), before any money moves.
-  const chatPlan = planChat(request, c.env, format.uncarriedBytes(body), routing, format.native?.provider);
+  const chatPlan = planChat(request, c.env, { uncarriedBytes: format.uncarriedBytes(body), routing, ...planOptionsOf(format) });
   const { model } = chatPlan;
 
   const caller = c.get('caller');
