@@ -69,6 +69,17 @@ describe('routing members never reach an upstream', () => {
     expect(body).not.toHaveProperty('models');
     expect(body).not.toHaveProperty('provider');
   });
+
+  it("Anthropic's free count (count_tokens) gets the body without them", async () => {
+    const agent = await funded();
+    const nonce = crypto.randomUUID();
+    const res = await send('/v1/messages/count_tokens', agent.api_key, { model: 'anthropic/claude-haiku-4-5', messages: hello(nonce), models: ['openai/gpt-4o-mini'], provider: { sort: 'price' } });
+    expect(res.status).toBe(200);
+    const [body] = await received(anthropicUrl, nonce);
+    expect(body).toBeDefined();
+    expect(body).not.toHaveProperty('models');
+    expect(body).not.toHaveProperty('provider');
+  });
 });
 
 describe('provider preferences steer the routes', () => {
