@@ -166,3 +166,24 @@ describe('the hold and the quote cover the dearest attempt (D33, D34)', () => {
     expect(await received(anthropicUrl, nonce)).toEqual([]);
   });
 });
+
+describe('/v1/models lists each chat model’s endpoints (D34)', () => {
+  it('names each configured route’s provider as the preferences take it, with its price, context and applied parameters', async () => {
+    const agent = await funded();
+    const res = await send('/v1/models', agent.api_key, undefined, { method: 'GET' });
+    expect(res.status).toBe(200);
+    type Endpoint = { provider: string; pricing: { input: number; output: number }; context_length: number; parameters: string[]; status: string };
+    const { data } = (await res.json()) as { data: { id: string; type: string; endpoints?: Endpoint[] }[] };
+    const of = (id: string) => data.find((model) => model.id === id)!.endpoints!;
+    expect(of('zai/glm-4.5-air').map((endpoint) => endpoint.provider)).toEqual(['together', 'fireworks']);
+    expect(of('zai/glm-4.5-air')[1]).toMatchObject({ pricing: { input: 0.22e-6, output: 0.88e-6 }, context_length: 131_072, status: 'ok' });
+    const [openai] = of('openai/gpt-4o-mini');
+    const [anthropic] = of('anthropic/claude-haiku-4-5');
+    expect(openai).toMatchObject({ provider: 'openai', context_length: 128_000, status: 'ok' });
+    // What require_parameters goes by: OpenAI applies `seed`, Anthropic does not.
+    expect(openai!.parameters).toEqual(expect.arrayContaining(['temperature', 'seed', 'tools']));
+    expect(anthropic!.parameters).toContain('temperature');
+    expect(anthropic!.parameters).not.toContain('seed');
+    expect(data.filter((model) => model.type !== 'chat').every((model) => model.endpoints === undefined)).toBe(true);
+  });
+});
