@@ -135,6 +135,20 @@ describe('provider preferences steer the routes', () => {
   });
 });
 
+describe('a sub-key limited to some models (D35)', () => {
+  it('may not name a fallback model outside its allowlist: a 403 before any call', async () => {
+    const agent = await funded();
+    const minted = await send('/agent/keys', agent.api_key, { name: 'mini-only', allowed_models: ['openai/gpt-4o-mini'] });
+    expect(minted.status).toBe(201);
+    const sub = ((await minted.json()) as { api_key: string }).api_key;
+    const nonce = crypto.randomUUID();
+    const res = await send('/v1/chat/completions', sub, chat({ max_tokens: 20, models: ['anthropic/claude-haiku-4-5'] }, nonce));
+    await expectError(res, 403, 'model_not_allowed', 'authorization_error', 'model');
+    expect(await received(chatUrl, nonce)).toEqual([]);
+    expect((await send('/v1/chat/completions', sub, chat({ max_tokens: 20, models: ['openai/gpt-4o-mini'] }))).status).toBe(200);
+  });
+});
+
 describe('the hold and the quote cover the dearest attempt (D33, D34)', () => {
   const quote = async (apiKey: string, path: string, body: unknown) => {
     const res = await send('/v1/quote', apiKey, { path, body });

@@ -49,11 +49,13 @@ export async function holdAndDispatch<Body>(c: Context<AppEnv>, ask: Ask<Body>):
   const { model, attempts } = ask.plan;
   // The hold covers the dearest attempt the request may reach (D33, D34).
   const { plan, price } = ask.plan.dearest;
+  const fallbacks = [...new Set(attempts.map((attempt) => attempt.model.id).filter((id) => id !== model.id))];
   const caller = c.get('caller');
   const account = caller.account;
   const holdRequest = {
     keyHash: caller.keyHash,
     model: model.id,
+    ...(fallbacks.length > 0 && { fallbackModels: fallbacks }),
     route: 'chat' as const,
     minMicros: plan.minMicros,
     maxMicros: plan.maxMicros,
