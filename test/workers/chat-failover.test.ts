@@ -111,6 +111,23 @@ describe('failover before the first byte', () => {
   });
 });
 
+describe('a model this gateway does not serve', () => {
+  // Gemini has no key in this gateway: its models are listed nowhere and serve nothing.
+  it.each(['/v1/chat/completions', '/v1/messages', '/v1/responses'])('%s: is skipped for the next of models', async (path) => {
+    const agent = await funded();
+    const body = { model: 'google/gemini-2.5-flash-lite', models: ['openai/gpt-4o-mini'], max_tokens: 20, messages: user('hi'), ...(path === '/v1/responses' && { input: 'hi', store: false, messages: undefined, max_tokens: undefined }) };
+    const res = await send(path, agent.api_key, body);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('X-Service-Model')).toBe('openai/gpt-4o-mini');
+  });
+
+  it('without models stays the 404 it was', async () => {
+    const agent = await funded();
+    const res = await send('/v1/messages', agent.api_key, { model: 'google/gemini-2.5-flash-lite', max_tokens: 20, messages: user('hi') });
+    expect(res.status).toBe(404);
+  });
+});
+
 describe('every format fails over and names what served', () => {
   it('Messages: Anthropic failing, GPT-4o mini serves (translated)', async () => {
     const agent = await funded();
