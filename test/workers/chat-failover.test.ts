@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { accountStub } from './helpers';
 import { anthropicUrl, chatUrl, funded, lookup, received, send } from './routing-helpers';
 
@@ -44,6 +44,20 @@ describe('failover before the first byte', () => {
     const cost = claudeMicros(answer.usage);
     expect(res.headers.get('X-Service-Cost')).toBe((cost / 1e6).toFixed(6));
     expect((await charges(agent.account_id)).map((row) => -row.amountMicros)).toEqual([cost]);
+  });
+
+  it("the request's log line names the model and provider that served", async () => {
+    const agent = await funded();
+    const log = vi.spyOn(console, 'log');
+    try {
+      const res = await send('/v1/chat/completions', agent.api_key, toClaude(`[fail-openai] ${crypto.randomUUID()}`));
+      expect(res.status).toBe(200);
+      const id = res.headers.get('X-Service-Request-Id');
+      const lines = log.mock.calls.flatMap(([line]) => (typeof line === 'string' && line.startsWith('{"event":"request"') ? [JSON.parse(line) as Record<string, unknown>] : []));
+      expect(lines.find((line) => line.request_id === id)).toMatchObject({ model: 'anthropic/claude-haiku-4-5', provider: 'anthropic' });
+    } finally {
+      log.mockRestore();
+    }
   });
 
   it('a refused connection moves to the next route of the same model', async () => {
