@@ -79,6 +79,11 @@ export class HoldRouting {
     const { keys, tree, membership, ledger, pool, spend, memory } = this.#parts;
     const checked = keys.check(request.keyHash, request.model, now, request.route ?? 'unclassified');
     if (!checked.ok) return { answer: checked };
+    // A fallback model may serve too: the key must be allowed every one (D34, D35).
+    for (const model of request.fallbackModels ?? []) {
+      const fallback = keys.check(request.keyHash, model, now, request.route ?? 'unclassified');
+      if (!fallback.ok) return { answer: fallback };
+    }
     const organizationId = membership.organizationId;
     if (organizationId === null) {
       // A limited key of an account that left an organization with a hold still open there first

@@ -10,6 +10,8 @@ const PRUNE_INTERVAL_MS = 60_000;
 /** Bounds on what a caller may store: no prompt or output ever rides on a record. */
 const MAX_TEXT = 200;
 const MAX_USAGE_FIELDS = 8;
+/** The upstream calls a chat record keeps (D34: failed attempts before the one that served). */
+export const MAX_ATTEMPTS_RECORDED = 6;
 
 /** What a billed route tells the account about a request when it settles or releases its hold (D26). */
 export interface RequestRecord {
@@ -25,6 +27,16 @@ export interface RequestRecord {
   streamed: boolean;
   /** The route's units: tokens, images, seconds, characters, pages, records. */
   usage: Record<string, number>;
+  /** Chat (D34): each upstream call, in order, when there was more than one; the serving one last. */
+  attempts?: AttemptEntry[];
+}
+
+/** One upstream call of a request: `status` the upstream's HTTP status, null when none came. */
+export interface AttemptEntry {
+  provider: string;
+  model: string;
+  status: number | null;
+  ms: number;
 }
 
 /** Whose request a record is: in an organization (D29) the member's, and the key's that held for it (D35). */
@@ -36,11 +48,12 @@ export interface RecordOwner {
 const NO_OWNER: RecordOwner = { memberAccountId: null, keyId: null };
 
 /** A stored record, as the lookup reads it. */
-export interface StoredRequest extends Omit<RequestRecord, 'usage' | 'requestId'> {
+export interface StoredRequest extends Omit<RequestRecord, 'usage' | 'requestId' | 'attempts'> {
   requestId: string;
   status: 'succeeded' | 'failed';
   costMicros: number;
   usage: Record<string, number>;
+  attempts: AttemptEntry[];
 }
 
 /** A record as the account's activity lists it: with the key that made it. */
@@ -72,14 +85,37 @@ interface Row extends Record<string, SqlStorageValue> {
 const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, MAX_TEXT) : null);
 const whole = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? Math.max(0, Math.round(value)) : 0);
 
-function boundedUsage(usage: unknown): string {
-  const out: Record<string, number> = {};
+/**
+ * The usage column: the bounded units, and under `attempts` (no unit has that name) the bounded
+ * attempts list, so a record's attempts need no column of their own.
+ */
+function boundedUsage(usage: unknown, attempts: unknown): string {
+  const out: Record<string, unknown> = {};
   if (usage && typeof usage === 'object') {
     for (const [name, value] of Object.entries(usage).slice(0, MAX_USAGE_FIELDS)) {
-      if (typeof value === 'number' && Number.isFinite(value)) out[name.slice(0, 40)] = value;
+      if (typeof value === 'number' && Number.isFinite(value) && name !== ATTEMPTS_KEY) out[name.slice(0, 40)] = value;
     }
   }
+  const bounded = boundedAttempts(attempts);
+  if (bounded.length > 0) out[ATTEMPTS_KEY] = bounded;
   return JSON.stringify(out);
+}
+
+const ATTEMPTS_KEY = 'attempts';
+
+function boundedAttempts(attempts: unknown): AttemptEntry[] {
+  if (!Array.isArray(attempts)) return [];
+  return attempts.slice(0, MAX_ATTEMPTS_RECORDED).flatMap((entry: unknown) => {
+    if (!entry || typeof entry !== 'object') return [];
+    const { provider, model, status, ms } = entry as Record<string, unknown>;
+    return [{ provider: text(provider) ?? '', model: text(model) ?? '', status: typeof status === 'number' && Number.isInteger(status) ? status : null, ms: whole(ms) }];
+  });
+}
+
+/** The usage column read back: its units, and its attempts (`boundedUsage`). */
+function readUsage(column: string): { usage: Record<string, number>; attempts: AttemptEntry[] } {
+  const { [ATTEMPTS_KEY]: attempts, ...usage } = JSON.parse(column) as Record<string, unknown>;
+  return { usage: usage as Record<string, number>, attempts: boundedAttempts(attempts) };
 }
 
 function stored(row: Row): StoredRequest {
@@ -93,7 +129,7 @@ function stored(row: Row): StoredRequest {
     durationMs: row.duration_ms,
     streamed: row.streamed === 1,
     costMicros: row.cost_micros,
-    usage: JSON.parse(row.usage) as Record<string, number>,
+    ...readUsage(row.usage),
   };
 }
 
@@ -173,7 +209,7 @@ export class RequestRecords {
       whole(record.durationMs),
       record.streamed === true ? 1 : 0,
       whole(costMicros),
-      boundedUsage(record.usage),
+      boundedUsage(record.usage, record.attempts),
       owner.memberAccountId,
       owner.keyId,
     );

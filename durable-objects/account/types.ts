@@ -73,6 +73,8 @@ export interface HoldRequest {
   keyHash: string;
   /** Model slug checked against the key's allowlist; omit for routes without a model. */
   model?: string;
+  /** Chat's fallback models (D34 `models`): each checked against the allowlist as `model` is (D35). */
+  fallbackModels?: string[];
   /**
    * The route class checked against the key's `allowed_routes` (D27). Every billed route names
    * one; a hold without it is refused to a key limited to some routes (fail closed).

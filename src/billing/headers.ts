@@ -1,6 +1,9 @@
 /** Response headers of billed routes (spec: chat, scrape, media). */
 export const COST_HEADER = 'X-Service-Cost';
 export const CREDITS_HEADER = 'X-Service-Credits-Remaining';
+/** Chat: the model and the provider that served the answer (D34), fallbacks included. */
+export const SERVICE_MODEL_HEADER = 'X-Service-Model';
+export const SERVICE_PROVIDER_HEADER = 'X-Service-Provider';
 /** Chat: the parameters a provider's group did not apply (spec "Provider parameter support"). */
 export const UNSUPPORTED_HEADER = 'x-service-unsupported-params';
 

@@ -48,7 +48,8 @@ export function isTransient(err: unknown): boolean {
 export type UpstreamOutcome =
   | { ok: true; response: Response }
   /** Worth one retry on another route: 429, 5xx, refused or timed out, before any byte. */
-  | { ok: false; retryable: boolean; error: GatewayError };
+  /** `status`: the upstream's HTTP status, when it answered. */
+  | { ok: false; retryable: boolean; error: GatewayError; status?: number };
 
 /**
  * The status table has two columns, because "ask again" means two things. Chat asks the next
@@ -63,6 +64,10 @@ export type UpstreamOutcome =
  * which has billed nothing yet); the request's own faults and the gateway's are not.
  */
 export function chatStatusError(status: number, detail: string, headers: Headers): UpstreamOutcome & { ok: false } {
+  return { ...chatStatusOutcome(status, detail, headers), status };
+}
+
+function chatStatusOutcome(status: number, detail: string, headers: Headers): UpstreamOutcome & { ok: false } {
   if (status === 429) {
     return { ok: false, retryable: true, error: new GatewayError('provider_unavailable', `The provider is rate limiting: ${detail}`, { retryAfter: Number(headers.get('retry-after')) || 1 }) };
   }

@@ -71,7 +71,11 @@ async function answer(request: RecordedRequest, body: Json, res: ServerResponse,
     usage: { input_tokens: inputTokens, ...cacheUsage, ...usage },
   });
 
-  switch (scenarioOf(lastUserText(body))) {
+  switch (scenarioOf(lastUserText(body), 'anthropic')) {
+    case 'error402':
+      return sendError(res, 402, 'billing_error', 'Your credit balance is too low to access the Anthropic API.', ids.request);
+    case 'error401':
+      return sendError(res, 401, 'authentication_error', 'invalid x-api-key', ids.request);
     case 'error500':
       return sendError(res, 500, 'api_error', 'Internal server error', ids.request);
     case 'error429':

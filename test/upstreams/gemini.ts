@@ -148,7 +148,7 @@ async function answer({ res, body, model, stream, sse, issueSignature }: Answer)
   // After a tool result the model answers in words; otherwise the last user text picks the scenario.
   const afterToolResult = last?.role === 'user' && last.parts?.some((part) => part.functionResponse) && !last.parts.some((part) => part.text);
   const lastUserText = [...contents].reverse().find((content) => content.role === 'user')?.parts?.map((part) => part.text ?? '').join('') ?? '';
-  const scenario = afterToolResult ? 'hello' : scenarioOf(lastUserText);
+  const scenario = afterToolResult ? 'hello' : scenarioOf(lastUserText, 'gemini');
   // Cache and thinking counts the prompt's tags ask for, in Gemini's fields: `promptTokenCount`
   // includes `cachedContentTokenCount`; `thoughtsTokenCount` is apart from `candidatesTokenCount`.
   const reported = reportedUsage(lastUserText);
@@ -170,6 +170,12 @@ async function answer({ res, body, model, stream, sse, issueSignature }: Answer)
   switch (scenario) {
     case 'error500':
       googleError(res, 500, 'INTERNAL', 'Internal error encountered.');
+      return;
+    case 'error402':
+      googleError(res, 402, 'FAILED_PRECONDITION', 'Billing is not enabled or the prepaid balance is exhausted for this project.');
+      return;
+    case 'error401':
+      googleError(res, 401, 'UNAUTHENTICATED', 'API key not valid. Please pass a valid API key.');
       return;
     case 'error429':
       googleError(

@@ -48,12 +48,14 @@ export async function serveResponses(request: RecordedRequest, res: ServerRespon
   const reported = reportedUsage(text);
   const items = Array.isArray(body.input) ? body.input.filter(isJson) : [];
   const answeringTool = items.at(-1)?.type === 'function_call_output';
-  const scenario = answeringTool ? 'hello' : scenarioOf(text);
+  const scenario = answeringTool ? 'hello' : scenarioOf(text, 'openai');
   const model = typeof body.model === 'string' ? body.model : 'unknown';
   const include = Array.isArray(body.include) ? body.include : [];
   const reasons = body.reasoning !== undefined || include.includes('reasoning.encrypted_content');
   const inputTokens = reported.prompt ?? promptTokensOf(body);
 
+  if (scenario === 'error402') return sendJson(res, 402, errorBody('You exceeded your current quota, please check your plan and billing details.', 'insufficient_quota', 'insufficient_quota'));
+  if (scenario === 'error401') return sendJson(res, 401, errorBody('Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'));
   if (scenario === 'error500') return sendJson(res, 500, errorBody('The server had an error while processing your request. Sorry about that!', 'server_error', null));
   if (scenario === 'error429') return sendJson(res, 429, errorBody(`Rate limit reached for ${model}.`, 'requests', 'rate_limit_exceeded'), { 'retry-after': '1' });
   if (scenario === 'die' && body.stream !== true) return void res.socket?.destroy();

@@ -130,8 +130,12 @@ export async function startOpenAIUpstream(options: OpenAIUpstreamOptions = {}): 
     };
     // After a tool result the model answers in words, as the other simulators do.
     const answeringTool = Array.isArray(body.messages) && isJson(body.messages.at(-1)) && (body.messages.at(-1) as Json).role === 'tool';
-    const scenario = options.healthy || answeringTool ? 'hello' : scenarioOf(lastUserText(body));
+    const scenario = options.healthy || answeringTool ? 'hello' : scenarioOf(lastUserText(body), name);
     switch (scenario) {
+      case 'error402':
+        return sendJson(res, 402, errorBody('You exceeded your current quota, please check your plan and billing details.', 'insufficient_quota', 'insufficient_quota'));
+      case 'error401':
+        return sendJson(res, 401, errorBody('Incorrect API key provided: sk-***. You can find your API key at https://platform.openai.com/account/api-keys.', 'invalid_request_error', 'invalid_api_key'));
       case 'error500':
         return sendJson(
           res,

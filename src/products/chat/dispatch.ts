@@ -3,8 +3,10 @@ import { GatewayError } from '../../errors';
 import type { ChatAdapter, ChatRequest } from '../../providers/chat/types';
 import { DEFAULT_NON_STREAMED_TIMEOUT_MS, sendUpstream } from '../../providers/http';
 import { upstreamIdleMs } from '../../providers/idle';
+import type { UpstreamOutcome } from '../../providers/upstream-errors';
 import { adapterOf, paramGroup, providerBaseUrl, providerKey } from '../../providers/registry';
 import type { GuardOptions } from '../../web/guard';
+import type { Attempt } from './chat-plan';
 import { imageFetcher } from './fetch-image';
 import type { NativeWire } from './formats/format';
 import { applyParamRules } from './params';
@@ -17,7 +19,17 @@ export interface NativeCall<Body> {
   clientQuery: string;
 }
 
+/** One upstream call as the request lookup shows it: `status` the upstream's HTTP status, null when none came (timeout, refused). */
+export interface AttemptRecord {
+  provider: string;
+  model: string;
+  status: number | null;
+  ms: number;
+}
+
 export interface Dispatched {
+  /** The attempt that served. */
+  attempt: Attempt;
   route: ChatRoute;
   /** The adapter that translated the request; absent when the body went through native (`NativeCall`). */
   adapter?: ChatAdapter;
@@ -25,53 +37,83 @@ export interface Dispatched {
   unsupported: string[];
   /** ms from the first upstream call to the answer's headers (a fallback's included). */
   upstreamMs: number;
+  /** Every call made, the serving one last. */
+  attempts: AttemptRecord[];
+}
+
+/** A failure before any byte of an answer, and the calls made until then (for the request's record). */
+export class DispatchFailed extends Error {
+  constructor(
+    readonly error: GatewayError,
+    readonly attempts: AttemptRecord[],
+    /** The attempt that answered last, when a route was called. */
+    readonly last: Attempt | undefined,
+  ) {
+    super(error.message);
+  }
 }
 
 /**
- * Calls the first route, and on a 429, a 5xx or no answer before any byte, once more on the next
- * route that serves the model. Parameter rules are those of the route that is called.
+ * Whether a failed call moves on to the next attempt (D34): no answer (timeout, refused), a 429 or
+ * a 5xx, and a 401, 402 or 403 (the provider's own account is dry or its key revoked). A 400 (the
+ * request's own fault) is answered as it is, as is a client that left.
+ */
+function movesOn(outcome: UpstreamOutcome & { ok: false }, status: number | null): boolean {
+  return outcome.retryable || status === 401 || status === 402 || status === 403;
+}
+
+/**
+ * Calls the attempts in order (`planChat`: the routes of `model`, then of each of `models`, as the
+ * provider preferences allow) until one answers; each failure before the answer's headers moves on
+ * (`movesOn`). A stream's headers are its first byte: once they are returned, there is no switch.
+ * Parameter rules are those of the route that is called; its output cap that of its model's plan.
  */
 export async function dispatchChat<Body>(
   request: ChatRequest,
-  routes: ChatRoute[],
-  options: { env: Env; signal: AbortSignal; maxTokens: number | null; guard: () => GuardOptions; native?: NativeCall<Body> },
+  attempts: Attempt[],
+  options: { env: Env; signal: AbortSignal; maxTokensFor: (attempt: Attempt) => number | null; guard: () => GuardOptions; native?: NativeCall<Body> },
 ): Promise<Dispatched> {
   let lastError: GatewayError | undefined;
+  let last: Attempt | undefined;
+  const records: AttemptRecord[] = [];
   const started = Date.now();
-  for (const [attempt, route] of routes.slice(0, 2).entries()) {
+  for (const attempt of attempts) {
+    const { route } = attempt;
     const target = { baseUrl: providerBaseUrl(options.env, route.provider), apiKey: providerKey(options.env, route.provider) ?? '', upstreamModel: route.upstreamId };
     const timeoutMs = Number(options.env.UPSTREAM_TIMEOUT_MS) || (request.stream === true ? upstreamIdleMs(options.env) : DEFAULT_NON_STREAMED_TIMEOUT_MS);
+    const maxTokens = options.maxTokensFor(attempt);
     const native = options.native;
+    let adapter: ChatAdapter | undefined;
+    let unsupported: string[] = [];
+    let call;
     if (native && native.wire.provider === route.provider) {
       // The provider speaks the client's format: its body goes through intact but the model id.
-      const built = native.wire.buildRequest(native.body, target, { maxTokens: options.maxTokens, clientHeaders: native.clientHeaders, clientQuery: native.clientQuery });
-      const outcome = await sendUpstream(built, { timeoutMs, signal: options.signal, errorMessage: native.wire.errorMessage });
-      if (outcome.ok) return { route, response: outcome.response, unsupported: [], upstreamMs: Date.now() - started };
-      lastError = outcome.error;
-      if (!outcome.retryable) break;
-      continue;
+      const built = native.wire.buildRequest(native.body, target, { maxTokens, clientHeaders: native.clientHeaders, clientQuery: native.clientQuery });
+      call = () => sendUpstream(built, { timeoutMs, signal: options.signal, errorMessage: native.wire.errorMessage });
+    } else {
+      adapter = adapterOf(route.provider, 'chat');
+      if (!adapter) throw new DispatchFailed(new GatewayError('provider_unavailable', `${route.provider} serves no chat.`), records, last);
+      // Routes that refuse a parameter were left out by the plan (`routesTakingParams`).
+      const plan = applyParamRules({ ...request, model: attempt.model.id }, paramGroup(route), adapter.unapplied);
+      unsupported = plan.unsupported;
+      const upstreamRequest = { ...plan.request, model: route.upstreamId };
+      if (maxTokens !== null) {
+        upstreamRequest.max_tokens = maxTokens;
+        delete upstreamRequest.max_completion_tokens;
+      }
+      const built = await adapter.buildRequest(upstreamRequest, target, imageFetcher(options.guard));
+      const errorMessage = adapter.errorMessage;
+      call = () => sendUpstream(built, { timeoutMs, signal: options.signal, errorMessage });
     }
-    const adapter = adapterOf(route.provider, 'chat');
-    if (!adapter) throw new GatewayError('provider_unavailable', `${route.provider} serves no chat.`);
-    let plan;
-    try {
-      plan = applyParamRules(request, paramGroup(route), adapter.unapplied);
-    } catch (err) {
-      // The fallback route cannot honour a parameter the first one could: no retry there.
-      if (attempt > 0 && lastError) throw lastError;
-      throw err;
-    }
-    const upstreamRequest = { ...plan.request, model: route.upstreamId };
-    if (options.maxTokens !== null) {
-      upstreamRequest.max_tokens = options.maxTokens;
-      delete upstreamRequest.max_completion_tokens;
-    }
-    const built = await adapter.buildRequest(upstreamRequest, target, imageFetcher(options.guard));
+    const callStarted = Date.now();
     // A stream's headers are its first byte (the idle bound); a whole answer's come after it is generated.
-    const outcome = await sendUpstream(built, { timeoutMs, signal: options.signal, errorMessage: adapter.errorMessage });
-    if (outcome.ok) return { route, adapter, response: outcome.response, unsupported: plan.unsupported, upstreamMs: Date.now() - started };
+    const outcome = await call();
+    last = attempt;
+    const status = outcome.ok ? outcome.response.status : (outcome.status ?? null);
+    records.push({ provider: route.provider, model: attempt.model.id, status, ms: Date.now() - callStarted });
+    if (outcome.ok) return { attempt, route, ...(adapter && { adapter }), response: outcome.response, unsupported, upstreamMs: Date.now() - started, attempts: records };
     lastError = outcome.error;
-    if (!outcome.retryable) break;
+    if (!movesOn(outcome, status)) break;
   }
-  throw lastError ?? new GatewayError('provider_unavailable', 'No provider could serve the request.');
+  throw new DispatchFailed(lastError ?? new GatewayError('provider_unavailable', 'No provider could serve the request.'), records, last);
 }

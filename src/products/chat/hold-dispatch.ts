@@ -2,13 +2,14 @@ import type { Context } from 'hono';
 import { releaseHold } from '../../accounts/billed';
 import { holdFailureError } from '../../accounts/failures';
 import { CHAT_HOLD_LEASE_MS, keepHoldAlive } from '../../accounts/hold-lease';
-import type { ChatModel, ChatRoute, TokenPrice } from '../../catalog/types';
 import type { AppEnv } from '../../env';
+import type { RequestRecord } from '../../../durable-objects/account/requests';
 import type { Hold } from '../../../durable-objects/account/types';
 import type { ChatRequest } from '../../providers/chat/types';
 import { requestGuard } from '../../web/policy';
-import { dispatchChat, type Dispatched, type NativeCall } from './dispatch';
-import { loweredMaxTokens, shortfallMessage, type HoldPlan } from './hold-plan';
+import type { ChatPlan } from './chat-plan';
+import { DispatchFailed, dispatchChat, type Dispatched, type NativeCall } from './dispatch';
+import { loweredMaxTokens, shortfallMessage } from './hold-plan';
 import { maySpeculate } from './speculation';
 
 /** Refusals of a hold for the full worst case that a smaller hold may still pass. */
@@ -27,12 +28,11 @@ export interface HeldDispatch {
 
 interface Ask<Body> {
   request: ChatRequest;
-  model: ChatModel;
-  routes: ChatRoute[];
-  plan: HoldPlan;
-  price: TokenPrice;
+  plan: ChatPlan;
   /** The client's body, for a route whose provider speaks its format (D30). */
   native?: NativeCall<Body>;
+  /** The record of a request whose every attempt failed (D26: its attempts shown by the lookup). */
+  failedRecord: (failed: DispatchFailed) => RequestRecord;
 }
 
 /**
@@ -45,12 +45,17 @@ interface Ask<Body> {
  * hold releases it.
  */
 export async function holdAndDispatch<Body>(c: Context<AppEnv>, ask: Ask<Body>): Promise<HeldDispatch> {
-  const { request, model, routes, plan, price } = ask;
+  const { request } = ask;
+  const { model, attempts } = ask.plan;
+  // The hold covers the dearest attempt the request may reach (D33, D34).
+  const { plan, price } = ask.plan.dearest;
+  const fallbacks = [...new Set(attempts.map((attempt) => attempt.model.id).filter((id) => id !== model.id))];
   const caller = c.get('caller');
   const account = caller.account;
   const holdRequest = {
     keyHash: caller.keyHash,
     model: model.id,
+    ...(fallbacks.length > 0 && { fallbackModels: fallbacks }),
     route: 'chat' as const,
     minMicros: plan.minMicros,
     maxMicros: plan.maxMicros,
@@ -63,10 +68,11 @@ export async function holdAndDispatch<Body>(c: Context<AppEnv>, ask: Ask<Body>):
   // The client's own signal too: one that disconnects before the headers cancels the call (no retry).
   const clientSignal = c.req.raw.signal;
   const send = (heldMicros: number, signal: AbortSignal) =>
-    dispatchChat(request, routes, {
+    dispatchChat(request, attempts, {
       env: c.env,
       signal: AbortSignal.any([signal, clientSignal]),
-      maxTokens: loweredMaxTokens(plan, heldMicros, price, request.n ?? 1),
+      // D5 lowers the cap to what the hold pays for on each attempt's model, at its price.
+      maxTokensFor: (attempt) => loweredMaxTokens(attempt.of.plan, heldMicros, attempt.of.price, request.n ?? 1) ?? attempt.of.maxTokens,
       guard: () => requestGuard(c),
       ...(ask.native && { native: ask.native }),
     });
@@ -75,7 +81,8 @@ export async function holdAndDispatch<Body>(c: Context<AppEnv>, ask: Ask<Body>):
     enabled: c.env.SPECULATIVE_DISPATCH !== 'off',
     evidence: account.evidenceFor(caller.keyHash),
     worstCaseMicros: plan.maxMicros,
-    route: routes[0]!,
+    // A fallback may be called before the hold is confirmed too: any route that bills aborted requests rules it out.
+    route: attempts.find((attempt) => attempt.route.billsAbortedRequests)?.route ?? attempts[0]!.route,
     inFlight: account.earlyInFlight,
     now: Date.now(),
   });
@@ -94,7 +101,7 @@ export async function holdAndDispatch<Body>(c: Context<AppEnv>, ask: Ask<Body>):
     } finally {
       endEarly();
     }
-    if (hold.ok) return afterHold(c, hold, early, abort, true);
+    if (hold.ok) return afterHold(c, hold, early, abort, true, ask.failedRecord);
     abort.abort();
     if (!SHORTFALLS.has(hold.reason)) throw refusal(hold);
     // Less than the worst case is available after all (the balance or a key limit): the strict
@@ -103,11 +110,18 @@ export async function holdAndDispatch<Body>(c: Context<AppEnv>, ask: Ask<Body>):
   const hold = await account.authorizeHold(holdRequest);
   if (!hold.ok) throw refusal(hold);
   const abort = new AbortController();
-  return afterHold(c, hold, send(hold.amountMicros, abort.signal), abort, false);
+  return afterHold(c, hold, send(hold.amountMicros, abort.signal), abort, false, ask.failedRecord);
 }
 
 /** Once the hold is confirmed: keep its lease alive while the upstream works; release it if the upstream fails. */
-async function afterHold(c: Context<AppEnv>, hold: Hold, pending: Promise<Dispatched>, abort: AbortController, speculative: boolean): Promise<HeldDispatch> {
+async function afterHold(
+  c: Context<AppEnv>,
+  hold: Hold,
+  pending: Promise<Dispatched>,
+  abort: AbortController,
+  speculative: boolean,
+  failedRecord: (failed: DispatchFailed) => RequestRecord,
+): Promise<HeldDispatch> {
   const caller = c.get('caller');
   // Renewed while this request runs: if the Worker dies, the hold is freed within the lease.
   const stopLease = keepHoldAlive(caller.account, hold.holdId);
@@ -115,7 +129,7 @@ async function afterHold(c: Context<AppEnv>, hold: Hold, pending: Promise<Dispat
     return { hold, dispatched: await pending, abortUpstream: () => abort.abort(), stopLease, speculative };
   } catch (err) {
     stopLease();
-    await releaseHold(caller, hold.holdId);
+    await releaseHold(caller, hold.holdId, err instanceof DispatchFailed ? failedRecord(err) : undefined);
     throw err;
   }
 }

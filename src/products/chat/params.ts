@@ -65,6 +65,12 @@ function refuseBilledMembers(request: ChatRequest): void {
   }
 }
 
+/** The members a route of `group` applies (`/v1/models` lists them per endpoint, D34): what `applyParamRules` keeps. */
+export function appliedParameters(group: ParamGroup, unapplied: readonly string[] = []): string[] {
+  const candidates = group === 3 ? [...APPLIED_EVERYWHERE, 'response_format'] : [...APPLIED_EVERYWHERE, ...PASSED_ON, ...(group === 1 ? GROUP_1_ONLY : [])];
+  return candidates.filter((name) => name !== 'model' && name !== 'messages' && !unapplied.includes(name) && !(group !== 3 && ANNOUNCED[group].includes(name)));
+}
+
 export interface ParamPlan {
   /** The request without the members the upstream will not get. */
   request: ChatRequest;

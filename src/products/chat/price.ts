@@ -1,7 +1,8 @@
 import { tokenCostMicros } from '../../billing/cost';
 import type { Price } from '../contract';
-import { planChat } from './chat-plan';
+import { planChat, planOptionsOf } from './chat-plan';
 import type { ChatFormat } from './formats/format';
+import { splitRouting, type ProviderPrefs } from './routing-schema';
 
 /**
  * Chat's estimate assumes a reply of this many tokens per choice (or the cap when lower): a
@@ -9,12 +10,19 @@ import type { ChatFormat } from './formats/format';
  */
 export const TYPICAL_REPLY_TOKENS = 256;
 
-/** A chat body's quote (D25) in any format: the plan its route would hold (`planChat`), and a typical cost. */
-export function priceChat<Body>(format: ChatFormat<Body>, body: Body, env: Env): Price {
+/**
+ * A chat body's quote (D25) in any format: the plan its route would hold (`planChat`, with the
+ * same `models` and `provider` steering: D34), its worst case the dearest attempt's, and a typical
+ * cost on the first attempt.
+ */
+export function priceChat<Body extends { models?: string[] | undefined; provider?: ProviderPrefs | undefined }>(format: ChatFormat<Body>, routed: Body, env: Env): Price {
+  const { body, routing } = splitRouting(routed);
   const request = format.toChat(body);
-  const { model, routes, price, prompt, plan } = planChat(request, env, format.uncarriedBytes(body));
+  const { model, attempts, dearest } = planChat(request, env, { uncarriedBytes: format.uncarriedBytes(body), routing, ...planOptionsOf(format) });
+  const first = attempts[0]!;
   const choices = request.n ?? 1;
-  const typical = Math.min(plan.outputCap, TYPICAL_REPLY_TOKENS * choices);
-  const estimatedMicros = tokenCostMicros({ inputTokens: prompt.estimate, outputTokens: typical, cacheReadTokens: 0, cacheWriteTokens: 0 }, routes[0]!.price);
-  return { model: model.id, worstMicros: plan.maxMicros, minMicros: plan.minMicros, estimatedMicros, chat: { model, price, promptTokens: plan.promptTokens, choices } };
+  const typical = Math.min(first.of.plan.outputCap, TYPICAL_REPLY_TOKENS * choices);
+  const estimatedMicros = tokenCostMicros({ inputTokens: first.of.prompt.estimate, outputTokens: typical, cacheReadTokens: 0, cacheWriteTokens: 0 }, first.route.price);
+  const { plan, price } = dearest;
+  return { model: model.id, worstMicros: plan.maxMicros, minMicros: plan.minMicros, estimatedMicros, chat: { model: dearest.model, price, promptTokens: plan.promptTokens, choices } };
 }

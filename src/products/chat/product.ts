@@ -31,7 +31,7 @@ export const prices: ProductModule<BilledPathIn<typeof CHAT>>['prices'] = {
   // Quoted without the stored history a `previous_response_id` would add: the quote reads no store.
   '/v1/responses': async (body, c) => {
     const request = parseBody(createResponse, body);
-    return priceChat(responsesFormat(request, { native: servedNatively(request.model, c.env) }), request, c.env);
+    return priceChat(responsesFormat(request, { native: servedNatively(request.model, c.env, request.models) }), request, c.env);
   },
 };
 

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { RoutingMembers } from './routing-schema';
 
 /**
  * What a client sends to `POST /v1/chat/completions` (OpenAI's chat-completions format), as zod
@@ -58,5 +59,6 @@ export const ChatCompletionRequest = z
     stop: z.union([z.string(), z.array(z.string()).max(4)]).optional(),
     tools: z.array(FunctionTool).optional(),
     tool_choice: z.unknown().optional(),
+    ...RoutingMembers,
   })
   .openapi('ChatCompletionRequest');

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { releaseHold, settleHold } from '../../accounts/billed';
 import { tokenCostMicros } from '../../billing/cost';
-import { COST_HEADER, CREDITS_HEADER, UNSUPPORTED_HEADER, unsupportedHeaderValue } from '../../billing/headers';
+import { COST_HEADER, CREDITS_HEADER, SERVICE_MODEL_HEADER, SERVICE_PROVIDER_HEADER, UNSUPPORTED_HEADER, unsupportedHeaderValue } from '../../billing/headers';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
 import { executionContext } from '../../execution-context';
@@ -10,10 +10,11 @@ import { formatUsd } from '../../money';
 import type { ResponseContext, Usage } from '../../providers/chat/types';
 import { readAllIdle, upstreamIdleMs } from '../../providers/idle';
 import type { RequestRecord } from '../../../durable-objects/account/requests';
-import { planChat } from './chat-plan';
-import type { Dispatched } from './dispatch';
+import { planChat, planOptionsOf } from './chat-plan';
+import { DispatchFailed, type Dispatched } from './dispatch';
 import type { ChatFormat } from './formats/format';
 import { holdAndDispatch } from './hold-dispatch';
+import { splitRouting, type ProviderPrefs } from './routing-schema';
 import { chatEventStream, nativeSteps, translatedSteps } from './stream';
 import { billableUsage, usageRecord } from './usage';
 
@@ -25,32 +26,61 @@ import { billableUsage, usageRecord } from './usage';
  * adapter; then answer in the format and settle the actual usage. Every failure before the answer
  * releases the hold.
  */
-export async function serveChat<Body>(c: Context<AppEnv>, format: ChatFormat<Body>, body: Body): Promise<Response> {
+export async function serveChat<Body extends RoutedBody>(c: Context<AppEnv>, format: ChatFormat<Body>, routed: Body): Promise<Response> {
   const startedAt = Date.now();
+  // `models` and `provider` steer routing (D34) and never reach an upstream, native ones included.
+  const { body, routing } = splitRouting(routed);
   const request = format.toChat(body);
-  // The 400s, the model's routes and the hold's bound (D33), before any money moves.
-  const { model, routes, price, prompt, plan } = planChat(request, c.env, format.uncarriedBytes(body));
+  // The 400s, the attempts and the hold's bound (D33), before any money moves.
+  const chatPlan = planChat(request, c.env, { uncarriedBytes: format.uncarriedBytes(body), routing, ...planOptionsOf(format) });
+  const { model } = chatPlan;
 
   const caller = c.get('caller');
   const log = c.var.log;
   log.model = model.id;
-  const native = format.native && { wire: format.native, body, clientHeaders: c.req.raw.headers, clientQuery: new URL(c.req.url).search };
-  const { hold, dispatched, abortUpstream, stopLease, speculative } = await holdAndDispatch(c, { request, model, routes, plan, price, ...(native && { native }) });
-  log.provider = dispatched.route.provider;
-  log.upstream_ms = dispatched.upstreamMs;
-  log.decision_cache = speculative ? 'hit' : 'miss';
-  const context: ResponseContext = { model: model.id, requestId: c.get('requestId'), created: Math.floor(Date.now() / 1000) };
+  const requestId = c.get('requestId');
   // D26: what the request's lookup shows, stored in the same call that settles or releases its hold.
-  const record = (usage?: Usage): RequestRecord => ({
-    requestId: context.requestId,
+  const recordOf = (served: { model: string; provider: string } | undefined, attempts: RequestRecord['attempts'], usage?: Usage): RequestRecord => ({
+    requestId,
     path: format.path,
-    model: model.id,
-    provider: dispatched.route.provider,
+    model: served?.model ?? model.id,
+    provider: served?.provider ?? null,
     startedAt,
     durationMs: Date.now() - startedAt,
     streamed: request.stream === true,
     usage: usage ? usageRecord(usage) : {},
+    ...(attempts && attempts.length > 1 && { attempts }),
   });
+  const native = format.native && { wire: format.native, body, clientHeaders: c.req.raw.headers, clientQuery: new URL(c.req.url).search };
+  let held;
+  try {
+    held = await holdAndDispatch(c, {
+      request,
+      plan: chatPlan,
+      ...(native && { native }),
+      failedRecord: (failed) => recordOf(failed.last && served(failed.last), failed.attempts),
+    });
+  } catch (err) {
+    if (!(err instanceof DispatchFailed)) throw err;
+    // What was called last names the error's answer too (D34).
+    if (err.last) {
+      log.model = err.last.model.id;
+      log.provider = err.last.route.provider;
+      c.header(SERVICE_MODEL_HEADER, err.last.model.id);
+      c.header(SERVICE_PROVIDER_HEADER, err.last.route.provider);
+    }
+    throw err.error;
+  }
+  const { hold, dispatched, abortUpstream, stopLease, speculative } = held;
+  const servedBy = served(dispatched.attempt);
+  log.model = servedBy.model;
+  log.provider = servedBy.provider;
+  log.upstream_ms = dispatched.upstreamMs;
+  log.decision_cache = speculative ? 'hit' : 'miss';
+  // The answer names the model that served it (a fallback's when one did), as X-Service-Model does.
+  const context: ResponseContext = { model: servedBy.model, requestId, created: Math.floor(Date.now() / 1000) };
+  const prompt = dispatched.attempt.of.prompt;
+  const record = (usage?: Usage): RequestRecord => recordOf(servedBy, dispatched.attempts, usage);
   const release = () => {
     stopLease();
     return releaseHold(caller, hold.holdId, record());
@@ -62,7 +92,11 @@ export async function serveChat<Body>(c: Context<AppEnv>, format: ChatFormat<Bod
     stopLease();
     return settleHold(c.env, c.req.raw.cf?.colo, caller, hold, tokenCostMicros(usage, dispatched.route.price), record(usage));
   };
-  const headers: Record<string, string> = dispatched.unsupported.length ? { [UNSUPPORTED_HEADER]: unsupportedHeaderValue(dispatched.unsupported) } : {};
+  const headers: Record<string, string> = {
+    ...(dispatched.unsupported.length && { [UNSUPPORTED_HEADER]: unsupportedHeaderValue(dispatched.unsupported) }),
+    [SERVICE_MODEL_HEADER]: servedBy.model,
+    [SERVICE_PROVIDER_HEADER]: servedBy.provider,
+  };
   const watch: BodyWatch = { idleMs: upstreamIdleMs(c.env), clientSignal: c.req.raw.signal, abortUpstream };
 
   if (request.stream) {
@@ -105,6 +139,17 @@ export async function serveChat<Body>(c: Context<AppEnv>, format: ChatFormat<Bod
       [REQUEST_ID_HEADER]: context.requestId,
     },
   });
+}
+
+/** The members every chat format's body may carry for routing (D34). */
+interface RoutedBody {
+  models?: string[] | undefined;
+  provider?: ProviderPrefs | undefined;
+}
+
+/** The model and provider of the attempt that served (or was called last). */
+function served(attempt: Dispatched['attempt']): { model: string; provider: string } {
+  return { model: attempt.model.id, provider: attempt.route.provider };
 }
 
 /** How a non-streamed answer's body is read: each read bounded, and the client watched. */

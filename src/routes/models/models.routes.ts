@@ -52,6 +52,18 @@ export const ModelEntry = z
       })
       .optional(),
     default_voice: z.string().optional(),
+    endpoints: z
+      .array(
+        z.object({
+          provider: z.string().openapi({ description: 'The name `provider.order`, `only` and `ignore` take (D34)' }),
+          pricing: z.object({ input: z.number(), output: z.number(), cache_read: z.number().optional(), cache_write: z.number().optional() }).openapi({ description: 'USD per token at this route' }),
+          context_length: z.int(),
+          parameters: z.array(z.string()).openapi({ description: 'The request members this route applies; others are dropped and listed in x-service-unsupported-params' }),
+          status: z.enum(['ok', 'degraded', 'down']).openapi({ description: 'Recent health; `ok` until route health is measured' }),
+        }),
+      )
+      .optional()
+      .openapi({ description: 'Chat models: each configured route, in the order requests try them by default' }),
     embedding: z
       .object({ default_dimensions: z.int(), min_dimensions: z.int(), max_dimensions: z.int(), max_input_tokens: z.int() })
       .optional()

@@ -31,6 +31,7 @@ export const getRequestHandler: RouteHandler<typeof getRequest, AppEnv> = async 
       streamed: record.streamed,
       cost_usd: formatUsd(record.costMicros),
       usage: record.usage,
+      ...(record.attempts.length > 0 && { attempts: record.attempts }),
     },
     200,
   );

@@ -11,8 +11,8 @@ export const RequestRecord = z
   .object({
     id: z.string(),
     path: z.string().openapi({ description: 'The billed route, e.g. /v1/chat/completions.' }),
-    model: z.string().nullable(),
-    provider: z.string().nullable(),
+    model: z.string().nullable().openapi({ description: 'Chat: the model that served (a fallback from `models` when one did).' }),
+    provider: z.string().nullable().openapi({ description: 'Chat: the provider that served.' }),
     status: z.enum(['succeeded', 'failed']).openapi({ description: 'failed: the hold was released and nothing was charged.' }),
     created_at: z.iso.datetime(),
     duration_ms: z.int(),
@@ -21,6 +21,10 @@ export const RequestRecord = z
     usage: z.record(z.string(), z.number()).openapi({
       description: "The route's units: prompt_tokens/completion_tokens with cached_tokens, cache_write_tokens (of which cache_write_1h_tokens) and reasoning_tokens (chat), images, seconds (video), characters (speech), pages (scrape, crawl), records or pages (extract).",
     }),
+    attempts: z
+      .array(z.object({ provider: z.string(), model: z.string(), status: z.int().nullable().openapi({ description: "The upstream's HTTP status; null when none came (timeout, refused)" }), ms: z.int() }))
+      .optional()
+      .openapi({ description: 'Chat, when more than one upstream call was made (D34): each call in order, the one that served last; only the serving one is charged.' }),
   })
   .openapi('RequestRecord');
 

@@ -28,6 +28,8 @@ export interface ChatFormat<Body> {
   encoder(context: ResponseContext): StreamEncoder;
   /** The provider that speaks this format, and how its answers are read as they pass through. */
   native?: NativeWire<Body>;
+  /** A `max_tokens` above a translated model's output cap means the cap (Messages, whose clients guess high), on fallback models too (D34). */
+  readsHighCapAsCap?: true;
 }
 
 /** What the final event tells the client (D15): the request id, cost and balance, once the charge is acknowledged. */

@@ -8,6 +8,7 @@ import { GatewayError } from '../../../../errors';
 import { providerBaseUrl, providerKey } from '../../../../providers/registry';
 import { sendUpstream } from '../../../../providers/http';
 import { measurePrompt } from '../../estimate';
+import { splitRouting } from '../../routing-schema';
 import { serveChat } from '../../serve';
 import { MESSAGES } from '.';
 import { nativeMessagesRequest } from './native';
@@ -39,7 +40,8 @@ export const countTokensHandler: RouteHandler<typeof countTokens, AppEnv> = asyn
   const caller = c.get('caller');
   const found = await caller.account.accountForKey(caller.keyHash, 'chat');
   if (!found.ok) throw holdFailureError(found);
-  const input = c.req.valid('json');
+  // Routing members (D34) are the gateway's: Anthropic's count never sees them.
+  const { body: input } = splitRouting(c.req.valid('json'));
   // The count needs no output cap; the chat shape does.
   const body: MessagesBody = { ...input, max_tokens: input.max_tokens ?? 1 };
   const model = resolveModel(body.model, 'chat');

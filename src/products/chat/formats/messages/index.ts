@@ -14,4 +14,5 @@ export const MESSAGES: ChatFormat<MessagesBody> = {
   fromCompletion: messageFromCompletion,
   encoder: messagesEncoder,
   native: MESSAGES_NATIVE,
+  readsHighCapAsCap: true,
 };

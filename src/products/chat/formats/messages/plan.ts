@@ -1,5 +1,6 @@
 import { resolveModel, servingRoutes } from '../../../../catalog/resolve';
 import { MESSAGES } from '.';
+import type { ChatModel } from '../../../../catalog/types';
 import type { MessagesBody } from './schema';
 import { translationIssues } from './translated';
 import { refuseUnpriced } from './unpriced';
@@ -22,7 +23,17 @@ export interface MessagesPlan {
 export function planMessages(input: MessagesBody, env: Env): MessagesPlan {
   refuseUnpriced(input);
   const model = resolveModel(input.model, 'chat');
-  if (servingRoutes(model, env)[0]?.provider === MESSAGES.native?.provider) return { body: input, announced: [], native: true };
+  if (firstProvider(model, env, input.models) === MESSAGES.native?.provider) return { body: input, announced: [], native: true };
   const body = input.max_tokens > model.maxOutputTokens ? { ...input, max_tokens: model.maxOutputTokens } : input;
   return { body, announced: translationIssues(body), native: false };
+}
+
+/** The provider of the model's first route; a model this gateway does not serve, with fallbacks (D34), is read as translated, and the engine plans the fallbacks. */
+function firstProvider(model: ChatModel, env: Env, fallbacks: string[] | undefined): string | undefined {
+  if (!fallbacks?.length) return servingRoutes(model, env)[0]?.provider;
+  try {
+    return servingRoutes(model, env)[0]?.provider;
+  } catch {
+    return undefined;
+  }
 }

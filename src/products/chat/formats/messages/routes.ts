@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { ServedHeaders } from '../../routing-schema';
 import { at } from '../../../contract';
 import { CHAT } from '../../paths';
 import { apiKey } from '../../../../middleware/api-key';
@@ -34,6 +35,7 @@ export const messages = createRoute({
         'X-Service-Credits-Remaining': z.string(),
         'X-Service-Request-Id': z.string(),
         'x-service-unsupported-params': z.string().optional(),
+        ...ServedHeaders,
       }),
       content: {
         'application/json': { schema: z.looseObject({ id: z.string(), type: z.literal('message'), content: z.array(z.unknown()) }) },

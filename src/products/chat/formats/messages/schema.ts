@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { RoutingMembers } from '../../routing-schema';
 
 /**
  * What a client sends to `POST /v1/messages` (Anthropic's Messages API), as zod schemas. Loose on
@@ -60,6 +61,7 @@ export const MessagesRequest = z
     tool_choice: ToolChoice.optional(),
     thinking: Thinking.optional(),
     metadata: z.looseObject({ user_id: z.string().nullish() }).optional(),
+    ...RoutingMembers,
   })
   .openapi('MessagesRequest');
 

@@ -19,9 +19,10 @@ type Json = Record<string, unknown>;
  * refused before the first attempt rather than after a fallback. A model that cannot be planned
  * is left to the engine, which answers its error.
  */
-export function servedNatively(model: string, env: Env): boolean {
+export function servedNatively(model: string, env: Env, fallbacks: string[] = []): boolean {
   try {
-    return servingRoutes(resolveModel(model, 'chat'), env).every((route) => route.provider === 'openai');
+    // Fallback models (`models`, D34) too: a body fit only for OpenAI must not reach another provider.
+    return [model, ...fallbacks].every((id) => servingRoutes(resolveModel(id, 'chat'), env).every((route) => route.provider === 'openai'));
   } catch {
     return false;
   }
@@ -75,7 +76,7 @@ const notFound = (id: string, param?: string) => new GatewayError('not_found', `
  */
 export const createResponseHandler: RouteHandler<typeof createResponse, AppEnv> = async (c) => {
   const client = c.req.valid('json');
-  const native = servedNatively(client.model, c.env);
+  const native = servedNatively(client.model, c.env, client.models);
   const store = client.store !== false;
   let history: Json[] = [];
   if (client.previous_response_id) {

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { ServedHeaders } from '../../routing-schema';
 import { apiKey } from '../../../../middleware/api-key';
 import { limitBody, MiB } from '../../../../middleware/body-limit';
 import { parseJsonBody } from '../../../../middleware/json-body';
@@ -27,6 +28,7 @@ export const createResponse = createRoute({
         'X-Service-Credits-Remaining': z.string(),
         'X-Service-Request-Id': z.string(),
         'x-service-unsupported-params': z.string().optional(),
+        ...ServedHeaders,
       }),
       content: { 'application/json': { schema: ResponseObject }, 'text/event-stream': { schema: z.string() } },
     },

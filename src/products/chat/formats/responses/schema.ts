@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { RoutingMembers } from '../../routing-schema';
 
 /**
  * What a client sends to `POST /v1/responses` (OpenAI's Responses API), validated loosely: an
@@ -32,6 +33,7 @@ export const ResponsesRequest = z
     temperature: z.number().min(0).max(2).nullable().optional(),
     top_p: z.number().min(0).max(1).nullable().optional(),
     metadata: z.record(z.string(), z.string()).nullable().optional(),
+    ...RoutingMembers,
   })
   .openapi('ResponsesRequest');
 
