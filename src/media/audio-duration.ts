@@ -1,6 +1,9 @@
 import { mp3DurationMeter } from './mp3-duration';
 import { mp4DurationMeter } from './mp4-duration';
 import { wavDurationMeter } from './wav-duration';
+import type { DurationMeter } from './duration-meter';
+
+export type { DurationMeter };
 
 /**
  * The audio formats whose length the gateway reads from the file itself (never from the client):
@@ -8,13 +11,6 @@ import { wavDurationMeter } from './wav-duration';
  */
 export type AudioFormat = 'mp3' | 'wav' | 'm4a';
 
-/** A length reader a file streams through unchanged. */
-export interface DurationMeter {
-  /** Passes every chunk on unchanged, reading as it goes. */
-  stream: TransformStream<Uint8Array, Uint8Array>;
-  /** The seconds read so far (final once the stream ended); undefined while none can be told. */
-  seconds(): number | undefined;
-}
 
 /** What each format is sent upstream as. */
 export const AUDIO_TYPES: Record<AudioFormat, { contentType: string; extension: string }> = {

@@ -1,4 +1,4 @@
-import type { DurationMeter } from './audio-duration';
+import type { DurationMeter } from './duration-meter';
 
 /**
  * Reads an MP3's length from its own frame headers while the file streams past (ISO/IEC 11172-3

@@ -1,4 +1,4 @@
-import type { DurationMeter } from './audio-duration';
+import type { DurationMeter } from './duration-meter';
 
 /**
  * Reads a WAV file's length from its own RIFF chunks while it streams past: the `fmt ` chunk's
