@@ -11,7 +11,6 @@ export type { DurationMeter };
  */
 export type AudioFormat = 'mp3' | 'wav' | 'm4a';
 
-
 /** What each format is sent upstream as. */
 export const AUDIO_TYPES: Record<AudioFormat, { contentType: string; extension: string }> = {
   mp3: { contentType: 'audio/mpeg', extension: 'mp3' },
