@@ -43,7 +43,7 @@ export function keylessX402(app: Hono<AppEnv>) {
       import('./keyless-limit'),
     ]);
 
-    const priced = await priceRequest(c, url.pathname, parseBody(bodyBytes));
+    const priced = await priceRequest(c, url.pathname, await readBody(bodyBytes, c.req.header('Content-Type')));
     const amount = challengeAmountMicros(config, priced.worstMicros);
     const signature = c.req.header(PAYMENT_SIGNATURE);
     if (!signature) {
@@ -71,7 +71,19 @@ export function keylessX402(app: Hono<AppEnv>) {
 }
 
 /** The body as JSON (any Content-Type, as the `/v1` routes read it, D20); 400 when it is not. */
-function parseBody(bytes: ArrayBuffer | null): unknown {
+/**
+ * The body as its route reads it, for pricing: JSON, or the form of a multipart body (a
+ * transcription's file; its pricer reads the fields and the file's size, every other route's
+ * schema refuses a form).
+ */
+async function readBody(bytes: ArrayBuffer | null, contentType: string | undefined): Promise<unknown> {
+  if (contentType && /^multipart\/form-data\b/i.test(contentType)) {
+    try {
+      return await new Response(bytes, { headers: { 'Content-Type': contentType } }).formData();
+    } catch {
+      throw new GatewayError('invalid_request', 'The multipart body could not be read.');
+    }
+  }
   try {
     return JSON.parse(new TextDecoder().decode(bytes ?? new ArrayBuffer(0)));
   } catch {

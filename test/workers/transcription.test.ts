@@ -4,6 +4,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { m4aFile, mp3File, wavFile } from '../fixtures/audio';
 import { TRANSCRIPTION_KEYS } from './global-setup';
+import { formatUsd } from '../../src/money';
 import { adminCredit, expectError, register } from './helpers';
 import type { ReceivedTranscription } from '../upstreams/transcription';
 import { createOrganization, eventually, invite, join, organization } from './org-helpers';
@@ -291,6 +292,20 @@ describe('transcription under /x402/v1', () => {
     expect(res.headers.get('X-Service-Cost')).toBe('0.000200');
     const keyless = await post({ headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ model: 'whisper-1', file_url: `${BASE}/files/uploads/${agent.account_id}/x.mp3` }) });
     await expectError(keyless, 400, 'invalid_request', 'invalid_request_error', 'file_url');
+  });
+
+  it("challenges a keyless multipart request for its file's bound: its size at the lowest bitrate, the model's price", async () => {
+    const file = wavFile(2);
+    const challenge = await post({ body: form(file, { model: 'whisper-1' }) });
+    expect(challenge.status, await challenge.clone().text()).toBe(402);
+    expect(challenge.headers.get('PAYMENT-REQUIRED')).toBeTruthy();
+    const { error } = (await challenge.json()) as { error: { code: string; funding: { required_usd: string } } };
+    expect(error.code).toBe('insufficient_credits');
+    // whisper-1 is $0.36 an hour; the bound is the file's bytes at 8 kbit/s, in whole seconds.
+    const seconds = Math.ceil((file.byteLength * 8) / 8000);
+    expect(error.funding.required_usd).toBe(formatUsd(Math.round((seconds * 360_000) / 3600)));
+    // A form the route would refuse is refused before any challenge.
+    await expectError(await post({ body: form(file, { model: 'whisper-1', response_format: 'xml' }) }), 400, 'invalid_request', 'invalid_request_error', 'response_format');
   });
 });
 

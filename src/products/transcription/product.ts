@@ -7,14 +7,18 @@ import type { TRANSCRIPTION } from './paths';
 import { checkAudioLimits, holdSeconds, planTranscription, secondsCostMicros } from './plan';
 import { transcriptions } from './routes';
 import { uploadSource } from './source';
+import { TranscriptionOptions } from './request';
+import { GatewayError, validationError } from '../../errors';
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(transcriptions, transcriptionHandler);
 }
 
 export const prices: ProductModule<BilledPathIn<typeof TRANSCRIPTION>>['prices'] = {
-  // The JSON body only (`file_url`): the upload's size bounds its length, as the route holds it.
+  // The JSON body (`file_url`): the upload's size bounds its length, as the route holds it. A
+  // multipart form (x402's keyless challenge) is priced by its file's size at the lowest bitrate.
   '/v1/audio/transcriptions': async (body, c) => {
+    if (body instanceof FormData) return priceForm(body, c.env);
     const { file_url, ...input } = parseBody(transcriptions, body);
     const plan = planTranscription(input, c.env);
     const audio = await uploadSource(c, file_url);
@@ -23,6 +27,19 @@ export const prices: ProductModule<BilledPathIn<typeof TRANSCRIPTION>>['prices']
     return { model: plan.model.id, worstMicros: micros, minMicros: micros, estimatedMicros: micros };
   },
 };
+
+/** A multipart body's bound: its fields as the route validates them, its file's size as `holdSeconds` bounds it (its length is read only as it streams). */
+function priceForm(form: FormData, env: Env) {
+  const fields = Object.fromEntries([...form.entries()].flatMap(([name, value]) => (typeof value === 'string' ? [[name, value]] : [])));
+  const parsed = TranscriptionOptions.safeParse(fields);
+  if (!parsed.success) throw validationError(parsed.error);
+  const plan = planTranscription(parsed.data, env);
+  const file = form.get('file');
+  if (!(file instanceof File)) throw new GatewayError('invalid_request', 'A keyless transcription sends its audio as the multipart `file`.', { param: 'file' });
+  checkAudioLimits(plan, 'file', { bytes: file.size });
+  const micros = secondsCostMicros(plan.route, holdSeconds(plan, file.size));
+  return { model: plan.model.id, worstMicros: micros, minMicros: micros, estimatedMicros: micros };
+}
 
 export const tools: ProductModule<never>['tools'] = [
   {
