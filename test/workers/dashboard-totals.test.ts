@@ -72,7 +72,7 @@ describe('the overview totals', () => {
   it('shows how to use a key: the base URL and a chat completion to paste, with no key in it', async () => {
     const { agent, visitor } = await signedInOwner('1');
     const { html } = await visitor.get('/dashboard');
-    expect(html).toContain('<code id="base-url">https://gateway.test/v1</code>');
+    expect(html).toContain('<code id="base-url" class="link">https://gateway.test/v1</code>');
     expect(html).toContain('curl https://gateway.test/v1/chat/completions');
     expect(html).toContain('export GATEWAY_API_KEY=&lt;your API key&gt;');
     expect(html).not.toContain(agent.api_key);

@@ -70,12 +70,9 @@ export function UseYourKey(props: { base: string }) {
   return (
     <section aria-labelledby="use-key-title">
       <h2 id="use-key-title">Use your key</h2>
-      <dl>
-        <dt>Base URL (OpenAI-compatible)</dt>
-        <dd>
-          <code id="base-url">{props.base}/v1</code>
-        </dd>
-      </dl>
+      <p>
+        Base URL (OpenAI-compatible): <code id="base-url" class="link">{props.base}/v1</code>
+      </p>
       <p>
         A chat completion with your API key (shown only once, when it was made; <a href="/dashboard/keys">make another</a> if it is lost):
       </p>

@@ -48,10 +48,11 @@ export function DashboardPage(props: OverviewProps) {
         ) : null}
       </section>
       <section aria-labelledby="totals-title">
-        <h2 id="totals-title">
-          Totals <a href="/dashboard/activity">Activity</a>
-        </h2>
+        <h2 id="totals-title">Totals</h2>
         <TotalsTable totals={props.totals} />
+        <p>
+          <a href="/dashboard/activity">Every request, failed ones included</a>
+        </p>
       </section>
       <UseYourKey base={props.base} />
       <section aria-labelledby="usage-title">
