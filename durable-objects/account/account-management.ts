@@ -1,5 +1,6 @@
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
 import { newKeyId } from '../../src/accounts/credentials';
+import { ActivityReader, type ActivityTotals, type KeyUsage } from './activity-totals';
 import { AccountCore } from './account-core';
 import type { CallCountsView } from './call-counts';
 import { describePatch, type KeyPatch, type NewKey } from './keys';
@@ -131,6 +132,18 @@ export class AccountManagement extends AccountCore {
   async dailySpend(since: number): Promise<DailySpendRow[] | null> {
     if (!this.parts.memory.account) return null;
     return this.parts.usage.dailySpend(since);
+  }
+
+  /** The overview's spend and request counts today, this month (UTC) and over 30 days to `now`; null without an account. */
+  async activityTotals(now: number): Promise<ActivityTotals | null> {
+    if (!this.parts.memory.account) return null;
+    return new ActivityReader(this.ctx.storage).totals(now);
+  }
+
+  /** The keys page in one call: the keys, and the spend and last use of those that were used; null without an account. */
+  async keysWithUsage(now: number): Promise<{ keys: KeyRecord[]; usage: KeyUsage[] } | null> {
+    if (!this.parts.memory.account) return null;
+    return { keys: await this.keys(), usage: new ActivityReader(this.ctx.storage).keyUsage(now) };
   }
 
   /** The newest credits (cards, USDC, operator, welcome); null without an account. */

@@ -11,6 +11,7 @@ import { fundingRows } from './funding';
 import { DashboardPage } from './page';
 import { spendByDayAndModel, windowStart } from './usage';
 import { readFormPost } from '../form-post';
+import { publicBaseUrl } from '../../urls';
 
 export interface SignedIn {
   session: HumanSession;
@@ -48,7 +49,7 @@ export function dashboardCsrf(c: Context<AppEnv>): string {
   return csrfToken(c, '/dashboard');
 }
 
-/** `GET /dashboard`: the balance, spend per day by model over 30 days, and the funding history. */
+/** `GET /dashboard`: the balance, totals today, this month and over 30 days, spend per day by model over 30 days, and the funding history. */
 export async function dashboardPage(c: Context<AppEnv>): Promise<Response> {
   const now = Date.now();
   const human = await signedIn(c, now);
@@ -56,12 +57,15 @@ export async function dashboardPage(c: Context<AppEnv>): Promise<Response> {
   const { account } = human;
   const stub = accountStub(c.env, account.accountId);
   const db = database(c.env);
-  const [daily, credits, cards, deposits] = await Promise.all([
+  const [daily, totals, credits, cards, deposits] = await Promise.all([
     stub.dailySpend(windowStart(now)),
+    stub.activityTotals(now),
     stub.credits(50),
     cardPaymentsOf(db, account.accountId, 50),
     depositsOf(db, account.accountId, 50),
   ]);
+  // Gone between the session check and these reads: as if there were no session.
+  if (!totals) return c.redirect('/signin', 303);
   return c.html(
     <DashboardPage
       shortId={account.accountId.slice(0, 8)}
@@ -71,6 +75,8 @@ export async function dashboardPage(c: Context<AppEnv>): Promise<Response> {
       heldMicros={account.heldMicros}
       fundPath={account.fundToken ? `/fund/${account.fundToken}` : null}
       usage={spendByDayAndModel(daily ?? [], now)}
+      totals={totals}
+      base={publicBaseUrl(c)}
       funding={fundingRows(cards, deposits, credits ?? [])}
       suspended={account.suspended}
     />,

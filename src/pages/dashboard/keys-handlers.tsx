@@ -79,11 +79,13 @@ function renderKey(c: Context<AppEnv>, ctx: KeysContext, key: KeyRecord, extra: 
   return c.html(page, status, pageHeaders());
 }
 
-/** `GET /dashboard/keys`. */
+/** `GET /dashboard/keys`: the keys with their spend and last use, in one call to the account. */
 export async function keysPage(c: Context<AppEnv>): Promise<Response> {
   const ctx = await start(c);
   if (ctx instanceof Response) return ctx;
-  return c.html(<KeysPage {...ctx.frame} keys={await ctx.stub.keys()} models={modelChoices(c.env)} now={ctx.now} />, 200, pageHeaders());
+  const listed = await ctx.stub.keysWithUsage(ctx.now);
+  if (!listed) return c.redirect('/signin', 303);
+  return c.html(<KeysPage {...ctx.frame} keys={listed.keys} usage={listed.usage} models={modelChoices(c.env)} now={ctx.now} />, 200, pageHeaders());
 }
 
 /** `POST /dashboard/keys`: a new key with its guardrails, shown in full on the answer and never again. */
@@ -94,7 +96,8 @@ export async function createKey(c: Context<AppEnv>): Promise<Response> {
   const models = modelChoices(c.env);
   const parsed = parseKeyForm(form, new Set(models.map((model) => model.id)), ctx.now, true);
   if (!parsed.ok) {
-    return c.html(<KeysPage {...ctx.frame} keys={await ctx.stub.keys()} models={models} now={ctx.now} fields={parsed.fields} errors={parsed.errors} />, 400, pageHeaders());
+    const listed = (await ctx.stub.keysWithUsage(ctx.now)) ?? { keys: [], usage: [] };
+    return c.html(<KeysPage {...ctx.frame} {...listed} models={models} now={ctx.now} fields={parsed.fields} errors={parsed.errors} />, 400, pageHeaders());
   }
   const issued = await issueKey(ctx, parsed.name, parsed.guardrails);
   if (!issued) return c.redirect('/signin', 303);

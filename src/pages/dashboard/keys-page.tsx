@@ -1,5 +1,6 @@
+import type { KeyUsage } from '../../../durable-objects/account/activity-totals';
 import type { KeyRecord } from '../../../durable-objects/account/types';
-import { isoDay } from '../shell';
+import { displayUsd, isoDay } from '../shell';
 import { GuardrailFields, guardrailSummary, keyState, NameField, type ModelChoice } from './key-fields';
 import type { FieldErrors, KeyFields } from './key-form';
 import { Csrf, DashboardLayout, FormMessages, utcTime } from './layout';
@@ -16,9 +17,12 @@ function StateBadge(props: { key_: KeyRecord; now: number }) {
   return <span class={`badge ${state}`}>{state}</span>;
 }
 
-/** `/dashboard/keys`: the account's keys and the form that creates one. */
-export function KeysPage(props: Frame & { keys: KeyRecord[]; models: ModelChoice[]; now: number; fields?: KeyFields; errors?: FieldErrors }) {
+const NEVER_USED: Omit<KeyUsage, 'keyId'> = { spent30DaysMicros: 0, spentTotalMicros: 0, lastUsedAt: null };
+
+/** `/dashboard/keys`: the account's keys with their spend and last use, and the form that creates one. */
+export function KeysPage(props: Frame & { keys: KeyRecord[]; usage: KeyUsage[]; models: ModelChoice[]; now: number; fields?: KeyFields; errors?: FieldErrors }) {
   const errors = props.errors ?? {};
+  const usage = new Map(props.usage.map((row) => [row.keyId, row]));
   return (
     <DashboardLayout title="API keys" shortId={props.shortId} csrf={props.csrf} tab="keys">
       <section aria-labelledby="keys-title">
@@ -31,25 +35,44 @@ export function KeysPage(props: Frame & { keys: KeyRecord[]; models: ModelChoice
               <th scope="col">Key</th>
               <th scope="col">Created</th>
               <th scope="col">State</th>
+              <th scope="col" class="num">
+                Spend, 30 days
+              </th>
+              <th scope="col" class="num">
+                Spend, total
+              </th>
+              <th scope="col">Last used</th>
               <th scope="col">Guardrails</th>
             </tr>
           </thead>
           <tbody>
-            {props.keys.map((key) => (
-              <tr data-key-id={key.id}>
-                <td data-label="Name">
-                  <a href={`/dashboard/keys/${key.id}`}>{key.name}</a>
-                </td>
-                <td data-label="Key">
-                  <code>{key.hint}</code>
-                </td>
-                <td data-label="Created">{isoDay(key.createdAt)}</td>
-                <td data-label="State">
-                  <StateBadge key_={key} now={props.now} />
-                </td>
-                <td data-label="Guardrails">{guardrailSummary(key)}</td>
-              </tr>
-            ))}
+            {props.keys.map((key) => {
+              const used = usage.get(key.id) ?? NEVER_USED;
+              return (
+                <tr data-key-id={key.id}>
+                  <td data-label="Name">
+                    <a href={`/dashboard/keys/${key.id}`}>{key.name}</a>
+                  </td>
+                  <td data-label="Key">
+                    <code>{key.hint}</code>
+                  </td>
+                  <td data-label="Created">{isoDay(key.createdAt)}</td>
+                  <td data-label="State">
+                    <StateBadge key_={key} now={props.now} />
+                  </td>
+                  <td data-label="Spend, 30 days" class="num">
+                    {displayUsd(used.spent30DaysMicros)}
+                  </td>
+                  <td data-label="Spend, total" class="num">
+                    {displayUsd(used.spentTotalMicros)}
+                  </td>
+                  <td data-label="Last used" class="time">
+                    {used.lastUsedAt === null ? 'never' : utcTime(used.lastUsedAt)}
+                  </td>
+                  <td data-label="Guardrails">{guardrailSummary(key)}</td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       </section>

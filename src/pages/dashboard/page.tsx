@@ -1,6 +1,8 @@
+import type { ActivityTotals } from '../../../durable-objects/account/activity-totals';
 import { displayUsd } from '../shell';
 import type { FundingRow } from './funding';
 import { DashboardLayout, utcTime } from './layout';
+import { TotalsTable, UseYourKey } from './overview-totals';
 import { UsageChart } from './usage-chart';
 import type { UsageSeries } from './usage';
 
@@ -13,12 +15,15 @@ export interface OverviewProps {
   /** The account's fund page (`/fund/<token>`), when it has one. */
   fundPath: string | null;
   usage: UsageSeries;
+  totals: ActivityTotals;
+  /** This deployment's base URL, for the "use your key" panel. */
+  base: string;
   funding: FundingRow[];
   /** D28: shown above the page while the account's keys are refused. */
   suspended: { reason: string } | null;
 }
 
-/** `/dashboard`: the balance, spend per day by model, and the funding history. */
+/** `/dashboard`: the balance, totals per period, how to use a key, spend per day by model, and the funding history. */
 export function DashboardPage(props: OverviewProps) {
   return (
     <DashboardLayout title="Overview" shortId={props.shortId} csrf={props.csrf} tab="overview" suspended={props.suspended}>
@@ -42,6 +47,14 @@ export function DashboardPage(props: OverviewProps) {
           </p>
         ) : null}
       </section>
+      <section aria-labelledby="totals-title">
+        <h2 id="totals-title">Totals</h2>
+        <TotalsTable totals={props.totals} />
+        <p>
+          <a href="/dashboard/activity">Every request, failed ones included</a>
+        </p>
+      </section>
+      <UseYourKey base={props.base} />
       <section aria-labelledby="usage-title">
         <h2 id="usage-title">Usage</h2>
         <UsageChart usage={props.usage} />

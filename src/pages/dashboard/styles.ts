@@ -73,6 +73,7 @@ form.invite { margin-bottom: 1rem; }
   table.rows tr { border-bottom: 1px solid var(--line); padding: .35rem 0; }
   table.rows td { border: 0; padding: .15rem 0; display: flex; gap: 1rem; justify-content: space-between; text-align: right; }
   table.rows td.num { text-align: right; }
+  table.rows tbody th { display: block; border: 0; padding: .15rem 0; }
   table.rows td::before { content: attr(data-label); font-weight: 600; color: var(--muted); text-align: left; flex: none; }
   section { padding: .75rem; }
   .chart text { font-size: 22px; }
