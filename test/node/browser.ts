@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
@@ -82,4 +83,23 @@ export async function claimInBrowser(page: Page, base: string, claimToken: strin
   await page.goto(init.verification_uri_complete);
   await Promise.all([page.waitForURL(init.verification_uri), page.getByRole('button', { name: 'Continue' }).click()]);
   await Promise.all([page.waitForURL(`${base}/dashboard`), page.getByRole('button', { name: 'Confirm with a passkey' }).click()]);
+}
+
+/** Money as the pages write it: cents, and the micro-dollars only below a cent. */
+export function shownUsd(micros: number): string {
+  if (micros > 0 && micros < 10_000) return `$${(micros / 1e6).toFixed(6).replace(/0+$/, '')}`;
+  const cents = Math.round(micros / 10_000);
+  return `$${Math.floor(cents / 100).toLocaleString('en-US')}.${String(cents % 100).padStart(2, '0')}`;
+}
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations of the page (run through the protocol: no page script may be inlined). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }> } }).axe;
+    return (await axe.run()).violations;
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
 }

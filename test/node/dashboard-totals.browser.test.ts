@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIUpstream } from '../upstreams/openai';
 import type { Upstream } from '../upstreams/server';
-import { ARTIFACTS, claimInBrowser, fitsWidth, launchBrowser, openTab, PHONE } from './browser';
+import { ARTIFACTS, claimInBrowser, fitsWidth, launchBrowser, openTab, PHONE, seriousViolations, shownUsd } from './browser';
 import { startGateway, type RunningGateway } from './gateway-process';
 
 /**
@@ -16,7 +14,6 @@ import { startGateway, type RunningGateway } from './gateway-process';
 
 const ADMIN = 'dashboard-totals-admin-token-0123456789';
 const MODEL = 'openai/gpt-4o-mini';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let upstream: Upstream;
 let gateway: RunningGateway;
@@ -36,22 +33,7 @@ afterAll(async () => {
   await upstream?.stop();
 });
 
-/** Money as the pages write it: cents, and the micro-dollars only below a cent. */
-function shownUsd(micros: number): string {
-  if (micros > 0 && micros < 10_000) return `$${(micros / 1e6).toFixed(6).replace(/0+$/, '')}`;
-  const cents = Math.round(micros / 10_000);
-  return `$${Math.floor(cents / 100).toLocaleString('en-US')}.${String(cents % 100).padStart(2, '0')}`;
-}
 
-/** axe-core's serious and critical violations of the page (run through the protocol: no page script may be inlined). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }> } }).axe;
-    return (await axe.run()).violations;
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
-}
 
 /** A chat by `apiKey`; its cost in micro-dollars (`X-Service-Cost`; 0 when it failed). */
 async function chat(apiKey: string, content: string): Promise<number> {

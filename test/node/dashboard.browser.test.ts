@@ -2,15 +2,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIUpstream } from '../upstreams/openai';
 import type { Upstream } from '../upstreams/server';
-import { ARTIFACTS, claimInBrowser, DESKTOP, fitsWidth, launchBrowser, openTab, PHONE } from './browser';
+import { ARTIFACTS, claimInBrowser, DESKTOP, fitsWidth, launchBrowser, openTab, PHONE, shownUsd } from './browser';
 import { startGateway, type RunningGateway } from './gateway-process';
 
-/** Money as the pages write it: cents, and the micro-dollars only below a cent. */
-function shownUsd(micros: number): string {
-  if (micros > 0 && micros < 10_000) return `$${(micros / 1e6).toFixed(6).replace(/0+$/, '')}`;
-  const cents = Math.round(micros / 10_000);
-  return `$${Math.floor(cents / 100).toLocaleString('en-US')}.${String(cents % 100).padStart(2, '0')}`;
-}
 
 /**
  * The dashboard as its human uses it, in Debian's Chromium with a virtual passkey authenticator:

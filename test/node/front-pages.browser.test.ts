@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, fitsWidth, launchBrowser, openTab, PHONE } from './browser';
+import { ARTIFACTS, fitsWidth, launchBrowser, openTab, PHONE, seriousViolations } from './browser';
 import { startGateway, type RunningGateway } from './gateway-process';
 
 /**
@@ -12,7 +10,6 @@ import { startGateway, type RunningGateway } from './gateway-process';
  * width, meets its CSP and has no serious accessibility violation (axe-core).
  */
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let gateway: RunningGateway;
 let browser: Browser;
@@ -26,15 +23,6 @@ afterAll(async () => {
   await gateway?.stop();
 });
 
-/** axe-core's serious and critical violations of the page (run through the protocol, as no page script may be inlined). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }> } }).axe;
-    return (await axe.run()).violations;
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
-}
 
 describe('the first pages a person sees', () => {
   it('the landing page shows the base URL and each client setup, at desktop and phone width', { timeout: 60_000 }, async () => {
