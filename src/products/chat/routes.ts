@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { ServedHeaders } from './routing-schema';
+import { ChatAnswerHeaders } from './routing-schema';
 import { at } from '../contract';
 import { CHAT } from './paths';
 import { apiKey } from '../../middleware/api-key';
@@ -20,13 +20,7 @@ export const chatCompletions = createRoute({
   responses: {
     200: {
       description: 'A chat completion, or with `stream: true` an SSE stream of chunks ending with a usage frame and `data: [DONE]`',
-      headers: z.object({
-        'X-Service-Cost': z.string().openapi({ description: 'USD charged (non-streamed answers)' }),
-        'X-Service-Credits-Remaining': z.string(),
-        'X-Service-Request-Id': z.string(),
-        'x-service-unsupported-params': z.string().optional(),
-        ...ServedHeaders,
-      }),
+      headers: ChatAnswerHeaders,
       content: {
         'application/json': { schema: z.looseObject({ id: z.string(), object: z.literal('chat.completion'), choices: z.array(z.unknown()) }) },
         'text/event-stream': { schema: z.string() },

@@ -57,3 +57,12 @@ export const ServedHeaders = {
   'X-Service-Model': z.string().openapi({ description: 'The model that served (a fallback from `models` when one did); on an error, the one called last' }),
   'X-Service-Provider': z.string().openapi({ description: 'The provider that served (names as /v1/models shows them under endpoints[].provider)' }),
 };
+
+/** The headers of every chat answer in any format: its cost (non-streamed), the balance, the request id, what was announced and what served. */
+export const ChatAnswerHeaders = z.object({
+  'X-Service-Cost': z.string().openapi({ description: 'USD charged (non-streamed answers)' }),
+  'X-Service-Credits-Remaining': z.string(),
+  'X-Service-Request-Id': z.string(),
+  'x-service-unsupported-params': z.string().optional(),
+  ...ServedHeaders,
+});

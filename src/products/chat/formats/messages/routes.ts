@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { ServedHeaders } from '../../routing-schema';
+import { ChatAnswerHeaders } from '../../routing-schema';
 import { at } from '../../../contract';
 import { CHAT } from '../../paths';
 import { apiKey } from '../../../../middleware/api-key';
@@ -30,13 +30,7 @@ export const messages = createRoute({
   responses: {
     200: {
       description: 'A Message, or with `stream: true` its SSE events (message_start, content_block_*, message_delta, message_stop)',
-      headers: z.object({
-        'X-Service-Cost': z.string().openapi({ description: 'USD charged (non-streamed answers)' }),
-        'X-Service-Credits-Remaining': z.string(),
-        'X-Service-Request-Id': z.string(),
-        'x-service-unsupported-params': z.string().optional(),
-        ...ServedHeaders,
-      }),
+      headers: ChatAnswerHeaders,
       content: {
         'application/json': { schema: z.looseObject({ id: z.string(), type: z.literal('message'), content: z.array(z.unknown()) }) },
         'text/event-stream': { schema: z.string() },

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { ServedHeaders } from '../../routing-schema';
+import { ChatAnswerHeaders } from '../../routing-schema';
 import { apiKey } from '../../../../middleware/api-key';
 import { limitBody, MiB } from '../../../../middleware/body-limit';
 import { parseJsonBody } from '../../../../middleware/json-body';
@@ -23,13 +23,7 @@ export const createResponse = createRoute({
   responses: {
     200: {
       description: 'A Response, or with `stream: true` an SSE stream of `response.*` events ending with `response.completed` (with `x_service` beside `response`)',
-      headers: z.object({
-        'X-Service-Cost': z.string().openapi({ description: 'USD charged (non-streamed answers)' }),
-        'X-Service-Credits-Remaining': z.string(),
-        'X-Service-Request-Id': z.string(),
-        'x-service-unsupported-params': z.string().optional(),
-        ...ServedHeaders,
-      }),
+      headers: ChatAnswerHeaders,
       content: { 'application/json': { schema: ResponseObject }, 'text/event-stream': { schema: z.string() } },
     },
     ...errors(400, 401, 402, 403, 404, 413, 429, 502, 503),
