@@ -10,23 +10,23 @@ import { bearerAuth, errors, jsonBody } from '../../../../routes/schemas';
 import { anthropicErrorType } from './error-type';
 import { MessagesRequest } from './schema';
 
-const AnthropicHeaders = z.looseObject({
-  'anthropic-version': z.string().optional().openapi({ description: "Passed on to Anthropic's models; default 2023-06-01", example: '2023-06-01' }),
-  'anthropic-beta': z.string().optional().openapi({ description: "Beta features, passed on to Anthropic's models as sent" }),
-  'x-api-key': z.string().optional().openapi({ description: 'The API key, as Anthropic clients send it (or Authorization: Bearer)' }),
-});
-const BetaQuery = z.looseObject({ beta: z.string().optional().openapi({ description: "Anthropic SDKs' beta flag, passed on to Anthropic's models", example: 'true' }) });
+/**
+ * Anthropic's `anthropic-version` and `anthropic-beta` headers, the `x-api-key` key and the
+ * `?beta=true` query are read from the raw request (the native request passes them on): declared
+ * as validated `headers`/`query`, they cost about 80 µs of CPU a request (bench formats section).
+ */
+const PASSED_ON = "Anthropic's `anthropic-version` (default 2023-06-01) and `anthropic-beta` headers and the `?beta=true` query are taken and passed on to Anthropic's models; the key may come as `x-api-key`.";
 
 export const messages = createRoute({
   ...at(CHAT.messages),
   tags: ['chat'],
   summary: 'Anthropic Messages API: every chat model, streamed or not',
   description:
-    "Anthropic's models get the body as sent (the model id replaced; `anthropic-beta` and `?beta=true` passed on); every other model is translated to and from its provider's format. A streamed answer's last `message_delta` carries `x_service` (request id, cost, balance).",
+    "Anthropic's models get the body as sent (the model id replaced; `anthropic-beta` and `?beta=true` passed on); every other model is translated to and from its provider's format. A streamed answer's last `message_delta` carries `x_service` (request id, cost, balance). " + PASSED_ON,
   security: bearerAuth,
   // As chat: PDFs and images inline, plus text.
   middleware: [anthropicErrorType(), apiKey(), x402Payment(), limitBody(32 * MiB), parseJsonBody()] as const,
-  request: { headers: AnthropicHeaders, query: BetaQuery, body: jsonBody(MessagesRequest) },
+  request: { body: jsonBody(MessagesRequest) },
   responses: {
     200: {
       description: 'A Message, or with `stream: true` its SSE events (message_start, content_block_*, message_delta, message_stop)',
@@ -45,10 +45,10 @@ export const countTokens = createRoute({
   tags: ['chat'],
   summary: "Count a Messages body's input tokens (free)",
   description:
-    "Anthropic's models: Anthropic's own count (its `/v1/messages/count_tokens`, free). Other models: the gateway's estimate (about 4 characters per token, fixed allowances for images and PDFs). Never holds or charges.",
+    "Anthropic's models: Anthropic's own count (its `/v1/messages/count_tokens`, free). Other models: the gateway's estimate (about 4 characters per token, fixed allowances for images and PDFs). Never holds or charges. " + PASSED_ON,
   security: bearerAuth,
   middleware: [anthropicErrorType(), apiKey(), limitBody(32 * MiB), parseJsonBody()] as const,
-  request: { headers: AnthropicHeaders, query: BetaQuery, body: jsonBody(MessagesRequest.omit({ max_tokens: true }).extend({ max_tokens: z.int().min(1).optional() })) },
+  request: { body: jsonBody(MessagesRequest.omit({ max_tokens: true }).extend({ max_tokens: z.int().min(1).optional() })) },
   responses: {
     200: { description: 'The count', content: { 'application/json': { schema: z.looseObject({ input_tokens: z.int() }) } } },
     ...errors(400, 401, 403, 404, 413, 502, 503),
