@@ -1,6 +1,8 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
 import { accountStub } from './helpers';
-import { anthropicUrl, chatUrl, funded, lookup, received, send } from './routing-helpers';
+import { createApp } from '../../src/app';
+import { anthropicUrl, chatUrl, funded, lookup, received, routingEnv, send } from './routing-helpers';
 
 /**
  * D34's failover: an attempt that fails before the first byte (5xx, 429, 402, 401, no answer)
@@ -181,5 +183,31 @@ describe('every format fails over and names what served', () => {
     expect(res.headers.get('X-Service-Model')).toBe('openai/gpt-4o-mini');
     expect(res.headers.get('X-Service-Provider')).toBe('openai');
     expect(await lookup(agent.api_key, res)).toMatchObject({ model: 'openai/gpt-4o-mini', provider: 'openai' });
+  });
+});
+
+describe('the attempts of one request', () => {
+  it('share one wait: hanging upstreams cost at most two timeouts, whatever the fallbacks', async () => {
+    const agent = await funded();
+    const ctx = createExecutionContext();
+    const quick = { ...routingEnv, UPSTREAM_TIMEOUT_MS: '300' } as Env;
+    const started = Date.now();
+    const res = await createApp().fetch(
+      new Request('https://gateway.test/v1/chat/completions', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${agent.api_key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ model: 'openai/gpt-4o-mini', models: ['anthropic/claude-haiku-4-5', 'openai/gpt-4.1'], messages: user(`[hang] ${crypto.randomUUID()}`), max_tokens: 20 }),
+      }),
+      quick,
+      ctx,
+    );
+    await res.text();
+    await waitOnExecutionContext(ctx);
+    const took = Date.now() - started;
+    expect(res.status).toBeGreaterThanOrEqual(500);
+    // Two calls of 300 ms, not three.
+    expect(took).toBeLessThan(900);
+    const record = await lookup(agent.api_key, res);
+    expect(record.attempts?.map(({ provider }) => provider)).toEqual(['openai', 'anthropic']);
   });
 });

@@ -63,6 +63,13 @@ function movesOn(outcome: UpstreamOutcome & { ok: false }, status: number | null
 }
 
 /**
+ * What all of a request's attempts may wait for their headers together, in single-call timeouts:
+ * a hanging provider costs the client at most what two routes cost before D34's fallbacks, while a
+ * provider that fails fast (refused, 5xx, 402) still moves on through every attempt.
+ */
+const ATTEMPT_BUDGET_CALLS = 2;
+
+/**
  * Calls the attempts in order (`planChat`: the routes of `model`, then of each of `models`, as the
  * provider preferences allow) until one answers; each failure before the answer's headers moves on
  * (`movesOn`). A stream's headers are its first byte: once they are returned, there is no switch.
@@ -77,10 +84,13 @@ export async function dispatchChat<Body>(
   let last: Attempt | undefined;
   const records: AttemptRecord[] = [];
   const started = Date.now();
+  const callTimeoutMs = Number(options.env.UPSTREAM_TIMEOUT_MS) || (request.stream === true ? upstreamIdleMs(options.env) : DEFAULT_NON_STREAMED_TIMEOUT_MS);
   for (const attempt of attempts) {
+    // Up to 6 attempts, but hanging ones share one budget: no more waiting than two timeouts.
+    const timeoutMs = Math.min(callTimeoutMs, ATTEMPT_BUDGET_CALLS * callTimeoutMs - (Date.now() - started));
+    if (timeoutMs <= 0) break;
     const { route } = attempt;
     const target = { baseUrl: providerBaseUrl(options.env, route.provider), apiKey: providerKey(options.env, route.provider) ?? '', upstreamModel: route.upstreamId };
-    const timeoutMs = Number(options.env.UPSTREAM_TIMEOUT_MS) || (request.stream === true ? upstreamIdleMs(options.env) : DEFAULT_NON_STREAMED_TIMEOUT_MS);
     const maxTokens = options.maxTokensFor(attempt);
     const native = options.native;
     let adapter: ChatAdapter | undefined;
