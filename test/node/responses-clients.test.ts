@@ -163,10 +163,11 @@ describe.each(MODELS)('the Responses clients on %s', (model) => {
       const stdout = await codexExec(home, apiKey, 'Check the weather [tool]');
       expect(await readFile(join(home, 'last.txt'), 'utf8'), stdout).toContain(HELLO);
       if (model === 'gpt-4o-mini') {
-        // Codex's own request reached OpenAI intact: store false, encrypted reasoning, its hosted web_search.
+        // Codex's own request reached OpenAI intact but for its hosted web_search (billed per call, no hold bounds it): store false, encrypted reasoning.
         const sent = stack.upstreams.openai.requests.slice(responsesBefore).find((request) => request.path === '/v1/responses')!.body as Record<string, unknown>;
         expect(sent).toMatchObject({ model: 'gpt-4o-mini', store: false, include: ['reasoning.encrypted_content'], stream: true });
-        expect(JSON.stringify(sent.tools)).toContain('"web_search"');
+        expect(JSON.stringify(sent.tools)).not.toContain('"web_search"');
+        expect((sent.tools as unknown[]).length).toBeGreaterThan(0);
       }
       const account = (await (await fetch(`${stack.gateway.url}/agent/account`, { headers: { Authorization: `Bearer ${apiKey}` } })).json()) as { held_usd: string };
       expect(account.held_usd).toBe('0.000000');

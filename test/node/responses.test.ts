@@ -204,12 +204,14 @@ describe('stored responses', () => {
 });
 
 describe('responses: tools, billing and the rest of the chat route', () => {
-  it("passes OpenAI's hosted tools, store: false and encrypted reasoning through on an OpenAI model", async () => {
+  it('passes store: false, encrypted reasoning and function tools through on an OpenAI model, its hosted tools left out and announced', async () => {
     const { openai } = await client();
-    const sent = { model: OPENAI_MODEL, input: 'Say hello', store: false, include: ['reasoning.encrypted_content'], reasoning: { summary: 'auto' }, tools: [{ type: 'web_search' }], prompt_cache_key: 'k1' } as const;
-    const answer = await openai.responses.create(sent as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming);
+    const sent = { model: OPENAI_MODEL, input: 'Say hello', store: false, include: ['reasoning.encrypted_content'], reasoning: { summary: 'auto' }, tools: [weatherTool], prompt_cache_key: 'k1' } as const;
+    const { data: answer, response } = await openai.responses.create({ ...sent, tools: [weatherTool, { type: 'web_search' }] } as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming).withResponse();
     expect(answer.output[0]).toMatchObject({ type: 'reasoning', encrypted_content: SIMULATED_ENCRYPTED_REASONING });
     expect(stack.upstreams.openai.requests.at(-1)!.body).toEqual({ ...sent, model: 'gpt-4o-mini' });
+    // OpenAI bills web_search per call, which no hold counts.
+    expect(response.headers.get('x-service-unsupported-params')).toContain('tools');
   });
 
   it('leaves hosted tools out on a translated model and announces them, so Codex-style requests still run', async () => {

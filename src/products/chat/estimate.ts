@@ -10,6 +10,14 @@ export const DEFAULT_IMAGE_TOKENS = 4_000;
 const TOKENS_PER_PDF_PAGE = 3_000;
 /** Pages assumed when a PDF hides its page objects (compressed object streams, escaped names): Claude's limit. */
 const MAX_PDF_PAGES = 100;
+/** A document the upstream fetches itself (a URL, a file id): as many pages as it takes. */
+export const UNSEEN_DOCUMENT_TOKENS = MAX_PDF_PAGES * TOKENS_PER_PDF_PAGE;
+
+/** An input only the upstream can size (an item it holds by id): the hold counts the whole context. */
+export const UNBOUNDED_TOKENS = 1_000_000_000;
+
+/** What the upstream may bill for a base64 PDF: every page it renders. */
+export const pdfTokens = (base64: string) => pdfPages(base64) * TOKENS_PER_PDF_PAGE;
 /** The typical image, for the estimate (D6 billing when nothing is reported): Claude's largest. */
 const TYPICAL_IMAGE_TOKENS = 1_600;
 /** Role markers and separators the upstream adds around each message (OpenAI: 3 or 4). */
@@ -72,7 +80,7 @@ export function measurePrompt(request: ChatRequest, model: ChatModel): PromptSiz
       size.estimate += Math.min(imageTokens, TYPICAL_IMAGE_TOKENS);
     } else {
       const data = content.file.file_data;
-      const tokens = pdfPages(data.slice(data.indexOf(',') + 1)) * TOKENS_PER_PDF_PAGE;
+      const tokens = pdfTokens(data.slice(data.indexOf(',') + 1));
       size.bound += tokens;
       size.estimate += tokens;
       add(content.file.filename);

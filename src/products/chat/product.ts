@@ -8,7 +8,8 @@ import { countTokensHandler, messagesHandler } from './formats/messages/handlers
 import { planMessages } from './formats/messages/plan';
 import { countTokens, messages } from './formats/messages/routes';
 import { responsesFormat } from './formats/responses';
-import { createResponseHandler, deleteResponseHandler, getResponseHandler, listInputItemsHandler, servedNatively } from './formats/responses/handlers';
+import { createResponseHandler, deleteResponseHandler, getResponseHandler, listInputItemsHandler } from './formats/responses/handlers';
+import { planResponses } from './formats/responses/plan';
 import { createResponse, deleteResponse, getResponse, listInputItems } from './formats/responses/routes';
 import { chatCompletionsHandler } from './handlers';
 import { priceChat } from './price';
@@ -30,8 +31,8 @@ export const prices: ProductModule<BilledPathIn<typeof CHAT>>['prices'] = {
   '/v1/messages': async (body, c) => priceChat(MESSAGES, planMessages(parseBody(messages, body), c.env).body, c.env),
   // Quoted without the stored history a `previous_response_id` would add: the quote reads no store.
   '/v1/responses': async (body, c) => {
-    const request = parseBody(createResponse, body);
-    return priceChat(responsesFormat(request, { native: servedNatively(request.model, c.env, request.models) }), request, c.env);
+    const { body: request, native } = planResponses(parseBody(createResponse, body), c.env);
+    return priceChat(responsesFormat(request, { native }), request, c.env);
   },
 };
 

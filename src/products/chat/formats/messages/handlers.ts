@@ -1,7 +1,7 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { holdFailureError } from '../../../../accounts/failures';
-import { UNSUPPORTED_HEADER, unsupportedHeaderValue } from '../../../../billing/headers';
+import { SERVICE_PROVIDER_HEADER, UNSUPPORTED_HEADER, unsupportedHeaderValue } from '../../../../billing/headers';
 import { resolveModel, servingRoutes } from '../../../../catalog/resolve';
 import type { AppEnv } from '../../../../env';
 import { GatewayError } from '../../../../errors';
@@ -15,6 +15,7 @@ import { nativeMessagesRequest } from './native';
 import type { countTokens, messages } from './routes';
 import type { MessagesBody } from './schema';
 import { planMessages } from './plan';
+import { splitBetas } from './unpriced';
 
 const COUNT_TIMEOUT_MS = 30_000;
 
@@ -25,6 +26,8 @@ const COUNT_TIMEOUT_MS = 30_000;
 export const messagesHandler: RouteHandler<typeof messages, AppEnv> = async (c) => {
   const { body, announced } = planMessages(c.req.valid('json'), c.env);
   const response = await serveChat(c, MESSAGES, body);
+  // Anthropic got the client's betas but those billed above the catalog's prices.
+  if (response.headers.get(SERVICE_PROVIDER_HEADER) === MESSAGES.native?.provider && splitBetas(c.req.header('anthropic-beta') ?? null).leftOut.length) announced.push('anthropic-beta');
   if (announced.length > 0) {
     const already = response.headers.get(UNSUPPORTED_HEADER)?.split(', ') ?? [];
     response.headers.set(UNSUPPORTED_HEADER, unsupportedHeaderValue([...new Set([...already, ...announced])]));

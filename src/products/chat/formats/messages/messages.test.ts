@@ -139,12 +139,15 @@ describe('what no route serves, Anthropic included (D33)', () => {
     [{ fallbacks: ['claude-sonnet-4-5'] }, 'fallbacks'],
     [{ container: 'container_1' }, 'container'],
     [{ tools: [{ type: 'custom', name: 'x', input_schema: {} }, { type: 'web_search_20250305', name: 'web_search' }] }, 'tools.1'],
+    // No fee of its own, but what it fetches comes back as input no hold bounds.
+    [{ tools: [{ type: 'web_fetch_20250910', name: 'web_fetch' }] }, 'tools.0'],
+    [{ mcp_servers: [{ type: 'url', url: 'https://mcp.example', name: 'x' }] }, 'mcp_servers'],
   ])('refuses %j with a 400 naming %s', (extra, param) => {
     expect(() => refuseUnpriced(body(extra))).toThrow(expect.objectContaining({ options: { param } }));
   });
 
   it('passes the values that bill nothing more', () => {
-    expect(() => refuseUnpriced(body({ speed: 'standard', inference_geo: 'global', service_tier: 'auto', tools: [{ type: 'web_fetch_20250910', name: 'web_fetch' }] }))).not.toThrow();
+    expect(() => refuseUnpriced(body({ speed: 'standard', inference_geo: 'global', service_tier: 'auto', tools: [{ type: 'bash_20250124', name: 'bash' }] }))).not.toThrow();
   });
 });
 
@@ -241,6 +244,14 @@ describe('the Anthropic pass-through', () => {
       context_management: { edits: [] },
       future_member: 1,
     });
+  });
+
+  it("leaves the 1M-context beta (billed at a premium) out of the client's betas, and keeps the rest as sent", () => {
+    const target = { baseUrl: 'https://api.anthropic.test/v1', apiKey: 'sk-ant', upstreamModel: 'claude-sonnet-4-5' };
+    const sent = (betas: string) => nativeMessagesRequest(body({}), target, { maxTokens: null, clientHeaders: new Headers({ 'anthropic-beta': betas }), clientQuery: '' }).headers['anthropic-beta'];
+    expect(sent('claude-code-20250219, context-1m-2025-08-07,interleaved-thinking-2025-05-14')).toBe('claude-code-20250219,interleaved-thinking-2025-05-14');
+    expect(sent('context-1m-2025-08-07')).toBeUndefined();
+    expect(sent('claude-code-20250219, interleaved-thinking-2025-05-14')).toBe('claude-code-20250219, interleaved-thinking-2025-05-14');
   });
 
   it('passes events as they came, holding back the last message_delta to add x_service', () => {

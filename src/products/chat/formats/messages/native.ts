@@ -9,10 +9,9 @@ import { ANTHROPIC_VERSION, isRecord, readUsage, stringOf, toUsage, type Anthrop
 import { UpstreamStreamError, type ChatTarget, type ResponseContext, type SseEvent, type UpstreamRequest, type Usage } from '../../../../providers/chat/types';
 import type { NativeStreamReader, NativeWire, SseText, XService } from '../format';
 import { errorEvent, sse } from './encoder';
+import { splitBetas } from './unpriced';
 import type { MessagesBody } from './schema';
 
-/** The client headers Anthropic reads, passed on as they came. */
-const PASSED_HEADERS = ['anthropic-beta'];
 
 export function nativeMessagesRequest(
   body: MessagesBody,
@@ -32,10 +31,9 @@ export function nativeMessagesRequest(
     'anthropic-version': options.clientHeaders.get('anthropic-version') ?? ANTHROPIC_VERSION,
     'content-type': 'application/json',
   };
-  for (const name of PASSED_HEADERS) {
-    const value = options.clientHeaders.get(name);
-    if (value !== null) headers[name] = value;
-  }
+  // The client's betas, as they came but for those billed above the catalog's prices.
+  const betas = splitBetas(options.clientHeaders.get('anthropic-beta')).passed;
+  if (betas !== null) headers['anthropic-beta'] = betas;
   const beta = new URLSearchParams(options.clientQuery).get('beta');
   return { url: `${target.baseUrl}${path}${beta !== null ? `?beta=${encodeURIComponent(beta)}` : ''}`, headers, body: JSON.stringify(upstream) };
 }

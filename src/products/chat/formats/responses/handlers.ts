@@ -2,31 +2,16 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { holdFailureError } from '../../../../accounts/failures';
 import { UNSUPPORTED_HEADER } from '../../../../billing/headers';
-import { resolveModel, servingRoutes } from '../../../../catalog/resolve';
 import type { AppEnv } from '../../../../env';
 import { GatewayError } from '../../../../errors';
 import { serveChat } from '../../serve';
 import { responsesFormat, type ResponsesFormat } from './index';
+import { planResponses } from './plan';
 import { ResponseObject, type createResponse, type deleteResponse, type getResponse, type listInputItems } from './routes';
 import type { InputItemBody, ResponsesBody } from './schema';
 import { deleteResponse as deleteStored, getResponse as getStored, MAX_STORED_BYTES, putResponse, storedBytes, type StoredResponse } from './store';
 
 type Json = Record<string, unknown>;
-
-/**
- * Whether OpenAI serves every route of the model, so the body goes to it intact (D30). A model
- * with any other route is translated on all of them, so what a translated answer cannot carry is
- * refused before the first attempt rather than after a fallback. A model that cannot be planned
- * is left to the engine, which answers its error.
- */
-export function servedNatively(model: string, env: Env, fallbacks: string[] = []): boolean {
-  try {
-    // Fallback models (`models`, D34) too: a body fit only for OpenAI must not reach another provider.
-    return [model, ...fallbacks].every((id) => servingRoutes(resolveModel(id, 'chat'), env).every((route) => route.provider === 'openai'));
-  } catch {
-    return false;
-  }
-}
 
 const asItems = (input: ResponsesBody['input']): InputItemBody[] =>
   typeof input === 'string' ? [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: input }] }] : (input ?? []);
@@ -75,8 +60,7 @@ const notFound = (id: string, param?: string) => new GatewayError('not_found', `
  * the store lacks.
  */
 export const createResponseHandler: RouteHandler<typeof createResponse, AppEnv> = async (c) => {
-  const client = c.req.valid('json');
-  const native = servedNatively(client.model, c.env, client.models);
+  const { body: client, native, leftOut } = planResponses(c.req.valid('json'), c.env);
   const store = client.store !== false;
   let history: Json[] = [];
   if (client.previous_response_id) {
@@ -95,8 +79,8 @@ export const createResponseHandler: RouteHandler<typeof createResponse, AppEnv> 
 
   const format = responsesFormat(client, { native });
   const res = await serveChat(c, format, body);
-  // A translated model runs no hosted tool (`web_search`, ...): they are left out and announced, so Codex, which always offers one, works on every model.
-  if (!native && format.hostedTools().length) {
+  // No model runs a hosted tool (`web_search`, ...): they are left out and announced, so Codex, which always offers one, works on every model.
+  if (leftOut || (!native && format.hostedTools().length)) {
     const listed = res.headers.get(UNSUPPORTED_HEADER);
     res.headers.set(UNSUPPORTED_HEADER, listed ? `${listed}, tools` : 'tools');
   }

@@ -5,6 +5,7 @@ import { fromCompletion } from './from-completion';
 import { nativeReader, nativeWire } from './native';
 import type { ResponsesBody } from './schema';
 import { translate } from './to-chat';
+import { unseenTokens } from './unseen';
 
 type Json = Record<string, unknown>;
 
@@ -34,8 +35,9 @@ export function responsesFormat(client: ResponsesBody, options: { native: boolea
       hosted = translated.hosted;
       return translated.request;
     },
-    // What OpenAI reads beyond the chat request: hosted tools, reasoning items (their encrypted content), `include`.
-    uncarriedBytes: (body) => (options.native ? translate(body, options).uncarried.reduce<number>((sum, value) => sum + utf8Bytes(JSON.stringify(value) ?? ''), 0) : 0),
+    // What OpenAI reads beyond the chat request: reasoning items (their encrypted content), `include`, items only it reads, and what it holds or fetches itself.
+    uncarriedBytes: (body) =>
+      options.native ? translate(body, options).uncarried.reduce<number>((sum, value) => sum + utf8Bytes(JSON.stringify(value) ?? ''), 0) + unseenTokens(body.input) : 0,
     fromCompletion(completion, usage, context) {
       answered = fromCompletion(client, completion, usage, context);
       return answered;

@@ -12,6 +12,7 @@ import {
   type ResponsesBody,
   type ToolBody,
 } from './schema';
+import { UNSERVED } from './unpriced';
 
 /**
  * A Responses body as the internal Chat Completions request (D30), for planning and for the
@@ -43,12 +44,8 @@ const READ_HERE = new Set([
   'metadata',
 ]);
 
-/** Members a translated answer cannot honour and that change what comes back: 400. */
-const REFUSED: Record<string, string> = {
-  background: 'background responses are not served; omit it (or send false) and stream instead.',
-  conversation: 'conversations are not served; chain responses with previous_response_id.',
-  prompt: 'stored prompt templates are not served; send the prompt as input.',
-};
+/** Members no route serves (the route refuses them first, `unpriced.ts`): refused here too, never carried. */
+const REFUSED = UNSERVED;
 
 export interface Translated {
   request: ChatRequest;
