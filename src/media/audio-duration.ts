@@ -7,7 +7,7 @@ export type { DurationMeter };
 
 /**
  * The audio formats whose length the gateway reads from the file itself (never from the client):
- * MP3 (frame headers, Xing/Info or VBRI), WAV (RIFF `fmt ` and `data`) and MP4/M4A (`mvhd`).
+ * MP3 (every frame), WAV (RIFF `fmt ` and `data`) and MP4/M4A (AAC: its headers and sample tables).
  */
 export type AudioFormat = 'mp3' | 'wav' | 'm4a';
 
@@ -42,7 +42,7 @@ export function durationMeter(format: AudioFormat): DurationMeter {
     case 'wav':
       return wavDurationMeter();
     case 'm4a':
-      return mp4DurationMeter();
+      return mp4DurationMeter({ audio: true });
   }
 }
 

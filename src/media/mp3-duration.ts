@@ -2,11 +2,12 @@ import type { DurationMeter } from './duration-meter';
 
 /**
  * Reads an MP3's length from its own frame headers while the file streams past (ISO/IEC 11172-3
- * and 13818-3): an ID3v2 tag is skipped by its size; the first frame's Xing/Info or VBRI header,
- * when present, gives the frame count (VBR files carry one); otherwise every frame is counted, each
- * skipped by the length its header gives. Bytes that are no frame (junk, an ID3v1 tag at the end)
- * are passed over one by one until the next header of the same stream. Nothing but a few dozen
- * bytes is ever held.
+ * and 13818-3): an ID3v2 tag is skipped by its size, then every frame is counted, each skipped by
+ * the length its header gives. A first frame holding a Xing/Info or VBRI header (VBR encoders
+ * write one) is silence and not counted; the frame count it states is never believed, since a
+ * decoder plays every frame that follows, however many it says. Bytes that are no frame (junk, an
+ * ID3v1 tag at the end) are passed over one by one until the next header of the same stream, as a
+ * decoder resynchronizes. Nothing but a few dozen bytes is ever held.
  */
 
 const KBPS: Record<string, readonly number[]> = {
@@ -52,14 +53,11 @@ export function mp3Frame(bytes: Uint8Array, at = 0): Mp3Frame | null {
 }
 
 const ascii = (bytes: Uint8Array, from: number) => String.fromCharCode(bytes[from]!, bytes[from + 1]!, bytes[from + 2]!, bytes[from + 3]!);
-const u32 = (bytes: Uint8Array, at: number) => ((bytes[at]! << 24) >>> 0) + (bytes[at + 1]! << 16) + (bytes[at + 2]! << 8) + bytes[at + 3]!;
 
-/** The frame count a first frame's Xing/Info or VBRI header states, or undefined. */
-function statedFrames(frame: Mp3Frame, bytes: Uint8Array, filled: number): number | undefined {
+/** Whether a first frame holds a Xing/Info or VBRI header (a frame of silence before the audio). */
+function isVbrHeader(frame: Mp3Frame, bytes: Uint8Array, filled: number): boolean {
   const xing = 4 + (frame.version === 3 ? (frame.mono ? 17 : 32) : frame.mono ? 9 : 17);
-  if (xing + 12 <= filled && ['Xing', 'Info'].includes(ascii(bytes, xing)) && (bytes[xing + 7]! & 1) === 1) return u32(bytes, xing + 8);
-  if (36 + 18 <= filled && ascii(bytes, 36) === 'VBRI') return u32(bytes, 36 + 14);
-  return undefined;
+  return (xing + 4 <= filled && ['Xing', 'Info'].includes(ascii(bytes, xing))) || (36 + 4 <= filled && ascii(bytes, 36) === 'VBRI');
 }
 
 export function mp3DurationMeter(): DurationMeter {
@@ -69,11 +67,10 @@ export function mp3DurationMeter(): DurationMeter {
   let tagChecked = false;
   let first: Mp3Frame | undefined;
   let samples = 0;
-  let stated: number | undefined;
 
   /** Reads what `head` holds: a tag, a frame, or a byte that is neither. */
   const drain = (ended: boolean) => {
-    while (filled > 0 && stated === undefined) {
+    while (filled > 0) {
       if (!tagChecked) {
         if (filled < 10 && !ended) return;
         tagChecked = true;
@@ -98,15 +95,14 @@ export function mp3DurationMeter(): DurationMeter {
         filled--;
         continue;
       }
+      let silent = false;
       if (!first) {
         const want = Math.min(frame.length, FIRST_FRAME_BYTES);
         if (filled < want && !ended) return;
         first = frame;
-        stated = statedFrames(frame, head, filled);
-        if (stated !== undefined) return;
-        // An Info/Xing frame without a count is silence; any other first frame is audio.
+        silent = isVbrHeader(frame, head, filled);
       }
-      samples += frame.samples;
+      if (!silent) samples += frame.samples;
       const rest = frame.length - filled;
       if (rest >= 0) {
         skip = rest;
@@ -119,7 +115,7 @@ export function mp3DurationMeter(): DurationMeter {
   };
 
   const scan = (chunk: Uint8Array) => {
-    for (let offset = 0; offset < chunk.length && stated === undefined; ) {
+    for (let offset = 0; offset < chunk.length; ) {
       if (skip > 0) {
         const take = Math.min(skip, chunk.length - offset);
         skip -= take;
@@ -137,13 +133,13 @@ export function mp3DurationMeter(): DurationMeter {
   return {
     stream: new TransformStream({
       transform(chunk, controller) {
-        if (stated === undefined) scan(chunk);
+        scan(chunk);
         controller.enqueue(chunk);
       },
       flush() {
-        if (stated === undefined && skip === 0) drain(true);
+        if (skip === 0) drain(true);
       },
     }),
-    seconds: () => (first ? ((stated ?? 0) * first.samples + samples) / first.sampleRate : undefined),
+    seconds: () => (first ? samples / first.sampleRate : undefined),
   };
 }

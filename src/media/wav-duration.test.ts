@@ -23,6 +23,27 @@ describe('wavDurationMeter', () => {
     expect(await measure(wavFile(3, { statedDataBytes: 0 }), 1000)).toBe(3);
   });
 
+  it('reads the length a decoder plays, whatever byte rate the header states', async () => {
+    // A header stating 100 times the byte rate would read as 1/100 of the audio; a decoder plays by
+    // the sample rate, channels and sample size.
+    const file = wavFile(2);
+    new DataView(file.buffer).setUint32(28, 16000 * 100, true);
+    expect(await measure(file, 64)).toBe(2);
+    // So too a block alignment that claims wider frames than the samples take.
+    const wide = wavFile(2);
+    new DataView(wide.buffer).setUint16(32, 200, true);
+    new DataView(wide.buffer).setUint32(28, 8000 * 200, true);
+    expect(await measure(wide, 64)).toBe(2);
+  });
+
+  it('times no encoding of compressed blocks (ADPCM, GSM, MP3 in WAV): their length is not in the header', async () => {
+    for (const encoding of [2, 0x11, 0x31, 0x55]) {
+      const file = wavFile(1);
+      new DataView(file.buffer).setUint16(20, encoding, true);
+      expect(await measure(file, 64)).toBeUndefined();
+    }
+  });
+
   it('tells no length for a file that is not RIFF/WAVE', async () => {
     expect(await measure(new TextEncoder().encode('RIFF....AVI LIST'), 1)).toBeUndefined();
   });

@@ -81,6 +81,13 @@ async function spooledObjects(accountId: string): Promise<number> {
   return (await env.MEDIA.list({ prefix: `uploads/${accountId}/transcriptions/` })).objects.length;
 }
 
+/** A WAV whose `fmt ` states 100 times its real byte rate (so its header alone reads 1/100 of its length). */
+function lyingByteRate(file: Uint8Array): Uint8Array {
+  const view = new DataView(file.buffer, file.byteOffset);
+  view.setUint32(28, view.getUint32(28, true) * 100, true);
+  return file;
+}
+
 describe('POST /v1/audio/transcriptions, a file in the request', () => {
   it('transcribes an MP3 on whisper-1 and charges its measured 9 s at $0.006 a minute: the cost stated is the balance drop', async () => {
     const agent = await funded();
@@ -104,7 +111,11 @@ describe('POST /v1/audio/transcriptions, a file in the request', () => {
     ['a VBR MP3 with a Xing header', mp3File(500, { xing: true, vbr: true }), 18, 900],
     ['a WAV of 7.5 s, billed 8', wavFile(7.5), 8, 400],
     ['an M4A of 12.25 s, billed 13', m4aFile(12.25), 13, 650],
-  ])('bills %s by the length its headers give, at gpt-4o-mini-transcribe\'s $0.003 a minute', async (_name, file, seconds, cost) => {
+    // Headers that understate the length are never believed: a decoder plays every frame, and the upstream bills it.
+    ['an MP3 whose Xing header states 10 of its 250 frames', new Uint8Array([...mp3File(10, { xing: true }), ...mp3File(240)]), 9, 450],
+    ['an M4A whose headers state 1 ms of its 12.8 s of AAC frames', m4aFile(12.8, { statedSeconds: 0.001 }), 13, 650],
+    ['a WAV whose header states 100 times its byte rate', lyingByteRate(wavFile(7.5)), 8, 400],
+  ])('bills %s by the length a decoder plays, at gpt-4o-mini-transcribe\'s $0.003 a minute', async (_name, file, seconds, cost) => {
     const agent = await funded();
     const res = await transcribe(agent.api_key, file, { model: 'openai/gpt-4o-mini-transcribe', language: 'en' });
     expect(res.status, await res.clone().text()).toBe(200);
@@ -146,7 +157,8 @@ describe('POST /v1/audio/transcriptions, a file in the request', () => {
     ['an empty file', new Uint8Array(0)],
     ['an Ogg file, which is not measured', new TextEncoder().encode('OggS\0\x02\0\0\0\0\0\0\0\0\0\0\0\0')],
     ['an MP3 with no frame after its tag', mp3File(0, { id3: true })],
-    ['an MP3 whose Xing header says 1,800 s, past gpt-4o-transcribe\'s 1,500', mp3File(50_000, { xing: true }).subarray(0, 144 * 20)],
+    // 42,000 frames of 36 ms: 1,512 s (a Xing header's own count is never believed, so the frames are there).
+    ['an MP3 of 1,512 s, past gpt-4o-transcribe\'s 1,500', mp3File(42_000)],
   ])('refuses %s with 400 naming file, before any hold or upstream call', async (_name, file) => {
     const agent = await funded();
     const before = (await received()).length;
@@ -227,11 +239,12 @@ describe('POST /v1/audio/transcriptions, an upload named by file_url', () => {
 
   it('cuts off an upload found longer than the model takes while it streams: 400 naming file_url, nothing charged', async () => {
     const agent = await funded();
-    const url = await upload(agent.api_key, mp3File(50_000, { xing: true }).subarray(0, 144 * 2000));
+    // 50,000 frames of 36 ms: 1,800 s, past gpt-4o-transcribe's 1,500.
+    const url = await upload(agent.api_key, mp3File(50_000));
     const before = (await received()).length;
     await expectError(await transcribeUrl(agent.api_key, { model: 'gpt-4o-transcribe', file_url: url }), 400, 'invalid_request', 'invalid_request_error', 'file_url');
     expect(await balance(agent.api_key)).toBe('1.000000');
-    // The upstream never got a whole file to transcribe: the body stopped at the Xing header.
+    // The upstream never got a whole file to transcribe: the body stopped at the 1,500th second.
     expect((await received()).length).toBe(before);
   });
 
