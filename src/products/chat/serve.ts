@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { releaseHold, settleHold } from '../../accounts/billed';
 import { tokenCostMicros } from '../../billing/cost';
+import { discoverLocalModels, isLocalSlug } from '../../catalog/local';
 import { COST_HEADER, CREDITS_HEADER, SERVICE_MODEL_HEADER, SERVICE_PROVIDER_HEADER, UNSUPPORTED_HEADER, unsupportedHeaderValue } from '../../billing/headers';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
@@ -31,6 +32,8 @@ export async function serveChat<Body extends RoutedBody>(c: Context<AppEnv>, for
   // `models` and `provider` steer routing (D34) and never reach an upstream, native ones included.
   const { body, routing } = splitRouting(routed);
   const request = format.toChat(body);
+  // A local server's models are known once discovered (kept per isolate, `catalog/local.ts`).
+  if ([request.model, ...routing.models].some(isLocalSlug)) await discoverLocalModels(c.env, (promise) => waitUntil(c, promise));
   // The 400s, the attempts and the hold's bound (D33), before any money moves.
   const chatPlan = planChat(request, c.env, { uncarriedBytes: format.uncarriedBytes(body), routing, ...planOptionsOf(format) });
   const { model } = chatPlan;

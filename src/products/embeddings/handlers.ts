@@ -1,5 +1,7 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import { withHold } from '../../accounts/billed';
+import { discoverLocalModels, isLocalSlug } from '../../catalog/local';
+import { executionContext } from '../../execution-context';
 import { CHAT_HOLD_LEASE_MS, keepHoldAlive } from '../../accounts/hold-lease';
 import { COST_HEADER, CREDITS_HEADER } from '../../billing/headers';
 import type { AppEnv } from '../../env';
@@ -17,7 +19,9 @@ import { encodeVector } from './vectors';
  */
 export const embeddingsHandler: RouteHandler<typeof embeddings, AppEnv> = async (c) => {
   const startedAt = Date.now();
-  const plan = planEmbeddings(c.req.valid('json'), c.env);
+  const body = c.req.valid('json');
+  if (isLocalSlug(body.model)) await discoverLocalModels(c.env, (promise) => executionContext(c)?.waitUntil(promise));
+  const plan = planEmbeddings(body, c.env);
   const { model, route } = plan;
   Object.assign(c.var.log, { model: model.id, provider: route.provider });
   const record = (usage: Record<string, number>): RequestRecord => ({

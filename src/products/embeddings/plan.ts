@@ -73,7 +73,8 @@ export function planEmbeddings(request: EmbeddingsInput, env: Env): EmbeddingsPl
     parts,
     boundTokens,
     estimateTokens,
-    holdMicros: Math.max(1, embeddingCostMicros(boundTokens, route)),
+    // A free route (a local model priced at 0) holds nothing; any other at least a micro-dollar.
+    holdMicros: route.inputPerMTok === 0 ? 0 : Math.max(1, embeddingCostMicros(boundTokens, route)),
     estimateMicros: embeddingCostMicros(estimateTokens, route),
   };
 }
