@@ -7,9 +7,12 @@ export type { CatalogModel } from './types';
 
 const BY_ID = new Map(MODELS.map((model) => [model.id, model]));
 
-/** A catalog model, or one discovered on the local server (`local/<id>`, `local.ts`). */
-export function findModel(id: string): CatalogModel | undefined {
-  return BY_ID.get(id) ?? findLocalModel(id);
+/**
+ * A catalog model, or one discovered on the local server (`local/<id>`, `local.ts`): from the list
+ * of `env`'s server when given, else from the latest list this isolate discovered.
+ */
+export function findModel(id: string, env?: Env): CatalogModel | undefined {
+  return BY_ID.get(id) ?? (env ? localModels(env).find((model) => model.id === id) : findLocalModel(id));
 }
 
 export type RouteOf<M extends CatalogModel> = M['routes'][number];

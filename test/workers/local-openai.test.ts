@@ -129,6 +129,17 @@ describe('a local OpenAI-compatible server as a provider', () => {
     expect(res.headers.get('x-service-cost')).toBe('0.000000');
   });
 
+  it('quotes a chat on a local model at its price before any request named it', async () => {
+    const agent = await funded();
+    const { res, text } = await send('/v1/quote', ollamaEnv(), { apiKey: agent.api_key, body: { path: '/v1/chat/completions', body: { model: 'local/llama3.2:1b', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] } } });
+    expect(res.status, text).toBe(200);
+    const quote = JSON.parse(text) as { model: string; worst_case_usd: string };
+    expect(quote.model).toBe('local/llama3.2:1b');
+    // At most 100 output tokens at $2 per million, plus the prompt at $1.
+    expect(Number(quote.worst_case_usd)).toBeGreaterThan(0.0002);
+    expect(Number(quote.worst_case_usd)).toBeLessThan(0.0003);
+  });
+
   it('answers 404 model_not_found for a local id the server does not report', async () => {
     const agent = await funded();
     const { res, text } = await send('/v1/chat/completions', ollamaEnv(), { apiKey: agent.api_key, body: { model: 'local/not-pulled', messages: [{ role: 'user', content: 'x' }] } });

@@ -51,7 +51,7 @@ export function embeddingCostMicros(tokens: number, route: EmbeddingRoute): numb
  * provider's request limits, split in input order.
  */
 export function planEmbeddings(request: EmbeddingsInput, env: Env): EmbeddingsPlan {
-  const model = resolveModel(request.model, 'embedding');
+  const model = resolveModel(request.model, 'embedding', env);
   const route = servingRoutes(model, env)[0]!;
   const adapter = adapterOf(route.provider, 'embeddings')!;
   const inputs = normalize(request.input);
