@@ -17,6 +17,9 @@ import type { CatalogModel } from './types';
 /** How long a discovered list is used before it is asked again. */
 export const FRESH_MS = 60_000;
 
+/** After a failed discovery, how long until the server is asked again (the old list, or none, serving meanwhile). */
+export const RETRY_MS = 10_000;
+
 /** The slug prefix of the local server's models. */
 export const LOCAL_PREFIX = 'local/';
 
@@ -81,9 +84,9 @@ export function findLocalModel(id: string): CatalogModel | undefined {
 }
 
 /**
- * Makes the local list known for `env`: waits for the server only when this isolate has none;
- * a list older than `FRESH_MS` is refreshed in the background. A failed refresh keeps the old
- * list; a failed first discovery leaves none (and is tried again by the next request), logged.
+ * Makes the local list known for `env`: waits for the server only on this isolate's first ask;
+ * a list older than `FRESH_MS` is refreshed in the background. A failed discovery is logged and
+ * keeps the old list (a first one: none), asked again in the background after `RETRY_MS`.
  * Throws a 503 when `LOCAL_OPENAI_PRICES` is malformed.
  */
 export async function discoverLocalModels(env: Env, waitUntil?: (promise: Promise<unknown>) => void, now = Date.now()): Promise<void> {
@@ -106,6 +109,8 @@ async function refresh(env: Env, key: string, prices: LocalPrices): Promise<void
     discoveries.set(key, { at: Date.now(), models: served.map((model) => catalogEntry(model, prices, embeddingIds(env), env.LOCAL_OPENAI_BASE_URL!)) });
   } catch (err) {
     console.error(`local models not discovered: ${err instanceof Error ? err.message : String(err)}`);
+    // Asked again in the background after RETRY_MS, not by every request while the server is down.
+    discoveries.set(key, { at: Date.now() - FRESH_MS + RETRY_MS, models: discoveries.get(key)?.models ?? [] });
   }
 }
 

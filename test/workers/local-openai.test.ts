@@ -140,6 +140,15 @@ describe('a local OpenAI-compatible server as a provider', () => {
     expect(Number(quote.worst_case_usd)).toBeLessThan(0.0003);
   });
 
+  it('still lists the other models, and answers 404 for local ids, while the server cannot be reached', async () => {
+    const down = { ...env, LOCAL_OPENAI_BASE_URL: 'http://127.0.0.1:1/v1', LOCAL_OPENAI_EMBEDDING_MODELS: crypto.randomUUID() } as Env;
+    const data = await listed(down);
+    expect(data.some((model) => model.id.startsWith('local/'))).toBe(false);
+    const agent = await funded();
+    const { res } = await send('/v1/chat/completions', down, { apiKey: agent.api_key, body: { model: 'local/llama3.2:1b', messages: [{ role: 'user', content: 'x' }] } });
+    expect(res.status).toBe(404);
+  });
+
   it('answers 404 model_not_found for a local id the server does not report', async () => {
     const agent = await funded();
     const { res, text } = await send('/v1/chat/completions', ollamaEnv(), { apiKey: agent.api_key, body: { model: 'local/not-pulled', messages: [{ role: 'user', content: 'x' }] } });
