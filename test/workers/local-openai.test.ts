@@ -115,6 +115,16 @@ describe('a local OpenAI-compatible server as a provider', () => {
     expect(recorded.find((r) => JSON.stringify(r.body?.messages ?? '').includes(nonce))).toMatchObject({ path: '/v1/chat/completions', body: { model: 'llama3.2:1b' } });
   });
 
+  it.each([
+    ['/v1/messages', { model: 'local/llama3.2:1b', max_tokens: 50, messages: [{ role: 'user', content: 'via messages' }] }, 'via messages'],
+    ['/v1/responses', { model: 'local/llama3.2:1b', store: false, input: 'via responses' }, 'via responses'],
+  ])('serves %s on a local model named first by that request', async (path, body, heard) => {
+    const agent = await funded();
+    const { res, text } = await send(path, ollamaEnv(), { apiKey: agent.api_key, body });
+    expect(res.status, text).toBe(200);
+    expect(text).toContain(localAnswer('llama3.2:1b', heard));
+  });
+
   it('serves embeddings on a local embedding model through its /v1/embeddings, free by default', async () => {
     const agent = await register();
     const { res, text } = await send('/v1/embeddings', ollamaEnv(), { apiKey: agent.api_key, body: { model: 'local/nomic-embed-text:latest', input: ['one', 'two'] } });

@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
 import { releaseHold, settleHold } from '../../accounts/billed';
 import { tokenCostMicros } from '../../billing/cost';
-import { discoverLocalModels, isLocalSlug } from '../../catalog/local';
 import { COST_HEADER, CREDITS_HEADER, SERVICE_MODEL_HEADER, SERVICE_PROVIDER_HEADER, UNSUPPORTED_HEADER, unsupportedHeaderValue } from '../../billing/headers';
 import type { AppEnv } from '../../env';
 import { GatewayError } from '../../errors';
@@ -14,6 +13,7 @@ import type { RequestRecord } from '../../../durable-objects/account/requests';
 import { planChat, planOptionsOf } from './chat-plan';
 import { DispatchFailed, type Dispatched } from './dispatch';
 import type { ChatFormat } from './formats/format';
+import { knowLocalModels } from '../local-models';
 import { holdAndDispatch } from './hold-dispatch';
 import { splitRouting, type ProviderPrefs } from './routing-schema';
 import { chatEventStream, nativeSteps, translatedSteps } from './stream';
@@ -33,7 +33,7 @@ export async function serveChat<Body extends RoutedBody>(c: Context<AppEnv>, for
   const { body, routing } = splitRouting(routed);
   const request = format.toChat(body);
   // A local server's models are known once discovered (kept per isolate, `catalog/local.ts`).
-  if ([request.model, ...routing.models].some(isLocalSlug)) await discoverLocalModels(c.env, (promise) => waitUntil(c, promise));
+  await knowLocalModels(c, [request.model, ...routing.models]);
   // The 400s, the attempts and the hold's bound (D33), before any money moves.
   const chatPlan = planChat(request, c.env, { uncarriedBytes: format.uncarriedBytes(body), routing, ...planOptionsOf(format) });
   const { model } = chatPlan;

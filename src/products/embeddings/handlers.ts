@@ -1,12 +1,11 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import { withHold } from '../../accounts/billed';
-import { discoverLocalModels, isLocalSlug } from '../../catalog/local';
-import { executionContext } from '../../execution-context';
 import { CHAT_HOLD_LEASE_MS, keepHoldAlive } from '../../accounts/hold-lease';
 import { COST_HEADER, CREDITS_HEADER } from '../../billing/headers';
 import type { AppEnv } from '../../env';
 import { formatUsd } from '../../money';
 import type { RequestRecord } from '../../../durable-objects/account/requests';
+import { knowLocalModels } from '../local-models';
 import { embedParts } from './embed';
 import { embeddingCostMicros, planEmbeddings } from './plan';
 import type { embeddings } from './routes';
@@ -20,7 +19,7 @@ import { encodeVector } from './vectors';
 export const embeddingsHandler: RouteHandler<typeof embeddings, AppEnv> = async (c) => {
   const startedAt = Date.now();
   const body = c.req.valid('json');
-  if (isLocalSlug(body.model)) await discoverLocalModels(c.env, (promise) => executionContext(c)?.waitUntil(promise));
+  await knowLocalModels(c, [body.model]);
   const plan = planEmbeddings(body, c.env);
   const { model, route } = plan;
   Object.assign(c.var.log, { model: model.id, provider: route.provider });

@@ -1,10 +1,9 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import { holdFailureError } from '../../accounts/failures';
 import { affordableOutputTokens, tokenCostMicros } from '../../billing/cost';
-import { discoverLocalModels, isLocalSlug } from '../../catalog/local';
 import type { AppEnv } from '../../env';
-import { executionContext } from '../../execution-context';
 import { formatUsd } from '../../money';
+import { knowLocalModels } from '../../products/local-models';
 import { priceRequest, type PricedRequest } from '../../products/price-request';
 import type { quote } from './quote.routes';
 
@@ -15,9 +14,7 @@ import type { quote } from './quote.routes';
 export const quoteHandler: RouteHandler<typeof quote, AppEnv> = async (c) => {
   const { path, body } = c.req.valid('json');
   // A quote of a local model (`local/<id>`) needs the local server's list, as the route itself does.
-  if (typeof body === 'object' && body !== null && 'model' in body && typeof body.model === 'string' && isLocalSlug(body.model)) {
-    await discoverLocalModels(c.env, (promise) => executionContext(c)?.waitUntil(promise));
-  }
+  if (typeof body === 'object' && body !== null && 'model' in body) await knowLocalModels(c, [body.model]);
   const priced = await priceRequest(c, path, body);
   if (priced.model) c.var.log.model = priced.model;
   const caller = c.get('caller');
