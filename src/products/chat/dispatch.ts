@@ -115,7 +115,8 @@ export async function dispatchChat<Body>(
       const built = await adapter.buildRequest(upstreamRequest, target, imageFetcher(options.guard));
       const errorMessage = adapter.errorMessage;
       // The demo model answers inside the Worker; the rest of the pipeline is the same.
-      const { answer } = PROVIDERS[route.provider] as ProviderConfig;
+      const provider: ProviderConfig = PROVIDERS[route.provider];
+      const { answer } = provider;
       call = answer ? async (): Promise<UpstreamOutcome> => ({ ok: true, response: answer(built) }) : () => sendUpstream(built, { timeoutMs, signal: options.signal, errorMessage });
     }
     const callStarted = Date.now();

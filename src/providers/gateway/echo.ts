@@ -1,3 +1,4 @@
+import { z } from '@hono/zod-openapi';
 import { textTokens } from '../../products/chat/estimate';
 import type { UpstreamRequest } from '../chat/types';
 
@@ -10,12 +11,14 @@ import type { UpstreamRequest } from '../chat/types';
 
 export const ECHO_PREFIX = 'Echo from the demo model gateway/echo: ';
 
-interface EchoBody {
-  model?: unknown;
-  stream?: unknown;
-  max_tokens?: unknown;
-  messages?: unknown;
-}
+/** What the echo reads of the built body; anything else in it is ignored. */
+const EchoBody = z.object({
+  model: z.string().optional(),
+  stream: z.boolean().optional(),
+  max_tokens: z.number().optional(),
+  messages: z.array(z.object({ role: z.string(), content: z.unknown() })).default([]),
+});
+type EchoBody = z.input<typeof EchoBody>;
 
 /** The text of a message's content: a string, or its text parts joined. */
 function contentText(content: unknown): string {
@@ -25,18 +28,14 @@ function contentText(content: unknown): string {
 }
 
 function messagesOf(body: EchoBody): { role: string; text: string }[] {
-  if (!Array.isArray(body.messages)) return [];
-  return body.messages.map((message: unknown) => {
-    const record = typeof message === 'object' && message !== null ? (message as Record<string, unknown>) : {};
-    return { role: typeof record.role === 'string' ? record.role : '', text: contentText(record.content) };
-  });
+  return (body.messages ?? []).map((message) => ({ role: message.role, text: contentText(message.content) }));
 }
 
 /** The answer's text and whether `max_tokens` cut it (4 characters a token, as the gateway estimates). */
 export function echoText(body: EchoBody): { text: string; finish: 'stop' | 'length' } {
   const lastUser = messagesOf(body).reverse().find((message) => message.role === 'user');
   const full = ECHO_PREFIX + (lastUser?.text ?? '');
-  const cap = typeof body.max_tokens === 'number' && body.max_tokens > 0 ? body.max_tokens * 4 : Infinity;
+  const cap = body.max_tokens !== undefined && body.max_tokens > 0 ? body.max_tokens * 4 : Infinity;
   return full.length > cap ? { text: full.slice(0, cap), finish: 'length' } : { text: full, finish: 'stop' };
 }
 
@@ -49,8 +48,10 @@ function usageOf(body: EchoBody, text: string) {
 
 /** Answers one built chat request as an OpenAI upstream would. */
 export function answerEcho(request: UpstreamRequest): Response {
-  const body = JSON.parse(request.body) as EchoBody;
-  const model = typeof body.model === 'string' ? body.model : 'echo';
+  // The adapter built this body from a validated request, so it parses; a body that did not would echo nothing.
+  const parsed = EchoBody.safeParse(JSON.parse(request.body));
+  const body: EchoBody = parsed.success ? parsed.data : {};
+  const model = body.model ?? 'echo';
   const { text, finish } = echoText(body);
   const usage = usageOf(body, text);
   const id = `chatcmpl-echo-${crypto.randomUUID().replaceAll('-', '')}`;
