@@ -5,6 +5,7 @@ import { createApp } from '../../src/app';
 import { DEMO_REQUESTS_PER_MINUTE } from '../../src/products/chat/hold-dispatch';
 import { ECHO_PREFIX } from '../../src/providers/gateway/echo';
 import { accountStub, register } from './helpers';
+import { createOrganization, invite, join } from './org-helpers';
 
 /**
  * The demo model `gateway/echo` (DEMO_MODEL): answered inside the Worker through the same key
@@ -148,5 +149,18 @@ describe('the demo model gateway/echo', () => {
   it('still checks the key', async () => {
     const { res } = await send('/v1/chat/completions', 'sk-not-a-key', { model: 'gateway/echo', messages: [{ role: 'user', content: 'x' }] });
     expect(res.status).toBe(401);
+  });
+});
+
+describe('the demo model for an organization member', () => {
+  it(`bounds each member account to ${DEMO_REQUESTS_PER_MINUTE} requests a minute, counted by the organization`, async () => {
+    const org = await createOrganization('demo', '1');
+    const member = await register();
+    expect((await join(member, await invite(org.organization_id, { auto_approve: true }))).status).toBe(200);
+    const body = { model: 'gateway/echo', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] };
+    for (let i = 0; i < DEMO_REQUESTS_PER_MINUTE; i++) expect((await send('/v1/chat/completions', member.api_key, body)).res.status).toBe(200);
+    const { res, text } = await send('/v1/chat/completions', member.api_key, body);
+    expect(res.status, text).toBe(429);
+    expect(JSON.parse(text)).toMatchObject({ error: { code: 'rate_limit_exceeded' } });
   });
 });
