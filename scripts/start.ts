@@ -30,7 +30,8 @@ if (token) {
       'Next, in another terminal in this folder:',
       `  curl -s localhost:${port}/health`,
       '  then the curl block of the README\'s quick start: register an agent, credit it with this token, call a model.',
-      'Chat calls need a provider key: set one in .dev.vars (e.g. OPENAI_API_KEY=sk-...) and run npm start again.',
+      'With no provider key, chat is answered by the free demo model gateway/echo. For real models set a key in',
+      '.dev.vars (e.g. OPENAI_API_KEY=sk-...), or LOCAL_OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama, and run npm start again.',
       '',
     ].join('\n'),
   );

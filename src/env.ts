@@ -45,6 +45,12 @@ type OptionalConfig = Partial<
     | 'AUTO_TOP_UP_DAILY_MAX_COUNT'
     /** `off` keeps every chat request in strict order: the hold, then the upstream (D21). */
     | 'SPECULATIVE_DISPATCH'
+    /** The demo chat model `gateway/echo`: `on`, `off`, or `auto` (default: served while no chat provider is configured). */
+    | 'DEMO_MODEL'
+    /** Prices of a local OpenAI-compatible server's models, JSON `{"<id>": {"input": N, "output": N}}` in USD per 1M tokens (default: all 0). */
+    | 'LOCAL_OPENAI_PRICES'
+    /** Comma-separated model ids of the local server that are embedding models (besides ids containing `embed`). */
+    | 'LOCAL_OPENAI_EMBEDDING_MODELS'
     /** Welcome credit granted per UTC day across all registrations, in USD (default 50). */
     | 'WELCOME_CREDITS_DAILY_USD'
     /** R2's S3 API credentials: all three set, `POST /v1/uploads` answers a presigned R2 PUT (`src/media/presign.ts`). */

@@ -7,6 +7,7 @@ import type * as schema from './schema';
 import { ledger, type CreditSource, type LedgerKind } from './schema';
 import type { SpendCounters } from './spend';
 import { run, SQL, type AccountRow, type KeyRow, type OpenHold } from './statements';
+import { RateWindow } from './rate-window';
 import type { CreditRequest, ExtendResult, Hold, HoldFailure, HoldRequest, LedgerPage, ReleaseResult, Result, SettleResult, Spendable } from './types';
 
 /** D3's ceilings on open holds (in-flight requests, and long-lived job holds) live in `holds.ts`. */
@@ -32,6 +33,7 @@ export class Ledger {
   readonly #storage: DurableObjectStorage;
   readonly #db: DrizzleSqliteDODatabase<typeof schema>;
   readonly #memory: AccountMemory;
+  readonly #rate = new RateWindow();
   readonly #spend: SpendCounters;
   readonly #alarm: ExpiryAlarm;
 
@@ -76,6 +78,9 @@ export class Ledger {
     const holds = this.#memory.holds;
     const full = holds.fullFor(request.purpose);
     if (full !== null) return { ok: false, reason: 'too_many_holds', openHolds: full };
+    const { perMinute } = request;
+    const wait = perMinute === undefined ? null : this.#rate.wait(request.purpose, perMinute, now);
+    if (perMinute !== undefined && wait !== null) return { ok: false, reason: 'rate_limited', perMinute, retryAfterSeconds: wait };
 
     const limit = this.#spend.headroom(key, now);
     if (limit && limit.remainingMicros < request.minMicros) return { ok: false, ...limit };
@@ -93,6 +98,7 @@ export class Ledger {
       request,
       now,
     );
+    if (perMinute !== undefined) this.#rate.note(request.purpose, now);
     const room = Math.min(available, limit?.remainingMicros ?? Infinity) - hold.amount_micros;
     return { ok: true, accountId: account.id, keyId: key.id, holdId: hold.id, amountMicros: hold.amount_micros, availableMicros: room };
   }

@@ -9,6 +9,7 @@ import type { AccountMemory } from './memory';
 import { spendPeriods } from './periods';
 import type { MemberStatus } from './schema';
 import { tightest, type SpendCounters } from './spend';
+import { RateWindow } from './rate-window';
 import { run, SQL } from './statements';
 import type { Hold, HoldFailure, HoldRequest, KeyLimit, MemberView, Result, Spendable } from './types';
 
@@ -64,6 +65,7 @@ const CURRENT: ReadonlySet<MemberStatus> = new Set(['pending', 'active']);
 export class Organization {
   readonly #storage: DurableObjectStorage;
   readonly #memory: AccountMemory;
+  readonly #rate = new RateWindow();
   readonly #ledger: Ledger;
   readonly #spend: SpendCounters;
   /** Member rows as last read (null: none), so a hold reads no SQL for it; every write to `org_members` drops its entry. */
@@ -230,6 +232,11 @@ export class Organization {
     const holds = this.#memory.holds;
     const full = holds.fullForMember(request.purpose, memberAccountId);
     if (full !== null) return { ok: false, reason: 'too_many_holds', openHolds: full };
+    // A free model's rate (the demo's) is per member account, as it is per account outside organizations.
+    const { perMinute } = request;
+    const rateKey = `${memberAccountId} ${request.purpose}`;
+    const wait = perMinute === undefined ? null : this.#rate.wait(rateKey, perMinute, now);
+    if (perMinute !== undefined && wait !== null) return { ok: false, reason: 'rate_limited', perMinute, retryAfterSeconds: wait };
 
     const key = this.#keyRoom(input);
     if (key && key.remainingMicros < minMicros) return { ok: false, ...key };
@@ -256,6 +263,7 @@ export class Organization {
     }
     const room = Math.min(available, capRoom, key?.remainingMicros ?? Infinity);
     const hold = this.#ledger.place({ id: sortableId(orgHoldPrefix(org.id)), keyId, memberAccountId }, Math.min(maxMicros, room), request, now);
+    if (perMinute !== undefined) this.#rate.note(rateKey, now);
     return { ok: true, accountId: memberAccountId, keyId, holdId: hold.id, amountMicros: hold.amount_micros, availableMicros: room - hold.amount_micros };
   }
 

@@ -17,6 +17,7 @@ export type HoldFailure =
   | { reason: 'insufficient_credits'; availableMicros: number; neededMicros: number; fundToken: string | null }
   | { reason: 'daily_limit' | 'monthly_limit' | 'total_limit'; remainingMicros: number; retryAfterSeconds: number }
   | { reason: 'too_many_holds'; openHolds: number }
+  | { reason: 'rate_limited'; perMinute: number; retryAfterSeconds: number }
   | OrgHoldFailure;
 
 /** D29: why an organization refuses a member's hold (the funding named is the organization's). */
@@ -90,6 +91,8 @@ export interface HoldRequest {
   ttlMs?: number;
   /** The gateway request the hold covers, kept on the hold and its ledger rows. */
   requestId?: string;
+  /** At most this many holds of this purpose per minute for the account (a free model: the demo's limit); counted in memory. */
+  perMinute?: number;
 }
 
 export interface Hold extends AuthorizedKey {

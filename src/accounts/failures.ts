@@ -57,6 +57,10 @@ export function holdFailureError(failure: HoldFailure, describeShortfall?: (avai
         `This account's monthly cap in organization ${failure.organizationId} ($${formatUsd(failure.capMicros)} per UTC month) leaves $${formatUsd(failure.remainingMicros)} and this request needs up to $${formatUsd(failure.neededMicros)}. The cap renews at the start of the next UTC month, or an owner raises it.`,
         { retryAfter: failure.retryAfterSeconds },
       );
+    case 'rate_limited':
+      return new GatewayError('rate_limit_exceeded', `At most ${failure.perMinute} requests a minute per account on this free model; retry in ${failure.retryAfterSeconds} s.`, {
+        retryAfter: failure.retryAfterSeconds,
+      });
     case 'too_many_holds':
       return new GatewayError('too_many_concurrent_requests', `This account already has ${failure.openHolds} billed requests in flight; retry shortly.`, { retryAfter: 1 });
   }

@@ -1,4 +1,5 @@
 import { isConfigured } from '../providers/credentials';
+import { findLocalModel, localModels } from './local';
 import { MODELS } from './models';
 import type { CatalogModel } from './types';
 
@@ -6,8 +7,12 @@ export type { CatalogModel } from './types';
 
 const BY_ID = new Map(MODELS.map((model) => [model.id, model]));
 
-export function findModel(id: string): CatalogModel | undefined {
-  return BY_ID.get(id);
+/**
+ * A catalog model, or one discovered on the local server (`local/<id>`, `local.ts`): from the list
+ * of `env`'s server when given, else from the latest list this isolate discovered.
+ */
+export function findModel(id: string, env?: Env): CatalogModel | undefined {
+  return BY_ID.get(id) ?? (env ? localModels(env).find((model) => model.id === id) : findLocalModel(id));
 }
 
 export type RouteOf<M extends CatalogModel> = M['routes'][number];
@@ -19,7 +24,7 @@ export function liveRoutes<M extends CatalogModel>(model: M, env: Env): RouteOf<
 
 /** Models with at least one configured route: what `/v1/models` lists and what requests may use. */
 export function liveModels(env: Env): { model: CatalogModel; route: RouteOf<CatalogModel> }[] {
-  return MODELS.flatMap((model) => {
+  return [...MODELS, ...localModels(env)].flatMap((model) => {
     const [route] = liveRoutes(model, env);
     return route ? [{ model, route }] : [];
   });

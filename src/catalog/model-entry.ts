@@ -100,6 +100,7 @@ export function modelEntry(model: CatalogModel, route: CatalogModel['routes'][nu
       max_reference_images: image?.maxReferenceImages ?? 0,
     },
     pricing: pricing(model, route),
+    ...(model.demo !== undefined && { demo: true, description: model.demo }),
     ...(image?.qualities ? { qualities: image.qualities } : {}),
     ...(model.type === 'video'
       ? { video: { durations: model.durations, default_duration: model.defaultDuration, resolutions: model.resolutions, audio: model.audio, image_input: model.imageInput, inputs: videoInputsEntry(model, route as VideoRoute) } }

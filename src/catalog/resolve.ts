@@ -21,8 +21,8 @@ let aliases: AliasIndex | undefined;
 const SLUGS = MODELS.map((model) => model.id);
 
 /** The model a slug or an alias names (D32); a 404 `model_not_found` naming the closest slugs otherwise. */
-function findByAnyId(id: string): CatalogModel {
-  const exact = findModel(id);
+function findByAnyId(id: string, env?: Env): CatalogModel {
+  const exact = findModel(id, env);
   if (exact) return exact;
   aliases ??= buildAliasIndex(MODELS);
   const match = matchAlias(aliases, SLUGS, id);
@@ -38,10 +38,11 @@ function findByAnyId(id: string): CatalogModel {
  * The one model lookup of every billed route: the catalog entry a slug or an alias (D32) names,
  * as a model of `type`. Errors (spec, D11): an unknown id is a 404 `model_not_found`, a model of
  * another kind a 400 naming `model`. What the model takes is checked against it before
- * `servingRoutes` asks who serves it.
+ * `servingRoutes` asks who serves it. With `env`, a local model (`local/<id>`) is looked up in
+ * that configuration's discovered list.
  */
-export function resolveModel<T extends ModelType>(slug: string, type: T): ModelOf<T> {
-  const model = findByAnyId(slug);
+export function resolveModel<T extends ModelType>(slug: string, type: T, env?: Env): ModelOf<T> {
+  const model = findByAnyId(slug, env);
   if (!isOfType(model, type)) {
     throw new GatewayError('invalid_request', `${slug} is ${NOUN[model.type]} model, not ${NOUN[type]} model.`, { param: 'model' });
   }

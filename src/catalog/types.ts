@@ -48,6 +48,8 @@ interface ModelBase {
   maker: string;
   /** Release date (YYYY-MM-DD), reported as `created` in Unix seconds. */
   released: string;
+  /** A built-in demo, not a real model: `/v1/models` marks it `demo: true` with this as its `description`. */
+  demo?: string;
 }
 
 export interface ChatModel extends ModelBase {

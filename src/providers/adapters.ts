@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import type { ParamGroup, TranscriptFormat } from '../catalog/types';
 import { GatewayError } from '../errors';
-import type { ChatAdapter } from './chat/types';
+import type { ChatAdapter, UpstreamRequest } from './chat/types';
 import type { UpstreamCall } from './http';
 import type { ImagePlan, ImageRender, ReferenceImage, StoredVideoHandle, VideoOrder, VideoProgress } from './renders';
 
@@ -126,6 +126,8 @@ interface ProviderBase {
    * `https://api.openai.com`); adapters append their endpoint to the base with the prefix.
    */
   versionPrefix: string;
+  /** A chat upstream inside the Worker (the demo model): the built request is answered by this, never fetched. */
+  answer?: (request: UpstreamRequest) => Response;
   images?: ImageAdapter;
   videos?: VideoAdapter;
   speech?: SpeechAdapter;

@@ -3,14 +3,16 @@ import type { ChatRoute, ParamGroup } from '../catalog/types';
 import type { Capability, ProviderConfig, ProviderTarget } from './adapters';
 import { anthropic } from './anthropic';
 import { cerebras } from './cerebras';
-import { envName, providerKey } from './credentials';
+import { envName, isConfigured, providerKey } from './credentials';
 import { deepseek } from './deepseek';
 import { elevenlabs } from './elevenlabs';
 import { fal } from './fal';
 import { fireworks } from './fireworks';
+import { gateway } from './gateway';
 import { gemini } from './gemini';
 import { groq } from './groq';
 import type { ProviderId } from './ids';
+import { localOpenai } from './local-openai';
 import { mistral } from './mistral';
 import { openai } from './openai';
 import { replicate } from './replicate';
@@ -40,6 +42,8 @@ export const PROVIDERS = {
   replicate,
   elevenlabs,
   cerebras,
+  local_openai: localOpenai,
+  gateway,
 } satisfies Record<string, ProviderConfig>;
 
 type Registered = typeof PROVIDERS;
@@ -71,9 +75,8 @@ export function serves(provider: ProviderId, capability: Capability): boolean {
 export function adapterTarget<C extends Capability>(env: Env, provider: ProviderId, capability: C): { adapter: NonNullable<ProviderConfig[C]>; target: ProviderTarget } {
   const adapter = adapterOf(provider, capability);
   if (!adapter) throw new GatewayError('invalid_request', `${PROVIDERS[provider].name} serves no ${capability} on this gateway.`, { param: 'model' });
-  const apiKey = providerKey(env, provider);
-  if (!apiKey) throw new GatewayError('provider_unavailable', `${provider} is not configured.`, { retryAfter: 60 });
-  return { adapter, target: { base: providerBaseUrl(env, provider), apiKey } };
+  if (!isConfigured(env, provider)) throw new GatewayError('provider_unavailable', `${provider} is not configured.`, { retryAfter: 60 });
+  return { adapter, target: { base: providerBaseUrl(env, provider), apiKey: providerKey(env, provider) ?? '' } };
 }
 
 /**

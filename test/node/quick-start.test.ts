@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { HELLO_WORDS } from '../upstreams/scenarios';
-import { exampleNames, startGateway } from './gateway-process';
+import { exampleNames, startGateway, type RunningGateway } from './gateway-process';
 
 const base = inject('gatewayUrl');
 const dir = inject('gatewayDir');
@@ -19,12 +19,18 @@ function quickStartCommands(): string[] {
   return block.replace(/\\\n\s*/g, ' ').split('\n').filter((line) => line.trim() && !line.trim().startsWith('#'));
 }
 
+/** Where the commands run: a gateway's URL and its project copy (its `.dev.vars`). */
+interface Target {
+  url: string;
+  dir: string;
+}
+
 /** Runs the commands verbatim in one bash, in the gateway's project copy, and returns each one's output. */
-function runInShell(commands: string[], extra: string[]): string[] {
+function runInShell(target: Target, commands: string[], extra: string[]): string[] {
   const marker = '@@command-done@@';
   const script = [...commands, ...extra].map((command) => `${command}\necho; echo ${marker}`).join('\n');
-  const port = new URL(base).port;
-  const output = execFileSync('bash', ['-euo', 'pipefail', '-c', script.replaceAll('localhost:8787', `localhost:${port}`)], { cwd: dir, encoding: 'utf8' });
+  const port = new URL(target.url).port;
+  const output = execFileSync('bash', ['-euo', 'pipefail', '-c', script.replaceAll('localhost:8787', `localhost:${port}`)], { cwd: target.dir, encoding: 'utf8' });
   return output.split(`${marker}\n`).map((text) => text.trim());
 }
 
@@ -37,11 +43,18 @@ describe('configuration from .dev.vars under npm start', () => {
   });
 });
 
-describe('the README quick start, run verbatim against npm start with .dev.vars', () => {
-  it('serves health, registers an agent, takes the admin credit, shows it, and answers a chat call', () => {
+describe('the README quick start, run verbatim in a fresh clone with no provider key', () => {
+  let fresh: RunningGateway | undefined;
+  beforeAll(async () => {
+    // No .dev.vars: `npm start` writes it from the example, with no provider key in it.
+    fresh = await startGateway({ devVars: null });
+  }, 180_000);
+  afterAll(() => fresh?.stop());
+
+  it('serves health, registers an agent, takes the admin credit, shows it, and ends with a completion from the demo model and its cost', () => {
     const commands = quickStartCommands();
     expect(commands.length).toBeGreaterThanOrEqual(8);
-    const outputs = runInShell(commands, ['echo "$KEY"']);
+    const outputs = runInShell(fresh!, commands, ['echo "$KEY"']);
     const parsed = (index: number) => JSON.parse(outputs[index]!) as Record<string, unknown>;
     const byCommand = (pattern: RegExp) => commands.findIndex((command) => pattern.test(command));
 
@@ -51,21 +64,32 @@ describe('the README quick start, run verbatim against npm start with .dev.vars'
     const account = parsed(byCommand(/\/agent\/account/));
     expect(account).toMatchObject({ account_id: credit.account_id, balance_usd: '12.500000', claimed: false });
 
-    const completion = parsed(byCommand(/\/v1\/chat\/completions/)) as { choices: { message: { content: string } }[]; usage: { total_tokens: number } };
-    expect(completion.choices[0]!.message.content).toBe(HELLO_WORDS.join(''));
+    // The chat call prints the completion, then its cost line.
+    const [body, costLine] = splitLast(outputs[byCommand(/\/v1\/chat\/completions/)]!);
+    const completion = JSON.parse(body) as { model: string; choices: { message: { content: string } }[]; usage: { total_tokens: number } };
+    expect(completion.model).toBe('gateway/echo');
+    // The demo model's answer (src/providers/gateway/echo.ts): the last user message after its prefix.
+    expect(completion.choices[0]!.message.content).toBe('Echo from the demo model gateway/echo: Say hello');
     expect(completion.usage.total_tokens).toBeGreaterThan(0);
+    expect(costLine).toBe('X-Service-Cost: 0.000000');
     expect(outputs[commands.length]).toMatch(/^ak-[A-Za-z0-9]{45}$/);
   });
 
-  it('charges the chat call of the quick start: the balance drops below the credit', async () => {
-    const outputs = runInShell(quickStartCommands(), ['echo "$KEY"']);
+  it('bills the demo chat at zero: the balance stays at the credit', async () => {
+    const outputs = runInShell(fresh!, quickStartCommands(), ['echo "$KEY"']);
     const key = outputs[quickStartCommands().length]!;
-    const res = await fetch(`${base}/agent/account`, { headers: { Authorization: `Bearer ${key}` } });
-    const { balance_usd } = (await res.json()) as { balance_usd: string };
-    expect(Number(balance_usd)).toBeLessThan(12.5);
-    expect(Number(balance_usd)).toBeGreaterThan(12.49);
+    const res = await fetch(`${fresh!.url}/agent/account`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(((await res.json()) as { balance_usd: string }).balance_usd).toBe('12.500000');
   });
+});
 
+/** The text before its last line, and that line. */
+function splitLast(text: string): [string, string] {
+  const at = text.lastIndexOf('\n');
+  return [text.slice(0, at), text.slice(at + 1)];
+}
+
+describe('npm start with provider keys in .dev.vars', () => {
   it('reaches a compatible provider whose base URL in .dev.vars carries /v1 (Together)', async () => {
     const registered = await fetch(`${base}/agent/register`, {
       method: 'POST',

@@ -6,6 +6,7 @@ import { startChain, type Chain } from '../upstreams/anvil';
 import { startGeminiEmbeddingsUpstream, startOpenAIEmbeddingsUpstream } from '../upstreams/embeddings';
 import { startFalUpstream } from '../upstreams/fal';
 import { startGeminiUpstream } from '../upstreams/gemini';
+import { OLLAMA_MODELS, startLocalOpenAIUpstream, VLLM_MODELS } from '../upstreams/local-openai';
 import { startOpenAIUpstream } from '../upstreams/openai';
 import { startReplicateUpstream } from '../upstreams/replicate';
 import type { Upstream } from '../upstreams/server';
@@ -38,6 +39,8 @@ declare module 'vitest' {
     embeddingsUpstreams: { openai: string; mistral: string; together: string; gemini: string };
     /** OpenAI's, Groq's and ElevenLabs' speech-to-text played on 127.0.0.1 (keys `TRANSCRIPTION_KEYS`; GET /__recorded lists what each request carried). */
     transcriptionUpstreamUrl: string;
+    /** Local OpenAI-compatible servers (`test/upstreams/local-openai.ts`): Ollama's shape (no key) and vLLM's (key `LOCAL_VLLM_KEY`). */
+    localOpenAIUpstreams: { ollama: string; vllm: string };
     /** The test website (`test/upstreams/website.ts`) on 127.0.0.1, for scrapes, crawls and extracts inside workerd. */
     websiteUrl: string;
   }
@@ -50,6 +53,7 @@ export const FAL_UPSTREAM_KEY = 'fal-workers';
 export const CEREBRAS_UPSTREAM_KEY = 'csk-workers';
 /** The key each embeddings simulator takes. */
 export const EMBEDDINGS_KEYS = { openai: 'sk-embed-workers', mistral: 'mistral-embed-workers', together: 'together-embed-workers', gemini: 'gemini-embed-workers' } as const;
+export const LOCAL_VLLM_KEY = 'vllm-workers';
 export const TRANSCRIPTION_KEYS = { openai: 'sk-transcribe-workers', groq: 'gsk-transcribe-workers', elevenlabs: 'xi-transcribe-workers' };
 /** What Cerebras answers 400 to (https://inference-docs.cerebras.ai/resources/openai). */
 const CEREBRAS_REJECTS = ['frequency_penalty', 'presence_penalty', 'logit_bias', 'parallel_tool_calls', 'service_tier'];
@@ -67,6 +71,7 @@ let gemini: Upstream | undefined;
 let deepseek: Upstream | undefined;
 let embeddingUpstreams: Upstream[] = [];
 let transcription: TranscriptionUpstream | undefined;
+let localUpstreams: Upstream[] = [];
 
 export async function setup(project: TestProject) {
   [upstream, videos, chain, chat, website, replicate, fal, cerebras, anthropic, gemini, deepseek, transcription] = await Promise.all([
@@ -90,6 +95,11 @@ export async function setup(project: TestProject) {
     startGeminiEmbeddingsUpstream(EMBEDDINGS_KEYS.gemini),
   ]));
   project.provide('embeddingsUpstreams', { openai: openaiEmbed!.url, mistral: mistralEmbed!.url, together: togetherEmbed!.url, gemini: geminiEmbed!.url });
+  const [ollama, vllm] = (localUpstreams = await Promise.all([
+    startLocalOpenAIUpstream({ flavor: 'ollama', models: OLLAMA_MODELS }),
+    startLocalOpenAIUpstream({ flavor: 'vllm', models: VLLM_MODELS, apiKey: LOCAL_VLLM_KEY }),
+  ]));
+  project.provide('localOpenAIUpstreams', { ollama: ollama!.url, vllm: vllm!.url });
   project.provide('transcriptionUpstreamUrl', transcription.url);
   project.provide('anthropicUpstreamUrl', anthropic.url);
   project.provide('geminiUpstreamUrl', gemini.url);
@@ -121,4 +131,5 @@ export async function teardown() {
   await deepseek?.stop();
   await Promise.all(embeddingUpstreams.map((server) => server.stop()));
   await transcription?.stop();
+  await Promise.all(localUpstreams.map((server) => server.stop()));
 }

@@ -29,8 +29,8 @@ describe('GET /v1/models', () => {
     expect(new Set(data.map((m) => m.type))).toEqual(new Set(['chat', 'image', 'video', 'audio', 'embedding', 'transcription']));
   });
 
-  it('lists nothing when no provider is configured', async () => {
-    expect((await listModels({})).data).toEqual([]);
+  it('lists only the demo model when no provider is configured', async () => {
+    expect((await listModels({})).data.map((model) => model.id)).toEqual(['gateway/echo']);
   });
 
   it('lists only the models of the configured providers', async () => {

@@ -5,6 +5,7 @@ import { blackForestLabs } from './black-forest-labs';
 import { bytedance } from './bytedance';
 import { deepseek } from './deepseek';
 import { elevenlabs } from './elevenlabs';
+import { gatewayModels } from './gateway';
 import { google } from './google';
 import { hidream } from './hidream';
 import { ideogram } from './ideogram';
@@ -48,4 +49,5 @@ export const MODELS: readonly CatalogModel[] = [
   ...elevenlabs,
   ...intfloat,
   ...transcription,
+  ...gatewayModels,
 ];

@@ -75,7 +75,7 @@ const NO_ROUTING: Routing = { models: [], provider: {} };
  */
 export function planChat(request: ChatRequest, env: Env, options: PlanOptions = {}): ChatPlan {
   const { uncarriedBytes = 0, routing = NO_ROUTING, native, capOutput = false } = options;
-  const primary = resolveModel(request.model, 'chat');
+  const primary = resolveModel(request.model, 'chat', env);
   const plans: ModelPlan[] = [];
   let refusal: unknown;
   for (const model of candidateModels(primary, routing)) {

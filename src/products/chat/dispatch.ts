@@ -1,10 +1,11 @@
 import type { ChatRoute } from '../../catalog/types';
 import { GatewayError } from '../../errors';
+import type { ProviderConfig } from '../../providers/adapters';
 import type { ChatAdapter, ChatRequest } from '../../providers/chat/types';
 import { DEFAULT_NON_STREAMED_TIMEOUT_MS, sendUpstream } from '../../providers/http';
 import { upstreamIdleMs } from '../../providers/idle';
 import type { UpstreamOutcome } from '../../providers/upstream-errors';
-import { adapterOf, paramGroup, providerBaseUrl, providerKey } from '../../providers/registry';
+import { adapterOf, paramGroup, PROVIDERS, providerBaseUrl, providerKey } from '../../providers/registry';
 import type { GuardOptions } from '../../web/guard';
 import type { Attempt } from './chat-plan';
 import { imageFetcher } from './fetch-image';
@@ -113,7 +114,10 @@ export async function dispatchChat<Body>(
       }
       const built = await adapter.buildRequest(upstreamRequest, target, imageFetcher(options.guard));
       const errorMessage = adapter.errorMessage;
-      call = () => sendUpstream(built, { timeoutMs, signal: options.signal, errorMessage });
+      // The demo model answers inside the Worker; the rest of the pipeline is the same.
+      const provider: ProviderConfig = PROVIDERS[route.provider];
+      const { answer } = provider;
+      call = answer ? async (): Promise<UpstreamOutcome> => ({ ok: true, response: answer(built) }) : () => sendUpstream(built, { timeoutMs, signal: options.signal, errorMessage });
     }
     const callStarted = Date.now();
     // A stream's headers are its first byte (the idle bound); a whole answer's come after it is generated.

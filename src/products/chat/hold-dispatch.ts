@@ -12,6 +12,9 @@ import { DispatchFailed, dispatchChat, type Dispatched, type NativeCall } from '
 import { loweredMaxTokens, shortfallMessage } from './hold-plan';
 import { maySpeculate } from './speculation';
 
+/** Requests a minute one account may make to the demo model `gateway/echo` (docs: README quick start). */
+export const DEMO_REQUESTS_PER_MINUTE = 60;
+
 /** Refusals of a hold for the full worst case that a smaller hold may still pass. */
 const SHORTFALLS: ReadonlySet<string> = new Set(['insufficient_credits', 'insufficient_org_credits', 'member_cap_exceeded', 'daily_limit', 'monthly_limit', 'total_limit']);
 
@@ -62,6 +65,8 @@ export async function holdAndDispatch<Body>(c: Context<AppEnv>, ask: Ask<Body>):
     purpose: `chat:${model.id}`,
     requestId: c.get('requestId'),
     ttlMs: CHAT_HOLD_LEASE_MS,
+    // The demo model is free: a per-account rate bounds it instead of a price.
+    ...(attempts.some((attempt) => attempt.model.demo !== undefined) && { perMinute: DEMO_REQUESTS_PER_MINUTE }),
   };
   const refusal = (hold: Extract<Awaited<ReturnType<typeof account.authorizeHold>>, { ok: false }>) =>
     holdFailureError(hold, (available) => shortfallMessage(plan, available, price, model));

@@ -10,6 +10,7 @@ import { formatUsd } from '../../money';
 import type { ResponseContext, Usage } from '../../providers/chat/types';
 import { readAllIdle, upstreamIdleMs } from '../../providers/idle';
 import type { RequestRecord } from '../../../durable-objects/account/requests';
+import { knowLocalModels } from '../local-models';
 import { planChat, planOptionsOf } from './chat-plan';
 import { DispatchFailed, type Dispatched } from './dispatch';
 import type { ChatFormat } from './formats/format';
@@ -31,6 +32,8 @@ export async function serveChat<Body extends RoutedBody>(c: Context<AppEnv>, for
   // `models` and `provider` steer routing (D34) and never reach an upstream, native ones included.
   const { body, routing } = splitRouting(routed);
   const request = format.toChat(body);
+  // A local server's models are known once discovered (kept per isolate, `catalog/local.ts`).
+  await knowLocalModels(c, [request.model, ...routing.models]);
   // The 400s, the attempts and the hold's bound (D33), before any money moves.
   const chatPlan = planChat(request, c.env, { uncarriedBytes: format.uncarriedBytes(body), routing, ...planOptionsOf(format) });
   const { model } = chatPlan;

@@ -5,6 +5,7 @@ import { COST_HEADER, CREDITS_HEADER } from '../../billing/headers';
 import type { AppEnv } from '../../env';
 import { formatUsd } from '../../money';
 import type { RequestRecord } from '../../../durable-objects/account/requests';
+import { knowLocalModels } from '../local-models';
 import { embedParts } from './embed';
 import { embeddingCostMicros, planEmbeddings } from './plan';
 import type { embeddings } from './routes';
@@ -17,7 +18,9 @@ import { encodeVector } from './vectors';
  */
 export const embeddingsHandler: RouteHandler<typeof embeddings, AppEnv> = async (c) => {
   const startedAt = Date.now();
-  const plan = planEmbeddings(c.req.valid('json'), c.env);
+  const body = c.req.valid('json');
+  await knowLocalModels(c, [body.model]);
+  const plan = planEmbeddings(body, c.env);
   const { model, route } = plan;
   Object.assign(c.var.log, { model: model.id, provider: route.provider });
   const record = (usage: Record<string, number>): RequestRecord => ({

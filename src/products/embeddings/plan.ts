@@ -51,7 +51,7 @@ export function embeddingCostMicros(tokens: number, route: EmbeddingRoute): numb
  * provider's request limits, split in input order.
  */
 export function planEmbeddings(request: EmbeddingsInput, env: Env): EmbeddingsPlan {
-  const model = resolveModel(request.model, 'embedding');
+  const model = resolveModel(request.model, 'embedding', env);
   const route = servingRoutes(model, env)[0]!;
   const adapter = adapterOf(route.provider, 'embeddings')!;
   const inputs = normalize(request.input);
@@ -73,7 +73,8 @@ export function planEmbeddings(request: EmbeddingsInput, env: Env): EmbeddingsPl
     parts,
     boundTokens,
     estimateTokens,
-    holdMicros: Math.max(1, embeddingCostMicros(boundTokens, route)),
+    // A free route (a local model priced at 0) holds nothing; any other at least a micro-dollar.
+    holdMicros: route.inputPerMTok === 0 ? 0 : Math.max(1, embeddingCostMicros(boundTokens, route)),
     estimateMicros: embeddingCostMicros(estimateTokens, route),
   };
 }

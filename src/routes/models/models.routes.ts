@@ -30,6 +30,8 @@ export const ModelEntry = z
       display: z.string(),
       tiers: z.record(z.string(), z.number()).optional().openapi({ description: 'Price per quality or resolution tier' }),
     }),
+    demo: z.boolean().optional().openapi({ description: 'true: a demo built into the gateway (`gateway/echo`), free and rate-limited, not a real model' }),
+    description: z.string().optional(),
     qualities: z.array(z.string()).optional(),
     video: z
       .object({

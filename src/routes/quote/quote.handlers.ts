@@ -3,6 +3,7 @@ import { holdFailureError } from '../../accounts/failures';
 import { affordableOutputTokens, tokenCostMicros } from '../../billing/cost';
 import type { AppEnv } from '../../env';
 import { formatUsd } from '../../money';
+import { knowLocalModels } from '../../products/local-models';
 import { priceRequest, type PricedRequest } from '../../products/price-request';
 import type { quote } from './quote.routes';
 
@@ -12,6 +13,8 @@ import type { quote } from './quote.routes';
  */
 export const quoteHandler: RouteHandler<typeof quote, AppEnv> = async (c) => {
   const { path, body } = c.req.valid('json');
+  // A quote of a local model (`local/<id>`) needs the local server's list, as the route itself does.
+  if (typeof body === 'object' && body !== null && 'model' in body) await knowLocalModels(c, [body.model]);
   const priced = await priceRequest(c, path, body);
   if (priced.model) c.var.log.model = priced.model;
   const caller = c.get('caller');

@@ -7,6 +7,7 @@ import type { AppEnv } from '../../../../env';
 import { GatewayError } from '../../../../errors';
 import { providerBaseUrl, providerKey } from '../../../../providers/registry';
 import { sendUpstream } from '../../../../providers/http';
+import { knowLocalModels } from '../../../local-models';
 import { measurePrompt } from '../../estimate';
 import { splitRouting } from '../../routing-schema';
 import { serveChat } from '../../serve';
@@ -24,7 +25,9 @@ const COUNT_TIMEOUT_MS = 30_000;
  * what a translation leaves out beyond the parameter rules joining the announced list.
  */
 export const messagesHandler: RouteHandler<typeof messages, AppEnv> = async (c) => {
-  const { body, announced } = planMessages(c.req.valid('json'), c.env);
+  const input = c.req.valid('json');
+  await knowLocalModels(c, [input.model, ...(input.models ?? [])]);
+  const { body, announced } = planMessages(input, c.env);
   const response = await serveChat(c, MESSAGES, body);
   // Anthropic got the client's betas but those billed above the catalog's prices.
   if (response.headers.get(SERVICE_PROVIDER_HEADER) === MESSAGES.native?.provider && splitBetas(c.req.header('anthropic-beta') ?? null).leftOut.length) announced.push('anthropic-beta');
@@ -47,7 +50,8 @@ export const countTokensHandler: RouteHandler<typeof countTokens, AppEnv> = asyn
   const { body: input } = splitRouting(c.req.valid('json'));
   // The count needs no output cap; the chat shape does.
   const body: MessagesBody = { ...input, max_tokens: input.max_tokens ?? 1 };
-  const model = resolveModel(body.model, 'chat');
+  await knowLocalModels(c, [body.model]);
+  const model = resolveModel(body.model, 'chat', c.env);
   const route = servingRoutes(model, c.env)[0]!;
   if (route.provider !== MESSAGES.native?.provider) return c.json({ input_tokens: measurePrompt(MESSAGES.toChat(body), model).estimate }, 200);
   return anthropicCount(c, input as MessagesBody, route.upstreamId);

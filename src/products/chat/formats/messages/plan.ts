@@ -22,7 +22,7 @@ export interface MessagesPlan {
  */
 export function planMessages(input: MessagesBody, env: Env): MessagesPlan {
   refuseUnpriced(input);
-  const model = resolveModel(input.model, 'chat');
+  const model = resolveModel(input.model, 'chat', env);
   if (firstProvider(model, env, input.models) === MESSAGES.native?.provider) return { body: input, announced: [], native: true };
   const body = input.max_tokens > model.maxOutputTokens ? { ...input, max_tokens: model.maxOutputTokens } : input;
   return { body, announced: translationIssues(body), native: false };
