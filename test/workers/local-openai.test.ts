@@ -65,6 +65,14 @@ describe('a local OpenAI-compatible server as a provider', () => {
     expect(data.some((model) => model.id === 'gateway/echo')).toBe(false);
   });
 
+  it('shows the local models on the catalog page a person reads, before any request named one', async () => {
+    const { res, text } = await send('/models?q=local', ollamaEnv());
+    expect(res.status).toBe(200);
+    const ids = [...text.matchAll(/<td data-label="Model"><code>([^<]+)<\/code>/g)].map((m) => m[1]);
+    expect(ids).toContain('local/llama3.2:1b');
+    expect(ids.every((id) => id!.startsWith('local/'))).toBe(true);
+  });
+
   it('reads vLLM’s max_model_len as the context length and sends LOCAL_OPENAI_API_KEY (base URL written without /v1)', async () => {
     const good = await listed({ ...env, LOCAL_OPENAI_BASE_URL: vllm, LOCAL_OPENAI_API_KEY: LOCAL_VLLM_KEY } as Env);
     expect(good.filter((model) => model.id.startsWith('local/'))).toEqual([expect.objectContaining({ id: 'local/Qwen/Qwen2.5-0.5B-Instruct', type: 'chat', context_length: 4096 })]);

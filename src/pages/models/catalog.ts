@@ -1,3 +1,4 @@
+import { localModels } from '../../catalog/local';
 import { MODELS } from '../../catalog/models';
 import { modelEntry } from '../../catalog/model-entry';
 import type { CatalogModel } from '../../catalog/types';
@@ -24,10 +25,10 @@ export interface CatalogRow {
 
 const CAPABILITY_NAMES = { vision: 'vision', tools: 'tools', pdf: 'PDF', image_edit: 'image edit', streaming: 'streaming' } as const;
 
-/** The catalog, every model of it, filtered by `query` (id, name or maker) and `type`; serving endpoints are those configured here. */
+/** The catalog, every model of it and the local server's, filtered by `query` (id, name or maker) and `type`; serving endpoints are those configured here. */
 export function catalogRows(env: Env, filter: { query: string; type: ModelTypeFilter | null }): CatalogRow[] {
   const words = filter.query.toLowerCase().split(/\s+/).filter(Boolean);
-  return MODELS.flatMap((model) => {
+  return [...MODELS, ...localModels(env)].flatMap((model) => {
     if (filter.type && model.type !== filter.type) return [];
     const haystack = `${model.id} ${model.displayName} ${model.maker}`.toLowerCase();
     if (!words.every((word) => haystack.includes(word))) return [];
