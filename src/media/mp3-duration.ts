@@ -1,4 +1,4 @@
-import type { DurationMeter } from './duration-meter';
+import { durationMeterOf, type DurationMeter } from './duration-meter';
 
 /**
  * Reads an MP3's length from its own frame headers while the file streams past (ISO/IEC 11172-3
@@ -134,16 +134,13 @@ export function mp3DurationMeter(): DurationMeter {
     }
   };
 
-  return {
-    stream: new TransformStream({
-      transform(chunk, controller) {
-        if (stated === undefined) scan(chunk);
-        controller.enqueue(chunk);
-      },
-      flush() {
-        if (stated === undefined && skip === 0) drain(true);
-      },
-    }),
-    seconds: () => (first ? ((stated ?? 0) * first.samples + samples) / first.sampleRate : undefined),
-  };
+  return durationMeterOf(
+    (chunk) => {
+      if (stated === undefined) scan(chunk);
+    },
+    () => (first ? ((stated ?? 0) * first.samples + samples) / first.sampleRate : undefined),
+    () => {
+      if (stated === undefined && skip === 0) drain(true);
+    },
+  );
 }

@@ -6,17 +6,13 @@
  * come before the media data or after it (a file not prepared for streaming).
  */
 
+import { durationMeterOf, type DurationMeter } from './duration-meter';
+
 /** A `moov` box larger than this is not read (the length stays unknown). */
 const MAX_MOOV_BYTES = 16 * 1024 * 1024;
 
-export interface Mp4DurationMeter {
-  /** Passes every chunk on unchanged. */
-  stream: TransformStream<Uint8Array, Uint8Array>;
-  /** The movie's length in seconds once its `mvhd` was read; undefined before, or when it has none. */
-  seconds(): number | undefined;
-}
-
-export function mp4DurationMeter(): Mp4DurationMeter {
+/** Its `seconds()`: the movie's length once its `mvhd` was read; undefined before, or when it has none. */
+export function mp4DurationMeter(): DurationMeter {
   let seconds: number | undefined;
   const header = new Uint8Array(16);
   let headerFilled = 0;
@@ -71,15 +67,12 @@ export function mp4DurationMeter(): Mp4DurationMeter {
     }
   };
 
-  return {
-    stream: new TransformStream({
-      transform(chunk, controller) {
-        if (!stopped) scan(chunk);
-        controller.enqueue(chunk);
-      },
-    }),
-    seconds: () => seconds,
-  };
+  return durationMeterOf(
+    (chunk) => {
+      if (!stopped) scan(chunk);
+    },
+    () => seconds,
+  );
 }
 
 /** The length `mvhd` gives inside a `moov` box's body, in seconds; undefined without one. */

@@ -9,8 +9,9 @@
  *   `file`, `model_id`, `language_code`, `xi-api-key` auth; `{language_code, language_probability, text, words}`.
  * The transcript names the bytes received (`transcript of N bytes`), so a test sees that the whole
  * file arrived. A `language` (or `language_code`) of `zz` answers 500, as a failing upstream.
- * `GET /__recorded` lists what each request carried (fields, file name, type and size).
+ * `GET /__recorded` lists what each request carried (fields, file name, type, size and SHA-256).
  */
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
@@ -19,7 +20,8 @@ export interface ReceivedTranscription {
   path: string;
   contentLength: string | undefined;
   fields: Record<string, string>;
-  file: { name: string; type: string; bytes: number } | null;
+  /** `sha256`: hex, so a test sees the very bytes that arrived. */
+  file: { name: string; type: string; bytes: number; sha256: string } | null;
 }
 
 export interface TranscriptionUpstream {
@@ -73,7 +75,8 @@ export async function startTranscriptionUpstream(keys: { openai: string; groq: s
       return openaiError(res, 400, `Could not parse multipart form: ${String(err)}`);
     }
     const { fields, file } = form;
-    received.push({ path, contentLength: req.headers['content-length'], fields, file: file && { name: file.name, type: file.type, bytes: file.size } });
+    const sha256 = file ? createHash('sha256').update(new Uint8Array(await file.arrayBuffer())).digest('hex') : '';
+    received.push({ path, contentLength: req.headers['content-length'], fields, file: file && { name: file.name, type: file.type, bytes: file.size, sha256 } });
     if (!file) return openaiError(res, 400, 'file is required', 'file');
     const text = `transcript of ${file.size} bytes`;
     if (openaiShaped) {
