@@ -135,7 +135,7 @@ function probeWorkerOptions(config) {
  * registered and credited) or of the probe, each on a new state directory, runs
  * `measure(instance, auth, client)`, then stops it and removes its state. `fresh.cpu`: their CPU seconds.
  */
-export function freshStarter({ client, bundleDir, config, upstreamUrl, stateRoot }) {
+function freshStarter({ client, bundleDir, config, upstreamUrl, stateRoot }) {
   let n = 0;
   const fresh = async (kind, measure) => {
     const label = `fresh-${kind}-${++n}`;
@@ -213,7 +213,7 @@ async function guarded(measure) {
 }
 
 /** One multipart transcription of `totalFrames` MP3 frames, the file part first. */
-export async function gatewayTranscription(gateway, auth, totalFrames) {
+async function gatewayTranscription(gateway, auth, totalFrames) {
   const boundary = '----benchtranscription';
   const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.mp3"\r\nContent-Type: audio/mpeg\r\n\r\n`);
   const tail = Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n--${boundary}--\r\n`);
@@ -274,7 +274,7 @@ async function gatewayVideo(gateway, auth, client) {
 }
 
 /** The minimal Worker's transcription: the PUT into R2, read back and sent to the upstream (`/roundtrip`). */
-export async function probeRoundTrip(probe, bytes, upstreamUrl) {
+async function probeRoundTrip(probe, bytes, upstreamUrl) {
   log(`media: minimal Worker, PUT of ${bytes / MIB} MiB into R2, read back and sent upstream`);
   const meter = memoryMeter(probe.pids);
   const started = Date.now();
@@ -285,7 +285,7 @@ export async function probeRoundTrip(probe, bytes, upstreamUrl) {
   return probeResult(res, bytes, meter, started);
 }
 
-export async function probePut(probe, bytes) {
+async function probePut(probe, bytes) {
   log(`media: minimal Worker, PUT of ${bytes / MIB} MiB into R2`);
   const meter = memoryMeter(probe.pids);
   const started = Date.now();
