@@ -42,13 +42,14 @@ export function multipartBody(fields: [string, string][], file: MultipartFile): 
   const sized = new FixedLengthStream(length);
   void (async () => {
     let writer = sized.writable.getWriter();
+    let reader: ChunkReader | undefined;
     // A call that ends early (aborted, refused) errors both ends: that is the caller's outcome, not an unhandled rejection.
     writer.closed.catch(() => {});
     try {
       await writer.write(head);
       if (file.inspect) {
         // Each piece is read, written and its write awaited before the reader reuses its buffer.
-        const reader = new ChunkReader(file.body);
+        reader = new ChunkReader(file.body);
         for (let chunk = await reader.read(); chunk; chunk = await reader.read()) {
           file.inspect.push(chunk);
           await writer.write(chunk);
@@ -67,7 +68,7 @@ export function multipartBody(fields: [string, string][], file: MultipartFile): 
     } catch (err) {
       // The pipe releases the writable when it fails; only a writer of ours may still hold it.
       await (sized.writable.locked ? writer.abort(err) : sized.writable.abort(err)).catch(() => {});
-      await file.body.cancel(err).catch(() => {});
+      await (reader ? reader.cancel(err) : file.body.cancel(err)).catch(() => {});
     }
   })();
   return { contentType: `multipart/form-data; boundary=${boundary}`, length, body: sized.readable };

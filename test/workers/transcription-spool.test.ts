@@ -49,6 +49,14 @@ async function sentFile(sha256: string): Promise<ReceivedTranscription | undefin
 const hex = async (bytes: Uint8Array) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((b) => b.toString(16).padStart(2, '0')).join('');
 const spooled = async (accountId: string) => (await env.MEDIA.list({ prefix: `uploads/${accountId}/transcriptions/` })).objects.length;
 
+/** `frames` MP3 frames of 144 bytes after `skip` bytes, their payloads filled with bytes that differ from frame to frame (so a piece written twice or out of order shows). */
+function varied(file: Uint8Array, skip = 0): Uint8Array {
+  for (let at = skip, frame = 0; at + 144 <= file.length; at += 144, frame++) {
+    for (let i = 4; i < 144; i++) file[at + i] = (frame * 7 + i) & 0xff;
+  }
+  return file;
+}
+
 /** A multipart body written by hand: a preamble, the file first, the fields after it, then an epilogue. */
 function rawBody(boundary: string, file: Uint8Array, fields: Record<string, string>): Uint8Array {
   const encoder = new TextEncoder();
@@ -65,22 +73,23 @@ function rawBody(boundary: string, file: Uint8Array, fields: Record<string, stri
 describe('a multipart transcription on its way through R2', () => {
   it('copies a body of known length whole and sends upstream exactly its file, read back by range: fields after the file, preamble and epilogue', async () => {
     const agent = await funded('1');
-    const file = mp3File(250, { id3: true });
+    // 14,000 frames (2 MB, 504 s): many reads of the reader's one buffer.
+    const file = varied(mp3File(14_000, { id3: true }), 310);
     const boundary = 'raw-boundary';
     const res = await transcribe(agent.api_key, rawBody(boundary, file, { model: 'whisper-1', response_format: 'json' }), `multipart/form-data; boundary=${boundary}`);
     expect(res.status, await res.clone().text()).toBe(200);
-    expect(await res.json()).toEqual({ text: `transcript of ${file.length} bytes`, usage: { type: 'duration', seconds: 9 } });
+    expect(await res.json()).toEqual({ text: `transcript of ${file.length} bytes`, usage: { type: 'duration', seconds: 504 } });
     expect(await sentFile(await hex(file))).toMatchObject({ fields: { model: 'whisper-1' }, file: { bytes: file.length, name: 'audio.mp3' } });
-    // 9 s at $0.006 a minute.
-    expect(res.headers.get('X-Service-Cost')).toBe('0.000900');
-    expect(1_000_000 - (await balanceMicros(agent.api_key))).toBe(900);
+    // 504 s at $0.006 a minute.
+    expect(res.headers.get('X-Service-Cost')).toBe('0.050400');
+    expect(1_000_000 - (await balanceMicros(agent.api_key))).toBe(50_400);
     expect(await spooled(agent.account_id)).toBe(0);
   });
 
   it('spools a streamed body of unknown length part by part: a 9 MiB MP3 (two R2 parts) arrives whole and is billed by its frames', async () => {
     const agent = await funded('2');
     // 65,536 frames of 144 bytes (9 MiB), 36 ms each: 2,359.296 s, billed 2,360.
-    const file = mp3File(65_536);
+    const file = varied(mp3File(65_536));
     const boundary = 'streamed-boundary';
     const bytes = rawBody(boundary, file, { model: 'whisper-1' });
     let at = 0;
@@ -98,5 +107,21 @@ describe('a multipart transcription on its way through R2', () => {
     expect(res.headers.get('X-Service-Cost')).toBe('0.236000');
     expect(2_000_000 - (await balanceMicros(agent.api_key))).toBe(236_000);
     expect(await spooled(agent.account_id)).toBe(0);
+  });
+
+  it('measures an upload (file_url) on its way upstream through one reused buffer and sends every byte unchanged', async () => {
+    const agent = await funded('1');
+    // 7,000 frames (1 MB, 252 s): its pieces are reads of one buffer, each written before the next read.
+    const file = varied(mp3File(7_000));
+    const ctx = createExecutionContext();
+    const reserve = new Request(`${BASE}/v1/uploads`, { method: 'POST', headers: { Authorization: `Bearer ${agent.api_key}` }, body: JSON.stringify({ content_type: 'audio/mpeg', content_length: file.length }) });
+    const reservation = (await (await app.fetch(reserve, gateway, ctx)).json()) as { public_url: string; key: string };
+    await waitOnExecutionContext(ctx);
+    await env.MEDIA.put(reservation.key, file, { httpMetadata: { contentType: 'audio/mpeg' } });
+    const res = await transcribe(agent.api_key, JSON.stringify({ model: 'whisper-1', file_url: reservation.public_url }), 'application/json');
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(((await res.json()) as { usage: { seconds: number } }).usage.seconds).toBe(252);
+    expect(await sentFile(await hex(file))).toMatchObject({ file: { bytes: file.length } });
+    expect(1_000_000 - (await balanceMicros(agent.api_key))).toBe(25_200);
   });
 });
