@@ -109,6 +109,27 @@ describe('a multipart transcription on its way through R2', () => {
     expect(await spooled(agent.account_id)).toBe(0);
   });
 
+  it('refuses a body whose Content-Length is past 25 MiB and its fields (256 KiB) with 400 naming file, before reading it', async () => {
+    const agent = await funded('1');
+    const boundary = 'big-boundary';
+    const length = 25 * 1024 * 1024 + 256 * 1024 + 1;
+    // The body sends its first bytes, then nothing: only a refusal that reads none of it can answer.
+    const head = rawBody(boundary, mp3File(10), { model: 'whisper-1' }).subarray(0, 200);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(head);
+      },
+    });
+    const ctx = createExecutionContext();
+    const headers = { Authorization: `Bearer ${agent.api_key}`, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(length) };
+    const res = await app.fetch(new Request(`${BASE}/v1/audio/transcriptions`, { method: 'POST', headers, body }), gateway, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { param: string } }).error.param).toBe('file');
+    expect(await spooled(agent.account_id)).toBe(0);
+    expect(await balanceMicros(agent.api_key)).toBe(1_000_000);
+  });
+
   it('measures an upload (file_url) on its way upstream through one reused buffer and sends every byte unchanged', async () => {
     const agent = await funded('1');
     // 7,000 frames (1 MB, 252 s): its pieces are reads of one buffer, each written before the next read.
