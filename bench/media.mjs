@@ -28,6 +28,8 @@ const TARGET_MB = 64;
 /** A 25 MiB MP3 (the transcription cap): 32 kbit/s MPEG-1 Layer III frames of 144 bytes, 6,554 s. */
 const MP3_FRAME = Buffer.concat([Buffer.from([0xff, 0xfb, 0x18, 0xc0]), Buffer.alloc(140)]);
 const TRANSCRIPTION_FRAMES = Math.floor((25 * MIB) / MP3_FRAME.length);
+/** The scaling row's MP3: 5 MiB of the same frames. */
+const SMALL_TRANSCRIPTION_FRAMES = Math.floor((5 * MIB) / MP3_FRAME.length);
 const SAMPLE_MS = 25;
 const IMAGE_BODY = { model: 'openai/gpt-image-1-mini', prompt: 'A lighthouse at dusk, watercolour', quality: 'low' };
 const VIDEO_BODY = { model: 'openai/sora-2', prompt: 'A paper boat on a stream', duration: 4 };
@@ -54,8 +56,14 @@ export async function measureMedia({ client, gateway, passthrough, apiKey, ourPi
     {
       what: `transcription of a 25 MiB MP3 (multipart, measured and spooled to R2, then streamed upstream)`,
       target: true,
-      gateway: await guarded(() => fresh('gateway', gatewayTranscription)),
-      probe: await fresh('probe', (p) => probePut(p, TRANSCRIPTION_FRAMES * MP3_FRAME.length)),
+      gateway: await guarded(() => fresh('gateway', (g, auth) => gatewayTranscription(g, auth, TRANSCRIPTION_FRAMES))),
+      probe: await fresh('probe', (p) => probeRoundTrip(p, TRANSCRIPTION_FRAMES * MP3_FRAME.length, upstreamUrl)),
+    },
+    {
+      what: `transcription of a 5 MiB MP3 (scaling)`,
+      target: false,
+      gateway: await guarded(() => fresh('gateway', (g, auth) => gatewayTranscription(g, auth, SMALL_TRANSCRIPTION_FRAMES))),
+      probe: await fresh('probe', (p) => probeRoundTrip(p, SMALL_TRANSCRIPTION_FRAMES * MP3_FRAME.length, upstreamUrl)),
     },
     { what: `upload of ${SMALL_BYTES / MIB} MiB (scaling)`, target: false, gateway: await fresh('gateway', (g, auth, c) => gatewayUpload(g, auth, c, SMALL_BYTES)), probe: await fresh('probe', (p) => probePut(p, SMALL_BYTES)) },
     { what: `upload of ${TINY_BYTES / MIB} MiB (scaling)`, target: false, gateway: await fresh('gateway', (g, auth, c) => gatewayUpload(g, auth, c, TINY_BYTES)), probe: await fresh('probe', (p) => probePut(p, TINY_BYTES)) },
@@ -101,9 +109,11 @@ export async function measureMedia({ client, gateway, passthrough, apiKey, ourPi
       `(with Content-Length) into R2 (checked: the hosted file serves ${VIDEO_BYTES} bytes); its window includes the polls. Minimal: \`POST /copy?url=\` ` +
       `with the same upstream's \`/v1/videos/{id}/content\` of a video made ready beforehand; the stored sizes are checked.`,
     `- Gateway transcription: one streamed \`POST /v1/audio/transcriptions\` (whisper-1), multipart with the file first as the \`openai\` SDK ` +
-      `sends it, ${TRANSCRIPTION_FRAMES} MP3 frames (${TRANSCRIPTION_FRAMES * MP3_FRAME.length} bytes) written 1 MiB at a time with Content-Length: the gateway ` +
-      `measures the frames and spools the file into R2 as it arrives, holds, then streams it from R2 through a multipart body to the upstream ` +
-      `(checked: the upstream's transcript names every byte); minimal: one PUT of the same size into R2.`,
+      `sends it, ${TRANSCRIPTION_FRAMES} MP3 frames (${TRANSCRIPTION_FRAMES * MP3_FRAME.length} bytes; the scaling row ${SMALL_TRANSCRIPTION_FRAMES}, ` +
+      `${SMALL_TRANSCRIPTION_FRAMES * MP3_FRAME.length} bytes) written 1 MiB at a time with Content-Length: the gateway reads the parts and measures ` +
+      `the frames as the body arrives (into one reused buffer), copying the body into R2 by one \`put\` as it goes, holds, then streams the file ` +
+      `back from R2 by range through a multipart body to the upstream (checked: the upstream's transcript names every byte); minimal: ` +
+      `\`PUT /roundtrip\`, the same bytes piped into R2, read back and piped in a multipart body to the same upstream (checked the same way).`,
     `- Other processes used ${(foreign * 100).toFixed(0)} % of the machine's CPU during the media measurements${foreign > 0.1 ? ' (a busy machine: expect noise).' : '.'}`,
   ].join('\n');
 }
@@ -202,11 +212,12 @@ async function guarded(measure) {
   }
 }
 
-async function gatewayTranscription(gateway, auth) {
+/** One multipart transcription of `totalFrames` MP3 frames, the file part first. */
+async function gatewayTranscription(gateway, auth, totalFrames) {
   const boundary = '----benchtranscription';
   const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.mp3"\r\nContent-Type: audio/mpeg\r\n\r\n`);
   const tail = Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n--${boundary}--\r\n`);
-  const fileBytes = TRANSCRIPTION_FRAMES * MP3_FRAME.length;
+  const fileBytes = totalFrames * MP3_FRAME.length;
   const framesPerChunk = Math.floor(MIB / MP3_FRAME.length);
   const chunk = Buffer.concat(Array.from({ length: framesPerChunk }, () => MP3_FRAME));
   log(`media: gateway, transcription of a ${fileBytes}-byte MP3`);
@@ -224,8 +235,8 @@ async function gatewayTranscription(gateway, auth) {
     req.write(head);
     let frames = 0;
     const write = () => {
-      while (frames < TRANSCRIPTION_FRAMES) {
-        const n = Math.min(framesPerChunk, TRANSCRIPTION_FRAMES - frames);
+      while (frames < totalFrames) {
+        const n = Math.min(framesPerChunk, totalFrames - frames);
         frames += n;
         if (!req.write(n === framesPerChunk ? chunk : chunk.subarray(0, n * MP3_FRAME.length))) return void req.once('drain', write);
       }
@@ -260,6 +271,18 @@ async function gatewayVideo(gateway, auth, client) {
   if (job.status !== 'completed' || !job.url) throw new Error(`video job ${id}: ${JSON.stringify(job).slice(0, 300)}`);
   await expectSize(job.url, VIDEO_BYTES, 'the video');
   return { ...memory, seconds };
+}
+
+/** The minimal Worker's transcription: the PUT into R2, read back and sent to the upstream (`/roundtrip`). */
+async function probeRoundTrip(probe, bytes, upstreamUrl) {
+  log(`media: minimal Worker, PUT of ${bytes / MIB} MiB into R2, read back and sent upstream`);
+  const meter = memoryMeter(probe.pids);
+  const started = Date.now();
+  const url = `${probe.url}/roundtrip?bytes=${bytes}&url=${encodeURIComponent(`${upstreamUrl}/v1/audio/transcriptions`)}`;
+  const res = await send(url, { method: 'PUT', headers: { 'Content-Type': 'audio/mpeg', 'Content-Length': bytes }, bytes });
+  const answer = res.status === 200 ? JSON.parse(res.body.toString('utf8')) : undefined;
+  if (answer?.text !== `transcript of ${bytes} bytes`) throw new Error(`minimal Worker round trip: ${res.status} ${res.body.toString('utf8').slice(0, 300)}`);
+  return probeResult(res, bytes, meter, started);
 }
 
 async function probePut(probe, bytes) {

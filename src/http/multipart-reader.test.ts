@@ -19,7 +19,7 @@ async function readAll(body: ReadableStream<Uint8Array>, boundary: string) {
   const parts: { name: string; filename?: string; contentType?: string; bytes: number[] }[] = [];
   for (let part = await reader.next(); part; part = await reader.next()) {
     const bytes: number[] = [];
-    for await (const chunk of part.body) bytes.push(...chunk);
+    for (let chunk = await part.read(); chunk; chunk = await part.read()) bytes.push(...chunk);
     parts.push({ name: part.name, filename: part.filename, contentType: part.contentType, bytes });
   }
   return parts;
@@ -54,6 +54,43 @@ describe('MultipartReader', () => {
       { name: 'model', filename: undefined, contentType: undefined, bytes: [...new TextEncoder().encode('scribe_v1')] },
       { name: 'file', filename: 'x.wav', contentType: 'audio/wav', bytes: [...FILE] },
     ]);
+  });
+
+  it('hands out the parts of a byte stream (a request body) as views of one buffer it reuses, each part with its offset in the body', async () => {
+    const file = new Uint8Array(300_000).map((_, i) => (i * 7) % 256);
+    const form = new FormData();
+    form.append('file', new File([file], 'big.mp3', { type: 'audio/mpeg' }));
+    form.append('model', 'whisper-1');
+    const request = new Request('https://x.test/', { method: 'POST', body: form });
+    const raw = new Uint8Array(await request.clone().arrayBuffer());
+    const reader = new MultipartReader(request.body!, multipartBoundary(request.headers.get('content-type'))!);
+    const buffers = new Set<ArrayBufferLike>();
+    const got: { name: string; offset: number; bytes: number[] }[] = [];
+    for (let part = await reader.next(); part; part = await reader.next()) {
+      const bytes: number[] = [];
+      for (let chunk = await part.read(); chunk; chunk = await part.read()) {
+        buffers.add(chunk.buffer);
+        for (const byte of chunk) bytes.push(byte);
+      }
+      got.push({ name: part.name, offset: part.offset, bytes });
+    }
+    expect(got.map((p) => p.name)).toEqual(['file', 'model']);
+    expect(got[0]!.bytes).toEqual([...file]);
+    // A 300 KB file in pieces of at most 64 KiB, every one a view of the same buffer: nothing allocated a chunk.
+    expect(buffers.size).toBe(1);
+    for (const part of got) expect([...raw.subarray(part.offset, part.offset + part.bytes.length)]).toEqual(part.bytes);
+  });
+
+  it('gives its tap every raw byte in order, the preamble and the epilogue after the closing delimiter too', async () => {
+    const raw = new TextEncoder().encode('preamble\r\n--b\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n--b--\r\nepilogue');
+    const tapped: number[] = [];
+    const reader = new MultipartReader(pieces(raw, 3), 'b', async (chunk) => {
+      tapped.push(...chunk);
+    });
+    const part = (await reader.next())!;
+    expect(await MultipartReader.text(part, 100)).toBe('whisper-1');
+    expect(await reader.next()).toBeNull();
+    expect(tapped).toEqual([...raw]);
   });
 
   it('refuses a body that ends before its closing boundary', async () => {

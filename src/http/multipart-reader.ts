@@ -1,22 +1,31 @@
+import { ChunkReader, CHUNK_BYTES } from './chunk-reader';
+
 /**
  * Reads a `multipart/form-data` body (RFC 7578) part by part as it streams in, so a 25 MB file
- * part is never held whole: a part's body is a stream the caller reads (or cancels) before asking
- * for the next part. Only the delimiter's length of bytes is kept back between chunks.
+ * part is never held whole: a part's bytes come as views of one buffer the reader reuses (filled
+ * by `ChunkReader`), so the file leaves no garbage behind either. Only the delimiter's length of
+ * bytes is kept back between reads.
  */
 
 export interface MultipartPart {
   name: string;
   filename?: string;
   contentType?: string;
-  /** The part's bytes; read it to its end (or `skip` it) before the next `next()`. */
-  body: ReadableStream<Uint8Array>;
+  /** Where the part's bytes begin in the raw body. */
+  offset: number;
+  /**
+   * The part's next bytes, or null at its end; read to the end (or `skip` it) before the next
+   * `next()`. A view of the reader's buffer: valid until the next read, so copy what you keep.
+   */
+  read(): Promise<Uint8Array | null>;
 }
 
 /** A body that is not the multipart it says it is (a 400 for the caller). */
 export class MalformedMultipart extends Error {}
 
-const CRLF = new Uint8Array([0x0d, 0x0a]);
 const HEADERS_MAX = 8 * 1024;
+/** Unread bytes: a read's worth, and headers of up to HEADERS_MAX waiting for their blank line. */
+const STORE_BYTES = CHUNK_BYTES + HEADERS_MAX + 1024;
 
 /** The boundary a `multipart/form-data` content type names, or null. */
 export function multipartBoundary(contentType: string | null | undefined): string | null {
@@ -26,18 +35,34 @@ export function multipartBoundary(contentType: string | null | undefined): strin
 }
 
 export class MultipartReader {
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #reader: ChunkReader;
   readonly #delimiter: Uint8Array;
-  /** Bytes read but not yet handed on; the body is read as if it began with CRLF, so the first boundary is a delimiter too. */
-  #buffer: Uint8Array = CRLF;
+  /** Bytes read but not yet handed on are `#store[#start, #end)`; the body is read as if it began with CRLF, so the first boundary is a delimiter too. */
+  readonly #store = new Uint8Array(STORE_BYTES);
+  #start = 0;
+  #end = 2;
+  /** The raw body's offset of `#store[#start]` (the CRLF read first is at -2). */
+  #offset = -2;
+  readonly #tap: ((chunk: Uint8Array) => Promise<void>) | undefined;
   #done = false;
   #started = false;
   #ended = false;
   #partOpen = false;
 
-  constructor(body: ReadableStream<Uint8Array>, boundary: string) {
-    this.#reader = body.getReader();
+  /**
+   * `tap` is given every raw byte as it is read, the body's tail after the closing delimiter too
+   * (so a copy of the whole body can be written as it streams); its promise is awaited before
+   * the next read.
+   */
+  constructor(body: ReadableStream<Uint8Array>, boundary: string, tap?: (chunk: Uint8Array) => Promise<void>) {
+    this.#reader = new ChunkReader(body);
+    this.#tap = tap;
+    this.#store.set([0x0d, 0x0a]);
     this.#delimiter = new TextEncoder().encode(`\r\n--${boundary}`);
+  }
+
+  get #buffer(): Uint8Array {
+    return this.#store.subarray(this.#start, this.#end);
   }
 
   /** The next part, or null after the closing delimiter. */
@@ -50,9 +75,15 @@ export class MultipartReader {
     }
     // After a delimiter: `--` closes the body, CRLF opens a part's headers.
     await this.#fill(2);
-    if (this.#buffer[0] === 0x2d && this.#buffer[1] === 0x2d) {
+    if (this.#store[this.#start] === 0x2d && this.#store[this.#start + 1] === 0x2d) {
       this.#ended = true;
-      await this.#reader.cancel().catch(() => {});
+      if (!this.#tap) {
+        await this.#reader.cancel().catch(() => {});
+        return null;
+      }
+      // The epilogue goes to the tap too (and is dropped here).
+      do this.#advance(this.#end - this.#start);
+      while (await this.#pull());
       return null;
     }
     const headers = await this.#headers();
@@ -60,70 +91,69 @@ export class MultipartReader {
     const name = parameter(disposition, 'name');
     if (name === undefined) throw new MalformedMultipart('a part has no Content-Disposition name');
     this.#partOpen = true;
-    const body = new ReadableStream<Uint8Array>({
-      pull: async (controller) => {
-        try {
-          const chunk = await this.#bodyChunk();
-          if (chunk === null) {
-            this.#partOpen = false;
-            controller.close();
-          } else controller.enqueue(chunk);
-        } catch (err) {
-          controller.error(err);
-        }
-      },
-    }, { highWaterMark: 0 });
-    return { name, filename: parameter(disposition, 'filename'), contentType: headers.get('content-type') ?? undefined, body };
+    const read = async () => {
+      if (!this.#partOpen) return null;
+      const chunk = await this.#bodyChunk();
+      if (chunk === null) this.#partOpen = false;
+      return chunk;
+    };
+    return { name, filename: parameter(disposition, 'filename'), contentType: headers.get('content-type') ?? undefined, offset: this.#offset, read };
   }
 
   /** Reads a part's body to its end, discarding it. */
   static async skip(part: MultipartPart): Promise<void> {
-    for await (const _ of part.body);
+    while ((await part.read()) !== null);
   }
 
   /** A part's body as text, refused past `maxBytes`. */
   static async text(part: MultipartPart, maxBytes: number): Promise<string> {
-    const chunks: Uint8Array[] = [];
+    const bytes = new Uint8Array(maxBytes);
     let size = 0;
-    for await (const chunk of part.body) {
+    for (let chunk = await part.read(); chunk; chunk = await part.read()) {
+      if (size + chunk.length > maxBytes) throw new MalformedMultipart(`the ${part.name} field is longer than ${maxBytes} bytes`);
+      bytes.set(chunk, size);
       size += chunk.length;
-      if (size > maxBytes) throw new MalformedMultipart(`the ${part.name} field is longer than ${maxBytes} bytes`);
-      chunks.push(chunk);
     }
-    const bytes = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, at);
-      at += chunk.length;
-    }
-    return new TextDecoder().decode(bytes);
+    return new TextDecoder().decode(bytes.subarray(0, size));
   }
 
+  /** Reads more into the store (after moving what is unread to its start); false at the body's end. */
   async #pull(): Promise<boolean> {
     if (this.#done) return false;
-    const { done, value } = await this.#reader.read();
-    if (done) {
+    if (this.#start > 0) {
+      this.#store.copyWithin(0, this.#start, this.#end);
+      this.#end -= this.#start;
+      this.#start = 0;
+    }
+    const chunk = await this.#reader.read(STORE_BYTES - this.#end);
+    if (chunk === null) {
       this.#done = true;
       return false;
     }
-    const joined = new Uint8Array(this.#buffer.length + value.length);
-    joined.set(this.#buffer);
-    joined.set(value, this.#buffer.length);
-    this.#buffer = joined;
+    // The tap is done with the chunk (a view of the reader's buffer) before the next read.
+    if (this.#tap) await this.#tap(chunk);
+    this.#store.set(chunk, this.#end);
+    this.#end += chunk.length;
     return true;
   }
 
+  #advance(count: number): void {
+    this.#start += count;
+    this.#offset += count;
+  }
+
   async #fill(count: number): Promise<void> {
-    while (this.#buffer.length < count) if (!(await this.#pull())) throw new MalformedMultipart('the body ended inside a part');
+    while (this.#end - this.#start < count) if (!(await this.#pull())) throw new MalformedMultipart('the body ended inside a part');
   }
 
   /** Headers up to the blank line that ends them. */
   async #headers(): Promise<Map<string, string>> {
     for (;;) {
-      const end = indexOf(this.#buffer, HEADER_END, 2);
+      const buffer = this.#buffer;
+      const end = indexOf(buffer, HEADER_END, 2);
       if (end >= 0) {
-        const text = new TextDecoder().decode(this.#buffer.subarray(2, end));
-        this.#buffer = this.#buffer.subarray(end + HEADER_END.length);
+        const text = new TextDecoder().decode(buffer.subarray(2, end));
+        this.#advance(end + HEADER_END.length);
         const headers = new Map<string, string>();
         for (const line of text.split('\r\n')) {
           const colon = line.indexOf(':');
@@ -131,31 +161,26 @@ export class MultipartReader {
         }
         return headers;
       }
-      if (this.#buffer.length > HEADERS_MAX) throw new MalformedMultipart('a part has headers longer than 8 KB');
+      if (buffer.length > HEADERS_MAX) throw new MalformedMultipart('a part has headers longer than 8 KB');
       if (!(await this.#pull())) throw new MalformedMultipart('the body ended inside a part');
     }
   }
 
-  /** The next piece of the current part's body, or null at its closing delimiter (then consumed). */
+  /** The next piece of the current part's body (a view of the store), or null at its closing delimiter (then consumed). */
   async #bodyChunk(): Promise<Uint8Array | null> {
     const delimiter = this.#delimiter;
     for (;;) {
-      const at = indexOf(this.#buffer, delimiter, 0);
+      const buffer = this.#buffer;
+      const at = indexOf(buffer, delimiter, 0);
       if (at === 0) {
-        this.#buffer = this.#buffer.subarray(delimiter.length);
+        this.#advance(delimiter.length);
         return null;
       }
-      if (at > 0) {
-        const piece = this.#buffer.subarray(0, at);
-        this.#buffer = this.#buffer.subarray(at);
-        return piece;
-      }
-      // Keep back what could be the start of a delimiter split across chunks.
-      const safe = this.#buffer.length - (delimiter.length - 1);
-      if (safe > 0) {
-        const piece = this.#buffer.subarray(0, safe);
-        this.#buffer = this.#buffer.subarray(safe);
-        return piece;
+      // Up to a delimiter, or all but what could be the start of one split across reads.
+      const take = at > 0 ? at : buffer.length - (delimiter.length - 1);
+      if (take > 0) {
+        this.#advance(take);
+        return buffer.subarray(0, take);
       }
       if (!(await this.#pull())) throw new MalformedMultipart('the body ended before its closing boundary');
     }

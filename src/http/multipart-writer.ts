@@ -1,3 +1,5 @@
+import { ChunkReader } from './chunk-reader';
+
 /**
  * Writes a `multipart/form-data` body (RFC 7578) around a file that streams: the text fields and
  * the file part's headers first, the file's bytes as they come, then the closing boundary. The
@@ -5,12 +7,19 @@
  * (`FixedLengthStream`) and is never held whole.
  */
 
+/** Reads the file's bytes on their way out; `push` may throw to stop the body there. */
+export interface FileInspector {
+  push(chunk: Uint8Array): void;
+  end(): void;
+}
+
 export interface MultipartFile {
   field: string;
   filename: string;
   contentType: string;
   bytes: number;
   body: ReadableStream<Uint8Array>;
+  inspect?: FileInspector;
 }
 
 export interface MultipartBody {
@@ -32,23 +41,34 @@ export function multipartBody(fields: [string, string][], file: MultipartFile): 
   const length = head.length + file.bytes + tail.length;
   const sized = new FixedLengthStream(length);
   void (async () => {
-    const writer = sized.writable.getWriter();
-    const reader = file.body.getReader();
+    let writer = sized.writable.getWriter();
+    let reader: ChunkReader | undefined;
     // A call that ends early (aborted, refused) errors both ends: that is the caller's outcome, not an unhandled rejection.
     writer.closed.catch(() => {});
-    reader.closed.catch(() => {});
     try {
       await writer.write(head);
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        await writer.write(value);
+      if (file.inspect) {
+        // Each piece is read, written and its write awaited before the reader reuses its buffer.
+        reader = new ChunkReader(file.body);
+        for (let chunk = await reader.read(); chunk; chunk = await reader.read()) {
+          file.inspect.push(chunk);
+          await writer.write(chunk);
+        }
+        file.inspect.end();
+      } else {
+        writer.releaseLock();
+        // A pipe, not a read loop: between two native streams (an R2 body into a FixedLengthStream) the
+        // runtime moves the bytes itself, so no chunk is ever a JavaScript buffer left to the collector.
+        await file.body.pipeTo(sized.writable, { preventClose: true });
+        writer = sized.writable.getWriter();
+        writer.closed.catch(() => {});
       }
       await writer.write(tail);
       await writer.close();
     } catch (err) {
-      await writer.abort(err).catch(() => {});
-      await reader.cancel(err).catch(() => {});
+      // The pipe releases the writable when it fails; only a writer of ours may still hold it.
+      await (sized.writable.locked ? writer.abort(err) : sized.writable.abort(err)).catch(() => {});
+      await (reader ? reader.cancel(err) : file.body.cancel(err)).catch(() => {});
     }
   })();
   return { contentType: `multipart/form-data; boundary=${boundary}`, length, body: sized.readable };

@@ -1,4 +1,4 @@
-import type { DurationMeter } from './duration-meter';
+import { durationMeterOf, type DurationMeter } from './duration-meter';
 
 /**
  * Reads an MP3's length from its own frame headers while the file streams past (ISO/IEC 11172-3
@@ -130,16 +130,11 @@ export function mp3DurationMeter(): DurationMeter {
     }
   };
 
-  return {
-    stream: new TransformStream({
-      transform(chunk, controller) {
-        scan(chunk);
-        controller.enqueue(chunk);
-      },
-      flush() {
-        if (skip === 0) drain(true);
-      },
-    }),
-    seconds: () => (first ? samples / first.sampleRate : undefined),
-  };
+  return durationMeterOf(
+    (chunk) => scan(chunk),
+    () => (first ? samples / first.sampleRate : undefined),
+    () => {
+      if (skip === 0) drain(true);
+    },
+  );
 }

@@ -1,3 +1,4 @@
+import { durationMeterOf, type DurationMeter } from './duration-meter';
 import { movieSeconds, u32 } from './mp4-movie';
 
 /**
@@ -11,15 +12,12 @@ import { movieSeconds, u32 } from './mp4-movie';
 /** A `moov` box larger than this is not read (the length stays unknown). */
 const MAX_MOOV_BYTES = 16 * 1024 * 1024;
 
-export interface Mp4DurationMeter {
-  /** Passes every chunk on unchanged. */
-  stream: TransformStream<Uint8Array, Uint8Array>;
-  /** The movie's length in seconds once its `moov` was read; undefined before, or when it cannot be timed. */
-  seconds(): number | undefined;
-}
-
-/** `audio`: a client's audio file, timed as its decoder plays it (`movieSeconds`); else a provider's rendered video. */
-export function mp4DurationMeter(options: { audio: boolean } = { audio: false }): Mp4DurationMeter {
+/**
+ * Its `seconds()`: the movie's length once its `moov` was read; undefined before, or when it cannot
+ * be timed. `audio`: a client's audio file, timed as its decoder plays it (`movieSeconds`); else a
+ * provider's rendered video.
+ */
+export function mp4DurationMeter(options: { audio: boolean } = { audio: false }): DurationMeter {
   let seconds: number | undefined;
   const header = new Uint8Array(16);
   let headerFilled = 0;
@@ -74,15 +72,12 @@ export function mp4DurationMeter(options: { audio: boolean } = { audio: false })
     }
   };
 
-  return {
-    stream: new TransformStream({
-      transform(chunk, controller) {
-        if (!stopped) scan(chunk);
-        controller.enqueue(chunk);
-      },
-    }),
-    seconds: () => seconds,
-  };
+  return durationMeterOf(
+    (chunk) => {
+      if (!stopped) scan(chunk);
+    },
+    () => seconds,
+  );
 }
 
 function readU64(bytes: Uint8Array, offset: number): number {

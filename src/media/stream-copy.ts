@@ -1,10 +1,8 @@
+import { ChunkReader } from '../http/chunk-reader';
 import { UpstreamStalled } from '../providers/idle';
+import { R2Spool } from './r2-spool';
 
-/**
- * R2 multipart parts must be at least 5 MiB (but the last) and all of one size (but the last,
- * which may be smaller): 8 MiB is the most a copy holds at once.
- */
-export const PART_BYTES = 8 * 1024 * 1024;
+export { PART_BYTES } from './r2-spool';
 
 /** A body that did not have the length it promised: nothing is stored. */
 export class LengthMismatch extends Error {}
@@ -12,9 +10,9 @@ export class LengthMismatch extends Error {}
 /**
  * Streams a body into R2 without holding it whole in memory. Of a known length, one `put` through
  * a `FixedLengthStream` (R2 streams it, and refuses a body of another length: `LengthMismatch`,
- * nothing stored); of unknown length, a multipart upload of `PART_BYTES` parts, the most it holds
- * at once. Returns the stored size. (Locally, Miniflare's R2 stand-in takes about the object's
- * size in memory on a `put` and more on a multipart upload: bench/README.md, the media row.)
+ * nothing stored); of unknown length, an `R2Spool` (a multipart upload of `PART_BYTES` parts, the
+ * most it holds at once). Returns the stored size. (Locally, Miniflare's R2 stand-in takes about
+ * the object's size in memory on a `put` and more on a multipart upload: bench/README.md, the media row.)
  */
 export async function streamIntoR2(
   bucket: R2Bucket,
@@ -38,32 +36,14 @@ export async function streamIntoR2(
     return length;
   }
 
-  const upload = await bucket.createMultipartUpload(key, { httpMetadata: { contentType } });
+  const spool = new R2Spool(bucket, key, contentType);
   try {
-    const parts: R2UploadedPart[] = [];
-    const part = new Uint8Array(PART_BYTES);
-    let filled = 0;
-    let size = 0;
-    // One buffer for every part: a part is sent before the next is filled.
-    const flush = async () => {
-      parts.push(await upload.uploadPart(parts.length + 1, filled === PART_BYTES ? part : part.subarray(0, filled)));
-      filled = 0;
-    };
-    for await (const chunk of body) {
-      size += chunk.length;
-      for (let offset = 0; offset < chunk.length; ) {
-        const take = Math.min(PART_BYTES - filled, chunk.length - offset);
-        part.set(chunk.subarray(offset, offset + take), filled);
-        filled += take;
-        offset += take;
-        if (filled === PART_BYTES) await flush();
-      }
-    }
-    if (filled > 0 || parts.length === 0) await flush();
-    await upload.complete(parts);
-    return size;
+    // A reused buffer, not a new one a chunk: a runtime body leaves nothing to collect.
+    const reader = new ChunkReader(body);
+    for (let chunk = await reader.read(); chunk; chunk = await reader.read()) await spool.write(chunk);
+    return await spool.finish();
   } catch (err) {
-    await upload.abort().catch(() => {});
+    await spool.abort();
     throw err;
   }
 }

@@ -1,4 +1,4 @@
-import type { DurationMeter } from './duration-meter';
+import { durationMeterOf, type DurationMeter } from './duration-meter';
 
 /**
  * Reads a WAV file's length from its own RIFF chunks while it streams past: the `fmt ` chunk's
@@ -75,15 +75,12 @@ export function wavDurationMeter(): DurationMeter {
     }
   };
 
-  return {
-    stream: new TransformStream({
-      transform(chunk, controller) {
-        if (phase !== 'stopped') scan(chunk);
-        controller.enqueue(chunk);
-      },
-    }),
-    seconds: () => (dataBytes === undefined || byteRate === 0 ? undefined : dataBytes / byteRate),
-  };
+  return durationMeterOf(
+    (chunk) => {
+      if (phase !== 'stopped') scan(chunk);
+    },
+    () => (dataBytes === undefined || byteRate === 0 ? undefined : dataBytes / byteRate),
+  );
 }
 
 /** Encodings whose every sample is `bits` wide: PCM, IEEE float, A-law, µ-law, and the extensible header (its subformat names one). */

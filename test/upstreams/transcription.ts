@@ -6,11 +6,14 @@
  *   (the GPT-4o transcribers answer `json` and `text` only), Bearer auth;
  * - Groq the same under `/openai/v1` (https://console.groq.com/docs/speech-to-text);
  * - ElevenLabs `POST /v1/speech-to-text` (https://elevenlabs.io/docs/api-reference/speech-to-text/convert):
- *   `file`, `model_id`, `language_code`, `xi-api-key` auth; `{language_code, language_probability, text, words}`.
+ *   `file`, `model_id`, `language_code`, `xi-api-key` auth; `{language_code, language_probability, text, words}`, each
+ *   word with the `logprob` the official SDK requires; an unknown `model_id` is a 400
+ *   (test/node/provider-sdks.test.ts checks it against @elevenlabs/elevenlabs-js).
  * The transcript names the bytes received (`transcript of N bytes`), so a test sees that the whole
  * file arrived. A `language` (or `language_code`) of `zz` answers 500, as a failing upstream.
- * `GET /__recorded` lists what each request carried (fields, file name, type and size).
+ * `GET /__recorded` lists what each request carried (fields, file name, type, size and SHA-256).
  */
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
@@ -19,7 +22,8 @@ export interface ReceivedTranscription {
   path: string;
   contentLength: string | undefined;
   fields: Record<string, string>;
-  file: { name: string; type: string; bytes: number } | null;
+  /** `sha256`: hex, so a test sees the very bytes that arrived. */
+  file: { name: string; type: string; bytes: number; sha256: string } | null;
 }
 
 export interface TranscriptionUpstream {
@@ -73,7 +77,8 @@ export async function startTranscriptionUpstream(keys: { openai: string; groq: s
       return openaiError(res, 400, `Could not parse multipart form: ${String(err)}`);
     }
     const { fields, file } = form;
-    received.push({ path, contentLength: req.headers['content-length'], fields, file: file && { name: file.name, type: file.type, bytes: file.size } });
+    const sha256 = file ? createHash('sha256').update(new Uint8Array(await file.arrayBuffer())).digest('hex') : '';
+    received.push({ path, contentLength: req.headers['content-length'], fields, file: file && { name: file.name, type: file.type, bytes: file.size, sha256 } });
     if (!file) return openaiError(res, 400, 'file is required', 'file');
     const text = `transcript of ${file.size} bytes`;
     if (openaiShaped) {
@@ -89,11 +94,12 @@ export async function startTranscriptionUpstream(keys: { openai: string; groq: s
       }
       return send(res, 200, model.startsWith('gpt-4o') ? { text, usage: { type: 'tokens', input_tokens: 10, output_tokens: 5, total_tokens: 15 } } : { text, usage: { type: 'duration', seconds: 2 } });
     }
-    if (fields.model_id !== 'scribe_v1') return send(res, 422, { detail: { status: 'invalid_model', message: `Invalid model_id ${fields.model_id}` } });
+    // An unknown id is a 400 in ElevenLabs' `{detail: {status, message}}` (its 422 is FastAPI's list of field errors).
+    if (fields.model_id !== 'scribe_v1') return send(res, 400, { detail: { status: 'invalid_model_id', message: `An invalid ID has been received: '${fields.model_id}'. Make sure to provide a correct one.` } });
     if (fields.language_code === 'zz') return send(res, 500, { detail: { status: 'internal_error', message: 'Transcription failed' } });
     const words = text.split(' ').flatMap((word, i) => [
-      { text: word, start: i * 0.5, end: i * 0.5 + 0.4, type: 'word', speaker_id: 'speaker_0' },
-      { text: ' ', start: i * 0.5 + 0.4, end: i * 0.5 + 0.5, type: 'spacing', speaker_id: 'speaker_0' },
+      { text: word, start: i * 0.5, end: i * 0.5 + 0.4, type: 'word', speaker_id: 'speaker_0', logprob: -0.05 },
+      { text: ' ', start: i * 0.5 + 0.4, end: i * 0.5 + 0.5, type: 'spacing', speaker_id: 'speaker_0', logprob: 0 },
     ]);
     send(res, 200, { language_code: fields.language_code ?? 'eng', language_probability: 0.98, text, words: words.slice(0, -1) });
   });

@@ -36,6 +36,16 @@ export const ELEVENLABS_PRICING = at('https://elevenlabs.io/pricing/api', '2026-
 
 /** ElevenLabs Speech to Text (Scribe) per hour of audio, on the same stored API pricing page. */
 export const ELEVENLABS_STT_PRICING = ELEVENLABS_PRICING;
+/**
+ * Groq's speech-to-text guide, whose model table gives each Whisper's "Cost Per Hour"
+ * (whisper-large-v3 $0.111, whisper-large-v3-turbo $0.04); stored copy read 2026-12-02.
+ */
+export const GROQ_SPEECH_TEXT = at('https://console.groq.com/docs/speech-text', '2026-12-02');
+/**
+ * Together's page of intfloat/multilingual-e5-large-instruct: input $0.02 / 1M tokens, context
+ * 514; stored copy read 2026-12-02 (it also says the model is not on Together's serverless API).
+ */
+export const TOGETHER_E5_PAGE = at('https://www.together.ai/models/multilingual-e5-large-instruct', '2026-12-02');
 /** Groq's model pages carry their price per hour of audio (the 10-second minimum: console.groq.com/docs/speech-to-text). */
 export const groqModelPage = (model: string): PriceSource => at(`https://console.groq.com/docs/model/${model}`, '2026-12-02');
 

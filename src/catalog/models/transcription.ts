@@ -1,5 +1,5 @@
 import type { CatalogModel } from '../types';
-import { ELEVENLABS_STT_PRICING, groqModelPage, OPENAI_PRICING } from './sources';
+import { ELEVENLABS_STT_PRICING, GROQ_SPEECH_TEXT, groqModelPage, OPENAI_PRICING } from './sources';
 
 const MB = 1024 * 1024;
 /** The gateway streams at most 25 MB of audio per request (OpenAI's and Groq's free-tier file limit). */
@@ -11,8 +11,10 @@ const MAX_BYTES = 25 * MB;
  * - OpenAI (developers.openai.com/api/docs/pricing, "Transcription"): whisper-1 and
  *   gpt-4o-transcribe $0.006 / minute, gpt-4o-mini-transcribe $0.003 / minute; the GPT-4o
  *   transcribers take at most 1,500 seconds and answer `json` or `text` only.
- * - Groq (console.groq.com/docs/model/whisper-large-v3 and -turbo): $0.111 and $0.04 / hour,
- *   at least 10 seconds billed per request (console.groq.com/docs/speech-to-text).
+ * - Groq: whisper-large-v3 $0.111 and whisper-large-v3-turbo $0.04 / hour, both confirmed from
+ *   the stored https://console.groq.com/docs/speech-text ("Cost Per Hour") and the turbo's model
+ *   page; at least 10 seconds billed per request, which no stored Groq page states (kept as
+ *   Groq's documented minimum; re-check).
  * - ElevenLabs Scribe v1 (elevenlabs.io/pricing/api): $0.22 / hour.
  */
 export const transcription = [
@@ -56,7 +58,7 @@ export const transcription = [
     released: '2023-11-06',
     maxBytes: MAX_BYTES,
     formats: ['json', 'text', 'verbose_json'],
-    routes: [{ provider: 'groq', upstreamId: 'whisper-large-v3', perHour: 0.111, minimumSeconds: 10, source: groqModelPage('whisper-large-v3') }],
+    routes: [{ provider: 'groq', upstreamId: 'whisper-large-v3', perHour: 0.111, minimumSeconds: 10, source: GROQ_SPEECH_TEXT }],
   },
   {
     type: 'transcription',

@@ -11,31 +11,34 @@ import type { AudioSource } from './source';
 const TRANSCRIPTION_TIMEOUT_MS = 300_000;
 
 /**
- * Streams the audio from R2 to the route's provider, inside a multipart body written around it,
- * through the file's duration reader: the length charged is the one the gateway read from the
- * bytes that went upstream. A file found longer than the model takes is cut off mid-stream and
- * refused (400 naming its field); nothing is ever held whole.
+ * Streams the audio from R2 to the route's provider, inside a multipart body written around it:
+ * the length charged is the one the gateway read from these bytes, as they were spooled (a native
+ * pipe now, no JavaScript chunk) or, for an upload, on their way out through its duration reader.
+ * A file found longer than the model takes is cut off mid-stream and refused (400 naming its
+ * field); nothing is ever held whole.
  */
 export async function transcribe(plan: TranscriptionPlan, audio: AudioSource, env: Env, signal: AbortSignal): Promise<{ answer: TranscriptAnswer; seconds: number | undefined }> {
   const { adapter, target } = adapterTarget(env, plan.route.provider, 'transcription');
-  const object = await env.MEDIA.get(audio.key);
+  const object = await env.MEDIA.get(audio.key, audio.offset > 0 ? { range: { offset: audio.offset, length: audio.bytes } } : undefined);
   if (!object) throw new GatewayError('invalid_request', 'The audio is no longer stored (it may have expired).', { param: audio.param });
   const meter = durationMeter(audio.format);
   const { maxSeconds } = plan.model;
   let tooLong = false;
-  // A file found too long ends the call (the body stops where it is), not the stream with an error.
+  // A file found too long ends the call (the body stops where it is).
   const cut = new AbortController();
-  const limit = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
+  // An upload is measured here, on its way out; audio measured as it was spooled streams as it is.
+  const inspect = audio.seconds !== undefined ? undefined : {
+    push(chunk: Uint8Array) {
+      meter.push(chunk);
       const seconds = meter.seconds();
-      if (tooLong || (maxSeconds !== undefined && seconds !== undefined && seconds > maxSeconds)) {
+      if (maxSeconds !== undefined && seconds !== undefined && seconds > maxSeconds) {
         tooLong = true;
         cut.abort(new DOMException('The audio is longer than the model takes.', 'AbortError'));
-        return new Promise<void>(() => {});
+        throw cut.signal.reason;
       }
-      controller.enqueue(chunk);
     },
-  });
+    end: () => meter.end(),
+  };
   const call = adapter.request(plan.order, target);
   const { contentType, extension } = AUDIO_TYPES[audio.format];
   const body = multipartBody(call.fields, {
@@ -43,7 +46,8 @@ export async function transcribe(plan: TranscriptionPlan, audio: AudioSource, en
     filename: `audio.${extension}`,
     contentType,
     bytes: audio.bytes,
-    body: object.body.pipeThrough(meter.stream).pipeThrough(limit),
+    body: object.body,
+    inspect,
   });
   const outcome = await sendUpstream(
     { url: call.url, headers: { ...call.headers, 'Content-Type': body.contentType }, body: body.body },
@@ -52,5 +56,5 @@ export async function transcribe(plan: TranscriptionPlan, audio: AudioSource, en
   if (tooLong) throw new GatewayError('invalid_request', `The audio lasts more than ${maxSeconds} s; ${plan.model.id} takes at most ${maxSeconds} s.`, { param: audio.param });
   if (!outcome.ok) throw outcome.error;
   const answer = await adapter.answer(outcome.response, plan.order);
-  return { answer, seconds: meter.seconds() };
+  return { answer, seconds: audio.seconds ?? meter.seconds() };
 }
