@@ -69,10 +69,17 @@ function pricing(model: CatalogModel, route: CatalogModel['routes'][number]) {
       return { input: perToken(inputPerMTok), output: 0, unit: 'per_token' as const, display: `$${formatPrice(inputPerMTok)} / 1M input tokens` };
     }
     case 'transcription': {
-      const { perHour, minimumSeconds } = route as TranscriptionRoute;
+      const { perHour, minimumSeconds, tokens } = route as TranscriptionRoute;
       const minimum = minimumSeconds ? `, at least ${minimumSeconds} s per request` : '';
       // USD per second of audio, through the decimal text (0.36 / 3600 gives 0.0001, not 9.999e-5).
-      return { input: 0, output: perSecond(perHour), unit: 'per_second' as const, display: `$${formatPrice(perHour)} / hour of audio${minimum}` };
+      const seconds = { input: 0, output: perSecond(perHour), unit: 'per_second' as const };
+      if (!tokens) return { ...seconds, display: `$${formatPrice(perHour)} / hour of audio${minimum}` };
+      // Billed by the tokens the upstream reports; the hour's price is its audio's estimate.
+      return {
+        ...seconds,
+        tokens: { text_input: perToken(tokens.textInputPerMTok), audio_input: perToken(tokens.audioInputPerMTok), output: perToken(tokens.outputPerMTok) },
+        display: `billed by tokens: $${formatPrice(tokens.audioInputPerMTok)} / 1M audio, $${formatPrice(tokens.textInputPerMTok)} / 1M text in, $${formatPrice(tokens.outputPerMTok)} / 1M out (audio about $${formatPrice(perHour)} / hour)`,
+      };
     }
   }
 }

@@ -242,7 +242,19 @@ export interface TranscriptionRoute {
   perHour: number;
   /** The provider bills at least this many seconds per request (Groq: 10). */
   minimumSeconds?: number;
+  /**
+   * Where the provider bills tokens, not seconds (OpenAI's GPT-4o transcribers), USD per million:
+   * the charge is the tokens its answer reports; `perHour` is then its estimate of the audio's
+   * tokens, which the hold counts beside the prompt and the longest transcript.
+   */
+  tokens?: TranscriptionTokenPrices;
   source: PriceSource;
+}
+
+export interface TranscriptionTokenPrices {
+  textInputPerMTok: number;
+  audioInputPerMTok: number;
+  outputPerMTok: number;
 }
 
 export type TranscriptFormat = 'json' | 'text' | 'verbose_json';
@@ -255,6 +267,8 @@ export interface TranscriptionModel extends ModelBase {
   maxSeconds?: number;
   /** The `response_format` values it answers. */
   formats: TranscriptFormat[];
+  /** The longest transcript it writes, in tokens, where it bills them (`TranscriptionRoute.tokens`). */
+  maxOutputTokens?: number;
   routes: TranscriptionRoute[];
 }
 

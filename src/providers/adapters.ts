@@ -100,8 +100,18 @@ export interface TranscriptionOrder {
   format: TranscriptFormat;
 }
 
-/** A transcript as the gateway answers it: JSON (`json`, `verbose_json`) or plain text (`text`). */
-export type TranscriptAnswer = { json: Record<string, unknown> } | { text: string };
+/** The tokens a transcript was billed, as an upstream that bills tokens reports them. */
+export interface TranscriptTokens {
+  textInput: number;
+  audioInput: number;
+  output: number;
+}
+
+/**
+ * A transcript as the gateway answers it: JSON (`json`, `verbose_json`) or plain text (`text`),
+ * and the tokens the upstream reported billing, where it bills tokens.
+ */
+export type TranscriptAnswer = ({ json: Record<string, unknown> } | { text: string }) & { tokens?: TranscriptTokens };
 
 export interface TranscriptionAdapter {
   /** Whether the upstream takes a `prompt` (else a prompt is a 400 naming it). */

@@ -62,15 +62,15 @@ describe('audio.transcriptions.create with the openai SDK', () => {
     expect(upstream.received.at(-1)).toMatchObject({ fields: { model: 'whisper-1' }, file: { name: 'audio.mp3', bytes: file.length } });
   });
 
-  it('answers response_format text as a string, and verbose_json on Groq, each billed by the WAV header', async () => {
+  it('answers response_format text as a string (billed by the tokens OpenAI reports), and verbose_json on Groq (billed by the WAV header)', async () => {
     const agent = await fundedAgent(gateway.url, ADMIN, '1');
     const client = new OpenAI({ apiKey: agent.apiKey, baseURL: `${gateway.url}/v1` });
     const text = await client.audio.transcriptions.create({ file: await toFile(wavFile(4), 'note.wav'), model: 'openai/gpt-4o-mini-transcribe', response_format: 'text' });
     expect(text).toBe(`transcript of ${wavFile(4).length} bytes`);
     const verbose = await client.audio.transcriptions.create({ file: await toFile(wavFile(12), 'note.wav'), model: 'whisper-large-v3-turbo', response_format: 'verbose_json', language: 'en' });
     expect(verbose).toMatchObject({ task: 'transcribe', text: `transcript of ${wavFile(12).length} bytes` });
-    // 4 s at $0.003 a minute (200), 12 s at $0.04 an hour (133.3, rounded once).
-    expect(micros('1') - micros((await agent.account()).balance_usd)).toBe(200 + 133);
+    // The simulator's 10 audio tokens at $3 and 5 output tokens at $5 per million (55); 12 s at $0.04 an hour (133.3, rounded once).
+    expect(micros('1') - micros((await agent.account()).balance_usd)).toBe(55 + 133);
   });
 
   it('surfaces a file that is not audio as the SDK\'s BadRequestError naming file, nothing charged', async () => {

@@ -60,6 +60,17 @@ async function readForm(req: IncomingMessage): Promise<{ fields: Record<string, 
   return { fields, file };
 }
 
+/**
+ * The GPT-4o transcribers' usage, as OpenAI reports it (type `tokens`, input split into text and
+ * audio): 10 audio tokens, the prompt's text at 4 characters a token, and 5 output tokens, or the
+ * count a `[transcript-tokens=N]` tag in the prompt asks (a model that writes its longest).
+ */
+function tokenUsage(prompt: string | undefined) {
+  const text = prompt ? Math.ceil(prompt.length / 4) : 0;
+  const output = Number(/\[transcript-tokens=(\d+)\]/.exec(prompt ?? '')?.[1] ?? 5);
+  return { type: 'tokens', input_tokens: 10 + text, input_token_details: { text_tokens: text, audio_tokens: 10 }, output_tokens: output, total_tokens: 10 + text + output };
+}
+
 /** The three providers on one server (their paths differ); `apiKey` is each one's key. */
 export async function startTranscriptionUpstream(keys: { openai: string; groq: string; elevenlabs: string }): Promise<TranscriptionUpstream> {
   const received: ReceivedTranscription[] = [];
@@ -92,7 +103,7 @@ export async function startTranscriptionUpstream(keys: { openai: string; groq: s
       if (format === 'verbose_json') {
         return send(res, 200, { task: 'transcribe', language: 'english', duration: 1.5, text, segments: [{ id: 0, seek: 0, start: 0, end: 1.5, text, tokens: [1], temperature: 0, avg_logprob: -0.2, compression_ratio: 1, no_speech_prob: 0 }] });
       }
-      return send(res, 200, model.startsWith('gpt-4o') ? { text, usage: { type: 'tokens', input_tokens: 10, output_tokens: 5, total_tokens: 15 } } : { text, usage: { type: 'duration', seconds: 2 } });
+      return send(res, 200, model.startsWith('gpt-4o') ? { text, usage: tokenUsage(fields.prompt) } : { text, usage: { type: 'duration', seconds: 2 } });
     }
     // An unknown id is a 400 in ElevenLabs' `{detail: {status, message}}` (its 422 is FastAPI's list of field errors).
     if (fields.model_id !== 'scribe_v1') return send(res, 400, { detail: { status: 'invalid_model_id', message: `An invalid ID has been received: '${fields.model_id}'. Make sure to provide a correct one.` } });

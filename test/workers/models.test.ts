@@ -93,6 +93,13 @@ describe('GET /v1/models', () => {
     }
   });
 
+  it("lists the GPT-4o transcribers' token prices, by which they are billed, beside their audio's estimate per second", async () => {
+    const { data } = await listModels(everyProvider);
+    const transcribe = data.find((m) => m.id === 'openai/gpt-4o-transcribe');
+    expect(transcribe?.pricing).toMatchObject({ unit: 'per_second', output: 0.0001, tokens: { text_input: 2.5e-6, audio_input: 6e-6, output: 1e-5 } });
+    expect(data.find((m) => m.id === 'openai/whisper-1')?.pricing).not.toHaveProperty('tokens');
+  });
+
   it('lists embedding models priced per input token, with their sizes and input limit', async () => {
     const { data } = await listModels(everyProvider);
     const small = data.find((m) => m.id === 'openai/text-embedding-3-small');

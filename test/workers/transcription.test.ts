@@ -107,21 +107,47 @@ describe('POST /v1/audio/transcriptions, a file in the request', () => {
   });
 
   it.each([
-    ['a CBR MP3', mp3File(250), 9, 450],
-    ['a VBR MP3 with a Xing header', mp3File(500, { xing: true, vbr: true }), 18, 900],
-    ['a WAV of 7.5 s, billed 8', wavFile(7.5), 8, 400],
-    ['an M4A of 12.25 s, billed 13', m4aFile(12.25), 13, 650],
+    ['a CBR MP3', mp3File(250), 9, 900],
+    ['a VBR MP3 with a Xing header', mp3File(500, { xing: true, vbr: true }), 18, 1800],
+    ['a WAV of 7.5 s, billed 8', wavFile(7.5), 8, 800],
+    ['an M4A of 12.25 s, billed 13', m4aFile(12.25), 13, 1300],
     // Headers that understate the length are never believed: a decoder plays every frame, and the upstream bills it.
-    ['an MP3 whose Xing header states 10 of its 250 frames', new Uint8Array([...mp3File(10, { xing: true }), ...mp3File(240)]), 9, 450],
-    ['an M4A whose headers state 1 ms of its 12.8 s of AAC frames', m4aFile(12.8, { statedSeconds: 0.001 }), 13, 650],
-    ['a WAV whose header states 100 times its byte rate', lyingByteRate(wavFile(7.5)), 8, 400],
-  ])('bills %s by the length a decoder plays, at gpt-4o-mini-transcribe\'s $0.003 a minute', async (_name, file, seconds, cost) => {
+    ['an MP3 whose Xing header states 10 of its 250 frames', new Uint8Array([...mp3File(10, { xing: true }), ...mp3File(240)]), 9, 900],
+    ['an M4A whose headers state 1 ms of its 12.8 s of AAC frames', m4aFile(12.8, { statedSeconds: 0.001 }), 13, 1300],
+    ['a WAV whose header states 100 times its byte rate', lyingByteRate(wavFile(7.5)), 8, 800],
+  ])('bills %s by the length a decoder plays, at whisper-1\'s $0.006 a minute', async (_name, file, seconds, cost) => {
     const agent = await funded();
-    const res = await transcribe(agent.api_key, file, { model: 'openai/gpt-4o-mini-transcribe', language: 'en' });
+    const res = await transcribe(agent.api_key, file, { model: 'openai/whisper-1', language: 'en' });
     expect(res.status, await res.clone().text()).toBe(200);
     expect(((await res.json()) as { usage: { seconds: number } }).usage.seconds).toBe(seconds);
     expect(micros(res.headers.get('X-Service-Cost')!)).toBe(cost);
     expect(micros('1') - micros(await balance(agent.api_key))).toBe(cost);
+  });
+
+  it("bills the GPT-4o transcribers by the tokens OpenAI reports (audio, the prompt's text, the transcript), as OpenAI bills them", async () => {
+    const agent = await funded();
+    const prompt = 'Names: Anthropic, Claude.'.padEnd(40, ' ');
+    const res = await transcribe(agent.api_key, mp3File(250), { model: 'openai/gpt-4o-mini-transcribe', prompt });
+    expect(res.status, await res.clone().text()).toBe(200);
+    // 10 audio tokens at $3, 10 text tokens at $1.25 and 5 output tokens at $5 per million.
+    const usage = ((await res.json()) as { usage: Record<string, unknown> }).usage;
+    expect(usage).toMatchObject({ type: 'tokens', input_token_details: { text_tokens: 10, audio_tokens: 10 }, output_tokens: 5 });
+    expect(micros(res.headers.get('X-Service-Cost')!)).toBe(10 * 3 + Math.round(10 * 1.25 + 5 * 5));
+    expect(micros('1') - micros(await balance(agent.api_key))).toBe(68);
+    // Plain text is asked of OpenAI as JSON, so its tokens are read too.
+    const text = await transcribe(agent.api_key, mp3File(250), { model: 'openai/gpt-4o-transcribe', response_format: 'text' });
+    expect(text.headers.get('Content-Type')).toMatch(/^text\/plain/);
+    expect(micros(text.headers.get('X-Service-Cost')!)).toBe(10 * 6 + 5 * 10);
+  });
+
+  it('holds the longest transcript a GPT-4o transcriber writes beside its audio: a 9 s file that comes back with 2,000 tokens is charged for them', async () => {
+    const agent = await funded();
+    const res = await transcribe(agent.api_key, mp3File(250), { model: 'openai/gpt-4o-transcribe', prompt: '[transcript-tokens=2000]' });
+    expect(res.status, await res.clone().text()).toBe(200);
+    // 10 audio tokens at $6, 6 prompt tokens at $2.50 and 2,000 output tokens at $10 per million: far
+    // past the 9 s at $0.006 a minute (900), which alone would have been the hold and so the most charged.
+    expect(micros(res.headers.get('X-Service-Cost')!)).toBe(Math.round(10 * 6 + 6 * 2.5 + 2000 * 10));
+    expect(micros('1') - micros(await balance(agent.api_key))).toBe(20075);
   });
 
   it('bills Groq Whisper at least 10 s: a 3 s WAV costs 10 s at $0.111 an hour', async () => {

@@ -8,9 +8,12 @@ const MAX_BYTES = 25 * MB;
 /**
  * Speech to text (`POST /v1/audio/transcriptions`), billed per second of audio the gateway
  * measures. Prices per hour (OpenAI's per minute x 60):
- * - OpenAI (developers.openai.com/api/docs/pricing, "Transcription"): whisper-1 and
- *   gpt-4o-transcribe $0.006 / minute, gpt-4o-mini-transcribe $0.003 / minute; the GPT-4o
- *   transcribers take at most 1,500 seconds and answer `json` or `text` only.
+ * - OpenAI (developers.openai.com/api/docs/pricing, "Transcription"): whisper-1 $0.006 / minute.
+ *   The GPT-4o transcribers bill tokens (same page, "Audio tokens" and "Text tokens" per 1M:
+ *   gpt-4o-transcribe audio input $6, text input $2.50, output $10; gpt-4o-mini-transcribe $3,
+ *   $1.25, $5), and their estimates of $0.006 and $0.003 / minute price the audio's tokens alone
+ *   (1,000 a minute): the transcript's output tokens come on top, up to 2,000 (the models' cap),
+ *   and a prompt's text tokens too. They take at most 1,500 seconds and answer `json` or `text`.
  * - Groq: whisper-large-v3 $0.111 and whisper-large-v3-turbo $0.04 / hour, both confirmed from
  *   the stored https://console.groq.com/docs/speech-text ("Cost Per Hour") and the turbo's model
  *   page; at least 10 seconds billed per request, which no stored Groq page states (kept as
@@ -27,7 +30,8 @@ export const transcription = [
     maxBytes: MAX_BYTES,
     maxSeconds: 1500,
     formats: ['json', 'text'],
-    routes: [{ provider: 'openai', upstreamId: 'gpt-4o-transcribe', perHour: 0.36, source: OPENAI_PRICING }],
+    maxOutputTokens: 2000,
+    routes: [{ provider: 'openai', upstreamId: 'gpt-4o-transcribe', perHour: 0.36, tokens: { textInputPerMTok: 2.5, audioInputPerMTok: 6, outputPerMTok: 10 }, source: OPENAI_PRICING }],
   },
   {
     type: 'transcription',
@@ -38,7 +42,8 @@ export const transcription = [
     maxBytes: MAX_BYTES,
     maxSeconds: 1500,
     formats: ['json', 'text'],
-    routes: [{ provider: 'openai', upstreamId: 'gpt-4o-mini-transcribe', perHour: 0.18, source: OPENAI_PRICING }],
+    maxOutputTokens: 2000,
+    routes: [{ provider: 'openai', upstreamId: 'gpt-4o-mini-transcribe', perHour: 0.18, tokens: { textInputPerMTok: 1.25, audioInputPerMTok: 3, outputPerMTok: 5 }, source: OPENAI_PRICING }],
   },
   {
     type: 'transcription',

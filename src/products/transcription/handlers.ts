@@ -6,8 +6,9 @@ import { COST_HEADER, CREDITS_HEADER } from '../../billing/headers';
 import type { AppEnv } from '../../env';
 import { multipartBoundary } from '../../http/multipart-reader';
 import { formatUsd } from '../../money';
+import type { TranscriptTokens } from '../../providers/adapters';
 import { parseBody } from '../route-body';
-import { billedSeconds, checkAudioLimits, holdSeconds, planTranscription, secondsCostMicros, type TranscriptionPlan } from './plan';
+import { billedSeconds, chargeMicros, checkAudioLimits, holdMicros, planTranscription, type TranscriptionPlan } from './plan';
 import { transcriptions } from './routes';
 import { discard, readMultipart, uploadSource, type AudioSource } from './source';
 import { transcribe } from './upstream';
@@ -44,9 +45,9 @@ async function serve(c: Context<AppEnv>, input: TranscriptionInput, audio: Audio
   const plan = planTranscription(input, c.env);
   Object.assign(c.var.log, { model: plan.model.id, provider: plan.route.provider });
   checkAudioLimits(plan, audio.param, audio);
-  const holdMicros = secondsCostMicros(plan.route, holdSeconds(plan, audio.bytes, audio.seconds));
+  const held = holdMicros(plan, audio.bytes, audio.seconds);
   const requestId = c.get('requestId');
-  const ask = { model: plan.model.id, route: 'transcription' as const, minMicros: holdMicros, maxMicros: holdMicros, purpose: `transcription:${plan.model.id}`, ttlMs: TRANSCRIPTION_HOLD_TTL_MS };
+  const ask = { model: plan.model.id, route: 'transcription' as const, minMicros: held, maxMicros: held, purpose: `transcription:${plan.model.id}`, ttlMs: TRANSCRIPTION_HOLD_TTL_MS };
   return withHold(
     c,
     ask,
@@ -56,18 +57,19 @@ async function serve(c: Context<AppEnv>, input: TranscriptionInput, audio: Audio
       const measured = seconds ?? 0;
       checkAudioLimits(plan, audio.param, { bytes: audio.bytes, seconds: measured });
       const billed = billedSeconds(plan.route, measured);
-      const settled = await settle(Math.min(hold.amountMicros, secondsCostMicros(plan.route, measured)), record(requestId, plan, startedAt, billed));
+      const tokens = plan.route.tokens ? answer.tokens : undefined;
+      const settled = await settle(Math.min(hold.amountMicros, chargeMicros(plan, measured, tokens)), record(requestId, plan, startedAt, billed, tokens));
       const headers = { [COST_HEADER]: formatUsd(settled.costMicros), [CREDITS_HEADER]: formatUsd(settled.balanceMicros) };
       if ('text' in answer) return c.text(answer.text, 200, headers);
-      // The usage billed, in OpenAI's shape for audio billed by duration.
-      return c.json({ ...answer.json, usage: { type: 'duration', seconds: billed } }, 200, headers);
+      // The usage billed, in OpenAI's shape: its tokens where they were billed, else the seconds.
+      return c.json({ ...answer.json, ...(!tokens && { usage: { type: 'duration', seconds: billed } }) }, 200, headers);
     },
     () => record(requestId, plan, startedAt, 0),
   );
 }
 
-/** D26: what the request's lookup shows (its unit: seconds of audio billed). */
-function record(requestId: string, plan: TranscriptionPlan, startedAt: number, seconds: number): RequestRecord {
+/** D26: what the request's lookup shows (its units: seconds of audio, and the tokens billed where they were). */
+function record(requestId: string, plan: TranscriptionPlan, startedAt: number, seconds: number, tokens?: TranscriptTokens): RequestRecord {
   return {
     requestId,
     path: '/v1/audio/transcriptions',
@@ -76,6 +78,6 @@ function record(requestId: string, plan: TranscriptionPlan, startedAt: number, s
     startedAt,
     durationMs: Date.now() - startedAt,
     streamed: false,
-    usage: { seconds },
+    usage: { seconds, ...(tokens && { input_tokens: tokens.textInput + tokens.audioInput, audio_input_tokens: tokens.audioInput, output_tokens: tokens.output }) },
   };
 }

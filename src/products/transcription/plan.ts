@@ -4,7 +4,7 @@ import { GatewayError } from '../../errors';
 import { longestSeconds } from '../../media/audio-duration';
 import { MICROS_PER_USD } from '../../money';
 import { adapterOf } from '../../providers/registry';
-import type { TranscriptionOrder } from '../../providers/adapters';
+import type { TranscriptionOrder, TranscriptTokens } from '../../providers/adapters';
 import type { TranscriptionInput } from './request';
 
 export interface TranscriptionPlan {
@@ -40,6 +40,26 @@ export function billedSeconds(route: TranscriptionRoute, seconds: number): numbe
 export function secondsCostMicros(route: TranscriptionRoute, seconds: number): number {
   const microsPerHour = Math.round(route.perHour * MICROS_PER_USD);
   return Math.round((billedSeconds(route, seconds) * microsPerHour) / 3600);
+}
+
+/**
+ * The most a request can be charged (D33): its audio's (`holdSeconds`); where the route bills
+ * tokens, the prompt's bytes as text tokens and the model's longest transcript beside it.
+ */
+export function holdMicros(plan: TranscriptionPlan, bytes: number, measured?: number): number {
+  const audio = secondsCostMicros(plan.route, holdSeconds(plan, bytes, measured));
+  const prices = plan.route.tokens;
+  if (!prices) return audio;
+  // Tokens times USD per million tokens is micro-dollars; a token is at least a byte of the prompt.
+  const text = new TextEncoder().encode(plan.order.prompt ?? '').length * prices.textInputPerMTok + (plan.model.maxOutputTokens ?? 0) * prices.outputPerMTok;
+  return audio + Math.ceil(text);
+}
+
+/** D16: the charge for `seconds` of audio, or for the tokens the upstream reported where the route bills tokens. */
+export function chargeMicros(plan: TranscriptionPlan, seconds: number, tokens: TranscriptTokens | undefined): number {
+  const prices = plan.route.tokens;
+  if (!prices || !tokens) return secondsCostMicros(plan.route, seconds);
+  return Math.round(tokens.textInput * prices.textInputPerMTok + tokens.audioInput * prices.audioInputPerMTok + tokens.output * prices.outputPerMTok);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { BilledPathIn, ProductModule } from '../contract';
 import { bodySchemaOf, parseBody } from '../route-body';
 import { transcriptionHandler } from './handlers';
 import type { TRANSCRIPTION } from './paths';
-import { checkAudioLimits, holdSeconds, planTranscription, secondsCostMicros } from './plan';
+import { checkAudioLimits, holdMicros, planTranscription } from './plan';
 import { transcriptions } from './routes';
 import { uploadSource } from './source';
 import { TranscriptionOptions } from './request';
@@ -23,7 +23,7 @@ export const prices: ProductModule<BilledPathIn<typeof TRANSCRIPTION>>['prices']
     const plan = planTranscription(input, c.env);
     const audio = await uploadSource(c, file_url);
     checkAudioLimits(plan, audio.param, audio);
-    const micros = secondsCostMicros(plan.route, holdSeconds(plan, audio.bytes));
+    const micros = holdMicros(plan, audio.bytes);
     return { model: plan.model.id, worstMicros: micros, minMicros: micros, estimatedMicros: micros };
   },
 };
@@ -37,7 +37,7 @@ function priceForm(form: FormData, env: Env) {
   const file = form.get('file');
   if (!(file instanceof File)) throw new GatewayError('invalid_request', 'A keyless transcription sends its audio as the multipart `file`.', { param: 'file' });
   checkAudioLimits(plan, 'file', { bytes: file.size });
-  const micros = secondsCostMicros(plan.route, holdSeconds(plan, file.size));
+  const micros = holdMicros(plan, file.size);
   return { model: plan.model.id, worstMicros: micros, minMicros: micros, estimatedMicros: micros };
 }
 

@@ -1,5 +1,5 @@
 import { GatewayError } from '../../errors';
-import type { TranscriptionAdapter } from '../adapters';
+import type { TranscriptionAdapter, TranscriptTokens } from '../adapters';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -29,7 +29,24 @@ export function openAIShapedTranscription(): TranscriptionAdapter {
     answer: async (response, order) => {
       const body: unknown = await response.json().catch(() => undefined);
       if (!isObject(body) || typeof body.text !== 'string') throw new GatewayError('provider_error', 'The provider answered a transcript the gateway could not read.');
-      return order.format === 'text' ? { text: body.text } : { json: body };
+      const tokens = billedTokens(body.usage);
+      return { ...(order.format === 'text' ? { text: body.text } : { json: body }), ...(tokens && { tokens }) };
     },
   };
+}
+
+const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.ceil(value) : 0);
+
+/**
+ * The tokens of a `usage` of type `tokens` (the GPT-4o transcribers'): input split into text and
+ * audio where the details say, else all counted as audio (the dearer); undefined for any other
+ * usage (`duration`, none).
+ */
+function billedTokens(usage: unknown): TranscriptTokens | undefined {
+  if (!isObject(usage) || usage.type !== 'tokens') return undefined;
+  const details = isObject(usage.input_token_details) ? usage.input_token_details : undefined;
+  const input = count(usage.input_tokens);
+  const textInput = details ? count(details.text_tokens) : 0;
+  const audioInput = details ? Math.max(count(details.audio_tokens), input - textInput) : input;
+  return { textInput, audioInput, output: count(usage.output_tokens) };
 }
