@@ -5,6 +5,7 @@ export { AccountDurableObject, WebJobDurableObject } from '../durable-objects/cl
 export { FundingWatcherDurableObject } from '../durable-objects/funding-watcher/watcher';
 export { SettlementJournalDurableObject } from '../durable-objects/settlement-journal/journal';
 export { RelayerDurableObject } from '../durable-objects/relayer/relayer';
+export { RouteHealthDurableObject } from '../durable-objects/route-health/route-health';
 
 const app = createApp();
 

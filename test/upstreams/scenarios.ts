@@ -30,6 +30,11 @@ export function scenarioOf(lastUserText: string, provider?: string): Scenario {
   return 'hello';
 }
 
+/** `[retry-after=VALUE]` (seconds or an HTTP date): the `Retry-After` a 429 from the OpenAI-shaped simulator carries (default `1`). */
+export function retryAfterOf(lastUserText: string): string | undefined {
+  return /\[retry-after=([^\]]+)\]/.exec(lastUserText)?.[1];
+}
+
 /** The answer's words: `hello` says these; `slow` says 200 numbered words, one per 50 ms chunk. */
 export const HELLO_WORDS = ['Hello', ' from', ' the', ' simulator', '!'];
 export const SLOW_WORDS = Array.from({ length: 200 }, (_, i) => ` w${i}`);

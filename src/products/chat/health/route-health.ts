@@ -1,0 +1,107 @@
+import type { HealthEvent, HealthView } from '../../../../durable-objects/route-health/route-health';
+import type { ChatRoute } from '../../../catalog/types';
+import type { ProviderId } from '../../../providers/ids';
+import { afterFailure, afterSuccess, breakerConfig, CLOSED, statusOf, verdict, withProbe, type BreakerConfig, type RouteHealth, type RouteStatus } from './breaker';
+
+/**
+ * Route health as this isolate sees it (issue 39, D34). Design: a module-level table, consulted
+ * synchronously by every chat request (a Map lookup per attempt: the healthy path makes no
+ * Durable Object or D1 call); failures, and the success of a route that was not closed, are
+ * applied here at once and reported to the provider's `RouteHealthDurableObject` in `waitUntil`,
+ * whose reply (the provider's state from every isolate) replaces this isolate's copy. A request
+ * also refreshes the copy of its providers at most every `REFRESH_MS`, in `waitUntil`. So
+ * another isolate's open breaker is seen within seconds, a route's own failures at once. Only a
+ * half-open route's probe waits for the object: it grants the slot to one request across isolates.
+ */
+const table = new Map<ProviderId, Map<string, RouteHealth>>();
+const refreshedAt = new Map<ProviderId, number>();
+
+/** How stale an isolate's copy of a provider's routes may get while it serves requests to them. */
+export const REFRESH_MS = 5_000;
+
+/** One chat request's view of route health, and its reports. */
+export interface RouteHealthSession {
+  /**
+   * The attempts in the order they are tried: routes that are open (or half-open with a probe out)
+   * move after every other attempt, in their order, so they are tried only when nothing else
+   * served (never a servable request turned into a failure). A half-open route that would be
+   * called first takes the probe slot (`leaseMs`) from the provider's object; denied, it moves too.
+   */
+  order<T extends { route: ChatRoute }>(attempts: T[], leaseMs: number): Promise<T[]>;
+  /** A call failed in a way that fails over (not a 400, not a client that left). */
+  failed(route: ChatRoute, retryAfterMs?: number): void;
+  /** A call answered. */
+  served(route: ChatRoute): void;
+}
+
+const stubOf = (env: Env, provider: ProviderId) => env.ROUTE_HEALTH.get(env.ROUTE_HEALTH.idFromName(provider));
+const healthOf = (route: ChatRoute) => table.get(route.provider)?.get(route.upstreamId);
+
+function setHealth(route: ChatRoute, health: RouteHealth): void {
+  let routes = table.get(route.provider);
+  if (!routes) table.set(route.provider, (routes = new Map()));
+  routes.set(route.upstreamId, health);
+}
+
+/** The provider's object's state replaces this isolate's copy. */
+function merge(provider: ProviderId, view: HealthView): void {
+  table.set(provider, new Map(Object.entries(view)));
+  refreshedAt.set(provider, Date.now());
+}
+
+/** The session for one request; undefined when the breaker is off (`ROUTE_BREAKER_FAILURES=0`). */
+export function routeHealth(env: Env, waitUntil: (work: Promise<unknown>) => void): RouteHealthSession | undefined {
+  const config = breakerConfig(env);
+  if (!config) return undefined;
+  // A report or a refresh that fails leaves the isolate's own copy in charge.
+  const sync = (provider: ProviderId, view: Promise<HealthView>) => waitUntil(view.then((v) => merge(provider, v)).catch(() => undefined));
+  const report = (route: ChatRoute, event: Omit<HealthEvent, 'upstreamId'>) => sync(route.provider, stubOf(env, route.provider).report([{ upstreamId: route.upstreamId, ...event }], config));
+  return {
+    async order<T extends { route: ChatRoute }>(attempts: T[], leaseMs: number): Promise<T[]> {
+      const now = Date.now();
+      for (const provider of new Set(attempts.map((attempt) => attempt.route.provider))) {
+        if (now - (refreshedAt.get(provider) ?? 0) < REFRESH_MS) continue;
+        refreshedAt.set(provider, now);
+        sync(provider, stubOf(env, provider).view(config));
+      }
+      const called: T[] = [];
+      const moved: T[] = [];
+      for (const attempt of attempts) {
+        const health = healthOf(attempt.route);
+        const seen = health ? verdict(health, now) : 'call';
+        if (seen === 'call' || (seen === 'probe' && called.length === 0 && (await probe(env, attempt.route, health!, leaseMs)))) called.push(attempt);
+        else moved.push(attempt);
+      }
+      return [...called, ...moved];
+    },
+    failed(route, retryAfterMs) {
+      setHealth(route, afterFailure(healthOf(route) ?? CLOSED, config, Date.now(), retryAfterMs));
+      report(route, { outcome: 'failure', ...(retryAfterMs !== undefined && { retryAfterMs }) });
+    },
+    served(route) {
+      const health = healthOf(route);
+      // A closed route's success changes nothing: no report, so a healthy request makes no call.
+      if (!health || health.openUntil === 0) return;
+      setHealth(route, afterSuccess(health));
+      report(route, { outcome: 'success' });
+    },
+  };
+}
+
+/** The probe slot of a half-open route, from the provider's object (this isolate's copy decides if the object cannot be reached). */
+async function probe(env: Env, route: ChatRoute, health: RouteHealth, leaseMs: number): Promise<boolean> {
+  try {
+    const { granted, view } = await stubOf(env, route.provider).claimProbe(route.upstreamId, leaseMs);
+    merge(route.provider, view);
+    return granted;
+  } catch {
+    setHealth(route, withProbe(health, Date.now(), leaseMs));
+    return true;
+  }
+}
+
+/** A route's status for `/v1/models`, from this isolate's copy (up to `REFRESH_MS` behind other isolates'). */
+export function routeStatus(route: ChatRoute, env: Env): RouteStatus {
+  const config: BreakerConfig | null = breakerConfig(env);
+  return config ? statusOf(healthOf(route), config, Date.now()) : 'ok';
+}

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { anthropicUrl, chatUrl, funded, received, routingEnv, send } from './routing-helpers';
+
+/**
+ * A breaker per route (issue 39, D34): after N failures of the kinds that fail over within the
+ * window, a route is skipped for the cool-down (or the upstream's Retry-After), then one probe
+ * decides. The shared runtime runs with the breaker off (vitest.config.mts); these requests pass
+ * an env that turns it on, and each test fails an OpenAI model no other test here (or elsewhere,
+ * with the breaker on) uses, so one test's open breaker never reaches another's.
+ */
+const breakerEnv = (extra: Record<string, string> = {}) =>
+  ({ ...routingEnv, ROUTE_BREAKER_FAILURES: '2', ROUTE_BREAKER_WINDOW_MS: '60000', ROUTE_BREAKER_COOLDOWN_MS: '1000', ROUTE_BREAKER_MAX_COOLDOWN_MS: '2000', ...extra }) as Env;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A request for an OpenAI model with Claude Haiku (Anthropic, healthy) as its fallback, tagged
+ * `tag` and a nonce: the provider that served, and the simulators the nonce reached, in order.
+ */
+async function ask(apiKey: string, model: string, tag = '', env = breakerEnv(), fallback: string[] = ['anthropic/claude-haiku-4-5']) {
+  const nonce = crypto.randomUUID();
+  const res = await send('/v1/chat/completions', apiKey, { model, models: fallback, messages: [{ role: 'user', content: `${tag} ${nonce}` }], max_tokens: 20 }, { env });
+  const calls = [...((await received(chatUrl, nonce)).length > 0 ? ['openai'] : []), ...((await received(anthropicUrl, nonce)).length > 0 ? ['anthropic'] : [])];
+  return { status: res.status, served: res.headers.get('X-Service-Provider'), calls };
+}
+
+const FELL_OVER = { status: 200, served: 'anthropic', calls: ['openai', 'anthropic'] };
+/** OpenAI's route skipped: not called at all. */
+const SKIPPED = { status: 200, served: 'anthropic', calls: ['anthropic'] };
+const BY_OPENAI = { status: 200, served: 'openai', calls: ['openai'] };
+
+/** Fails `model`'s OpenAI route `times` times (each request served by the fallback). */
+async function failRoute(apiKey: string, model: string, times: number, tag = '[fail-openai]', env = breakerEnv()) {
+  for (let i = 0; i < times; i++) expect(await ask(apiKey, model, tag, env)).toEqual(FELL_OVER);
+}
+
+/** `/v1/models`'s status of `model`'s route at `provider`. */
+async function endpointStatus(model: string, provider: string): Promise<string | undefined> {
+  const res = await send('/v1/models', '', undefined, { method: 'GET', env: breakerEnv() });
+  const { data } = (await res.json()) as { data: { id: string; endpoints?: { provider: string; status: string }[] }[] };
+  return data.find((entry) => entry.id === model)?.endpoints?.find((endpoint) => endpoint.provider === provider)?.status;
+}
+
+describe('a route breaker', () => {
+  it('opens after N failures in the window: the next requests go straight to the fallback, without calling the route', async () => {
+    const agent = await funded();
+    await failRoute(agent.api_key, 'openai/gpt-4.1', 2);
+    expect(await ask(agent.api_key, 'openai/gpt-4.1', '[fail-openai]')).toEqual(SKIPPED);
+    // A request that OpenAI would serve skips it too while the breaker is open.
+    expect(await ask(agent.api_key, 'openai/gpt-4.1')).toEqual(SKIPPED);
+  });
+
+  it('counts only failures within the window', async () => {
+    const agent = await funded();
+    const env = breakerEnv({ ROUTE_BREAKER_WINDOW_MS: '500' });
+    await failRoute(agent.api_key, 'openai/o3', 1, '[fail-openai]', env);
+    await sleep(600);
+    // The first failure aged out of the window: this one is the only one in it.
+    await failRoute(agent.api_key, 'openai/o3', 1, '[fail-openai]', env);
+    expect(await ask(agent.api_key, 'openai/o3', '', env)).toEqual(BY_OPENAI);
+    // A second one within it opens the breaker.
+    await failRoute(agent.api_key, 'openai/o3', 1, '[fail-openai]', env);
+    expect(await ask(agent.api_key, 'openai/o3', '', env)).toEqual(SKIPPED);
+  });
+
+  it("does not count a 400 naming the request's own fault", async () => {
+    const agent = await funded();
+    const claude = async (tag: string) => {
+      const res = await send('/v1/chat/completions', agent.api_key, { model: 'anthropic/claude-opus-4-5', models: ['openai/gpt-4o-mini'], messages: [{ role: 'user', content: `${tag} ${crypto.randomUUID()}` }], max_tokens: 20 }, { env: breakerEnv() });
+      return `${res.status} ${res.headers.get('X-Service-Provider')}`;
+    };
+    // The Anthropic simulator answers `[tool]` without tools with a 400: returned, not failed over.
+    for (let i = 0; i < 2; i++) expect(await claude('[tool]')).toBe('400 anthropic');
+    expect(await claude('[fail-anthropic]')).toBe('200 openai');
+    expect(await claude('')).toBe('200 anthropic');
+    // The second failure that fails over opens it.
+    expect(await claude('[fail-anthropic]')).toBe('200 openai');
+    expect(await claude('')).toBe('200 openai');
+  });
+
+  it('half-open after the cool-down: exactly one request probes the route, and its success closes the breaker', async () => {
+    const agent = await funded();
+    await failRoute(agent.api_key, 'openai/gpt-4o', 2);
+    await sleep(1100);
+    const both = await Promise.all([ask(agent.api_key, 'openai/gpt-4o'), ask(agent.api_key, 'openai/gpt-4o')]);
+    expect(both.map((answer) => answer.served).sort()).toEqual(['anthropic', 'openai']);
+    expect(both.find((answer) => answer.served === 'anthropic')).toEqual(SKIPPED);
+    // Closed: the route serves again, first.
+    expect(await ask(agent.api_key, 'openai/gpt-4o')).toEqual(BY_OPENAI);
+  });
+
+  it("the probe's failure opens the breaker again for the cool-down", async () => {
+    const agent = await funded();
+    await failRoute(agent.api_key, 'openai/gpt-5.1', 2);
+    await sleep(1100);
+    expect(await ask(agent.api_key, 'openai/gpt-5.1', '[fail-openai]')).toEqual(FELL_OVER);
+    expect(await ask(agent.api_key, 'openai/gpt-5.1')).toEqual(SKIPPED);
+    await sleep(1100);
+    expect(await ask(agent.api_key, 'openai/gpt-5.1')).toEqual(BY_OPENAI);
+  });
+
+  it("when every attempt's route is open, they are still tried, in order", async () => {
+    const agent = await funded();
+    const sonnet = ['anthropic/claude-sonnet-4-5'];
+    for (let i = 0; i < 2; i++) {
+      expect(await ask(agent.api_key, 'openai/gpt-5.2', '[fail-openai] [fail-anthropic]', breakerEnv(), sonnet)).toEqual({ status: 502, served: 'anthropic', calls: ['openai', 'anthropic'] });
+    }
+    expect(await endpointStatus('openai/gpt-5.2', 'openai')).toBe('down');
+    expect(await endpointStatus('anthropic/claude-sonnet-4-5', 'anthropic')).toBe('down');
+    expect(await ask(agent.api_key, 'openai/gpt-5.2', '', breakerEnv(), sonnet)).toEqual(BY_OPENAI);
+  });
+});
+
+describe("a route breaker and the upstream's Retry-After", () => {
+  it('a Retry-After longer than the cool-down keeps the route skipped until it has passed', async () => {
+    const agent = await funded();
+    await failRoute(agent.api_key, 'openai/gpt-4.1-mini', 2, '[fail-openai=429] [retry-after=2]');
+    await sleep(1300);
+    // Past the 1 s cool-down, within the 2 s the upstream asked for.
+    expect(await ask(agent.api_key, 'openai/gpt-4.1-mini')).toEqual(SKIPPED);
+    await sleep(1000);
+    expect(await ask(agent.api_key, 'openai/gpt-4.1-mini')).toEqual(BY_OPENAI);
+  });
+
+  it('a Retry-After given as an HTTP date is read as the time until it', async () => {
+    const agent = await funded();
+    const date = new Date(Date.now() + 4000).toUTCString();
+    await failRoute(agent.api_key, 'openai/gpt-5-nano', 2, `[fail-openai=429] [retry-after=${date}]`);
+    await sleep(1300);
+    expect(await ask(agent.api_key, 'openai/gpt-5-nano')).toEqual(SKIPPED);
+  });
+
+  it('a Retry-After beyond ROUTE_BREAKER_MAX_COOLDOWN_MS is cut to it', async () => {
+    const agent = await funded();
+    await failRoute(agent.api_key, 'openai/gpt-5-mini', 2, '[fail-openai=429] [retry-after=3600]');
+    await sleep(1300);
+    // Past the 1 s cool-down: the Retry-After holds it, up to the 2 s cap.
+    expect(await ask(agent.api_key, 'openai/gpt-5-mini')).toEqual(SKIPPED);
+    await sleep(1000);
+    expect(await ask(agent.api_key, 'openai/gpt-5-mini')).toEqual(BY_OPENAI);
+  });
+});
+
+describe('/v1/models endpoints status', () => {
+  const openaiStatus = (model: string) => endpointStatus(model, 'openai');
+
+  it('reads ok, then degraded after a failure, down while open, degraded half-open, ok once the probe served', async () => {
+    const agent = await funded();
+    const model = 'openai/gpt-5.4';
+    expect(await openaiStatus(model)).toBe('ok');
+    await failRoute(agent.api_key, model, 1);
+    expect(await openaiStatus(model)).toBe('degraded');
+    await failRoute(agent.api_key, model, 1);
+    expect(await openaiStatus(model)).toBe('down');
+    await sleep(1100);
+    expect(await openaiStatus(model)).toBe('degraded');
+    expect(await ask(agent.api_key, model)).toEqual(BY_OPENAI);
+    expect(await openaiStatus(model)).toBe('ok');
+  });
+});
