@@ -56,10 +56,20 @@ describe('a route breaker', () => {
     await sleep(600);
     // The first failure aged out of the window: this one is the only one in it.
     await failRoute(agent.api_key, 'openai/o3', 1, '[fail-openai]', env);
-    expect(await ask(agent.api_key, 'openai/o3', '', env)).toEqual(BY_OPENAI);
+    expect(await endpointStatus('openai/o3', 'openai')).toBe('degraded');
     // A second one within it opens the breaker.
     await failRoute(agent.api_key, 'openai/o3', 1, '[fail-openai]', env);
     expect(await ask(agent.api_key, 'openai/o3', '', env)).toEqual(SKIPPED);
+  });
+
+  it('counts failures in a row: a success between them starts the count again', async () => {
+    const agent = await funded();
+    await failRoute(agent.api_key, 'openai/gpt-5', 1);
+    expect(await ask(agent.api_key, 'openai/gpt-5')).toEqual(BY_OPENAI);
+    await failRoute(agent.api_key, 'openai/gpt-5', 1);
+    expect(await endpointStatus('openai/gpt-5', 'openai')).toBe('degraded');
+    await failRoute(agent.api_key, 'openai/gpt-5', 1);
+    expect(await ask(agent.api_key, 'openai/gpt-5')).toEqual(SKIPPED);
   });
 
   it("does not count a 400 naming the request's own fault", async () => {
@@ -71,21 +81,33 @@ describe('a route breaker', () => {
     // The Anthropic simulator answers `[tool]` without tools with a 400: returned, not failed over.
     for (let i = 0; i < 2; i++) expect(await claude('[tool]')).toBe('400 anthropic');
     expect(await claude('[fail-anthropic]')).toBe('200 openai');
-    expect(await claude('')).toBe('200 anthropic');
+    // Counted with the 400s, that would be 3 of 2: open.
+    expect(await endpointStatus('anthropic/claude-opus-4-5', 'anthropic')).toBe('degraded');
     // The second failure that fails over opens it.
     expect(await claude('[fail-anthropic]')).toBe('200 openai');
     expect(await claude('')).toBe('200 openai');
   });
 
-  it('half-open after the cool-down: exactly one request probes the route, and its success closes the breaker', async () => {
+  it('half-open after the cool-down: exactly one request probes the route while the others skip it', async () => {
     const agent = await funded();
-    await failRoute(agent.api_key, 'openai/gpt-4o', 2);
+    const env = breakerEnv({ UPSTREAM_TIMEOUT_MS: '800' });
+    await failRoute(agent.api_key, 'openai/gpt-4o', 2, '[fail-openai]', env);
     await sleep(1100);
-    const both = await Promise.all([ask(agent.api_key, 'openai/gpt-4o'), ask(agent.api_key, 'openai/gpt-4o')]);
-    expect(both.map((answer) => answer.served).sort()).toEqual(['anthropic', 'openai']);
-    expect(both.find((answer) => answer.served === 'anthropic')).toEqual(SKIPPED);
-    // Closed: the route serves again, first.
-    expect(await ask(agent.api_key, 'openai/gpt-4o')).toEqual(BY_OPENAI);
+    // The probe hangs until its timeout, so the other requests decide while it is out.
+    const three = await Promise.all([0, 1, 2].map(() => ask(agent.api_key, 'openai/gpt-4o', '[fail-openai=hang]', env)));
+    expect(three.filter((answer) => answer.calls[0] === 'openai')).toEqual([FELL_OVER]);
+    expect(three.filter((answer) => answer.calls[0] !== 'openai')).toEqual([SKIPPED, SKIPPED]);
+  });
+
+  it("the probe's success closes the breaker", async () => {
+    const agent = await funded();
+    await failRoute(agent.api_key, 'openai/gpt-5.5', 2);
+    await sleep(1100);
+    expect(await endpointStatus('openai/gpt-5.5', 'openai')).toBe('degraded');
+    expect(await ask(agent.api_key, 'openai/gpt-5.5')).toEqual(BY_OPENAI);
+    // Closed, not half-open with its slot taken: the next request calls it too.
+    expect(await ask(agent.api_key, 'openai/gpt-5.5')).toEqual(BY_OPENAI);
+    expect(await endpointStatus('openai/gpt-5.5', 'openai')).toBe('ok');
   });
 
   it("the probe's failure opens the breaker again for the cool-down", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterFailure, afterSuccess, breakerConfig, CLOSED, statusOf, verdict, withProbe, type BreakerConfig } from './breaker';
+import { afterFailure, afterSuccess, breakerConfig, CLOSED, statusOf, successMatters, verdict, withProbe, type BreakerConfig } from './breaker';
 
 const config: BreakerConfig = { failures: 3, windowMs: 30_000, coolDownMs: 30_000, maxCoolDownMs: 600_000 };
 const failTimes = (times: number[]) => times.reduce((health, at) => afterFailure(health, config, at), CLOSED);
@@ -10,6 +10,11 @@ describe('a route breaker', () => {
     expect(open.openUntil).toBe(50_000);
     expect(verdict(open, 49_999)).toBe('skip');
     expect(verdict(open, 50_000)).toBe('probe');
+  });
+
+  it('counts failures in a row: a success starts the count again', () => {
+    const twice = failTimes([0, 1]);
+    expect(afterFailure(afterSuccess(twice), config, 2)).toEqual({ failedAt: [2], openUntil: 0, probeUntil: 0 });
   });
 
   it('forgets failures older than the window', () => {
@@ -30,6 +35,13 @@ describe('a route breaker', () => {
     expect(verdict(half, 31_002)).toBe('probe');
     expect(afterSuccess(half)).toEqual(CLOSED);
     expect(afterFailure(half, config, 30_600).openUntil).toBe(60_600);
+  });
+
+  it('a success matters only to a route with failures counted, or not closed', () => {
+    expect(successMatters(undefined)).toBe(false);
+    expect(successMatters(CLOSED)).toBe(false);
+    expect(successMatters(failTimes([0]))).toBe(true);
+    expect(successMatters(failTimes([0, 1, 2]))).toBe(true);
   });
 
   it('reads ok, degraded, down', () => {

@@ -3,8 +3,10 @@
  * isolate's table (`route-health.ts`) and by the provider's health Durable Object, which is the
  * state every isolate converges on.
  *
- * closed: served; failures are counted in a sliding window. `failures` of them within `windowMs`
- * open it for `coolDownMs` (or the upstream's `Retry-After`, up to `maxCoolDownMs`): skipped.
+ * closed: served; failures are counted in a sliding window, and a success starts the count again.
+ * `failures` of them in a row within `windowMs` open it for `coolDownMs` (or the upstream's
+ * `Retry-After`, up to `maxCoolDownMs`): skipped. In a row, because at a thousand requests a second
+ * a plain count in the window would open on a provider failing one request in ten thousand.
  * After the cool-down it is half-open: one request (the probe) is let through while others keep
  * skipping it; the probe's success closes it, its failure opens it again.
  */
@@ -58,9 +60,14 @@ export function afterFailure(health: RouteHealth, config: BreakerConfig, now: nu
   return { ...health, failedAt };
 }
 
-/** An answer from the route: a probe's (or a last resort's) closes it; a closed route keeps its recent failures until they age out. */
-export function afterSuccess(health: RouteHealth): RouteHealth {
-  return health.openUntil > 0 ? CLOSED : health;
+/** An answer from the route: closes it (a probe's, or a last resort's while open), and a closed route's count starts again. */
+export function afterSuccess(_health: RouteHealth): RouteHealth {
+  return CLOSED;
+}
+
+/** Whether a success changes anything: the route is open, half-open, or has failures counted. */
+export function successMatters(health: RouteHealth | undefined): boolean {
+  return health !== undefined && (health.openUntil > 0 || health.failedAt.length > 0);
 }
 
 /** What a request does with the route now: call it, skip it, or probe it (half-open, no probe out). */

@@ -1,12 +1,13 @@
 import type { HealthEvent, HealthView } from '../../../../durable-objects/route-health/route-health';
 import type { ChatRoute } from '../../../catalog/types';
 import type { ProviderId } from '../../../providers/ids';
-import { afterFailure, afterSuccess, breakerConfig, CLOSED, statusOf, verdict, withProbe, type BreakerConfig, type RouteHealth, type RouteStatus } from './breaker';
+import { afterFailure, afterSuccess, breakerConfig, CLOSED, statusOf, successMatters, verdict, withProbe, type BreakerConfig, type RouteHealth, type RouteStatus } from './breaker';
 
 /**
  * Route health as this isolate sees it (issue 39, D34). Design: a module-level table, consulted
  * synchronously by every chat request (a Map lookup per attempt: the healthy path makes no
- * Durable Object or D1 call); failures, and the success of a route that was not closed, are
+ * Durable Object or D1 call); failures, and the success of a route that had failures counted or
+ * was not closed, are
  * applied here at once and reported to the provider's `RouteHealthDurableObject` in `waitUntil`,
  * whose reply (the provider's state from every isolate) replaces this isolate's copy. A request
  * also refreshes the copy of its providers at most every `REFRESH_MS`, in `waitUntil`. So
@@ -15,6 +16,8 @@ import { afterFailure, afterSuccess, breakerConfig, CLOSED, statusOf, verdict, w
  */
 const table = new Map<ProviderId, Map<string, RouteHealth>>();
 const refreshedAt = new Map<ProviderId, number>();
+/** When this isolate last changed a provider's routes itself: an object's answer to an older question is not taken over it. */
+const changedAt = new Map<ProviderId, number>();
 
 /** How stale an isolate's copy of a provider's routes may get while it serves requests to them. */
 export const REFRESH_MS = 5_000;
@@ -41,10 +44,16 @@ function setHealth(route: ChatRoute, health: RouteHealth): void {
   let routes = table.get(route.provider);
   if (!routes) table.set(route.provider, (routes = new Map()));
   routes.set(route.upstreamId, health);
+  changedAt.set(route.provider, Date.now());
 }
 
-/** The provider's object's state replaces this isolate's copy. */
-function merge(provider: ProviderId, view: HealthView): void {
+/**
+ * The provider's object's state, asked at `askedAt`, replaces this isolate's copy, unless the
+ * isolate changed it since (a refresh that was under way when a failure was applied and reported:
+ * the report's own answer follows).
+ */
+function merge(provider: ProviderId, view: HealthView, askedAt: number): void {
+  if (askedAt < (changedAt.get(provider) ?? 0)) return;
   table.set(provider, new Map(Object.entries(view)));
   refreshedAt.set(provider, Date.now());
 }
@@ -54,22 +63,26 @@ export function routeHealth(env: Env, waitUntil: (work: Promise<unknown>) => voi
   const config = breakerConfig(env);
   if (!config) return undefined;
   // A report or a refresh that fails leaves the isolate's own copy in charge.
-  const sync = (provider: ProviderId, view: Promise<HealthView>) => waitUntil(view.then((v) => merge(provider, v)).catch(() => undefined));
-  const report = (route: ChatRoute, event: Omit<HealthEvent, 'upstreamId'>) => sync(route.provider, stubOf(env, route.provider).report([{ upstreamId: route.upstreamId, ...event }], config));
+  const sync = (provider: ProviderId, ask: () => Promise<HealthView>) => {
+    const askedAt = Date.now();
+    waitUntil(ask().then((view) => merge(provider, view, askedAt)).catch(() => undefined));
+  };
+  const report = (route: ChatRoute, event: Omit<HealthEvent, 'upstreamId'>) =>
+    sync(route.provider, () => stubOf(env, route.provider).report([{ upstreamId: route.upstreamId, ...event }], config));
   return {
     async order<T extends { route: ChatRoute }>(attempts: T[], leaseMs: number): Promise<T[]> {
       const now = Date.now();
       for (const provider of new Set(attempts.map((attempt) => attempt.route.provider))) {
         if (now - (refreshedAt.get(provider) ?? 0) < REFRESH_MS) continue;
         refreshedAt.set(provider, now);
-        sync(provider, stubOf(env, provider).view(config));
+        sync(provider, () => stubOf(env, provider).view(config));
       }
       const called: T[] = [];
       const moved: T[] = [];
       for (const attempt of attempts) {
         const health = healthOf(attempt.route);
         const seen = health ? verdict(health, now) : 'call';
-        if (seen === 'call' || (seen === 'probe' && called.length === 0 && (await probe(env, attempt.route, health!, leaseMs)))) called.push(attempt);
+        if (seen === 'call' || (seen === 'probe' && called.length === 0 && (await probe(env, attempt.route, health!, leaseMs)) === 'call')) called.push(attempt);
         else moved.push(attempt);
       }
       return [...called, ...moved];
@@ -80,23 +93,28 @@ export function routeHealth(env: Env, waitUntil: (work: Promise<unknown>) => voi
     },
     served(route) {
       const health = healthOf(route);
-      // A closed route's success changes nothing: no report, so a healthy request makes no call.
-      if (!health || health.openUntil === 0) return;
-      setHealth(route, afterSuccess(health));
+      // A clean route's success changes nothing: no report, so a healthy request makes no call.
+      if (!successMatters(health)) return;
+      setHealth(route, afterSuccess(health!));
       report(route, { outcome: 'success' });
     },
   };
 }
 
-/** The probe slot of a half-open route, from the provider's object (this isolate's copy decides if the object cannot be reached). */
-async function probe(env: Env, route: ChatRoute, health: RouteHealth, leaseMs: number): Promise<boolean> {
+/**
+ * The probe slot of a half-open route, from the provider's object: `call` when granted, or when
+ * the object's state shows the route closed after all (another isolate's probe closed it); this
+ * isolate's copy decides when the object cannot be reached.
+ */
+async function probe(env: Env, route: ChatRoute, health: RouteHealth, leaseMs: number): Promise<'call' | 'skip'> {
+  const askedAt = Date.now();
   try {
     const { granted, view } = await stubOf(env, route.provider).claimProbe(route.upstreamId, leaseMs);
-    merge(route.provider, view);
-    return granted;
+    merge(route.provider, view, askedAt);
+    return granted || verdict(healthOf(route) ?? CLOSED, Date.now()) === 'call' ? 'call' : 'skip';
   } catch {
     setHealth(route, withProbe(health, Date.now(), leaseMs));
-    return true;
+    return 'call';
   }
 }
 
