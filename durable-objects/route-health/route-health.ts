@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import { afterFailure, afterSuccess, CLOSED, verdict, withProbe, type BreakerConfig, type RouteHealth } from '../../src/products/chat/health/breaker';
+import { afterFailure, afterSuccess, CLOSED, verdict, withoutProbe, withProbe, type BreakerConfig, type RouteHealth } from '../../src/products/chat/health/breaker';
 
 /** One provider's routes by upstream model id: those not closed or with failures in their window (absent: closed, clean). */
 export type HealthView = Record<string, RouteHealth>;
@@ -7,7 +7,8 @@ export type HealthView = Record<string, RouteHealth>;
 /** What an isolate saw of one call to a route. */
 export interface HealthEvent {
   upstreamId: string;
-  outcome: 'failure' | 'success';
+  /** `release`: a probe that ended without a verdict gives its slot back. */
+  outcome: 'failure' | 'success' | 'release';
   /** The upstream's `Retry-After`, in ms. */
   retryAfterMs?: number;
 }
@@ -36,7 +37,8 @@ export class RouteHealthDurableObject extends DurableObject<Env> {
     const now = Date.now();
     for (const event of events) {
       const health = this.#routes.get(event.upstreamId) ?? CLOSED;
-      await this.#store(event.upstreamId, event.outcome === 'failure' ? afterFailure(health, config, now, event.retryAfterMs) : afterSuccess(health), config, now);
+      const after = event.outcome === 'failure' ? afterFailure(health, config, now, event.retryAfterMs) : event.outcome === 'success' ? afterSuccess(health) : withoutProbe(health);
+      await this.#store(event.upstreamId, after, config, now);
     }
     return this.view(config);
   }

@@ -33,6 +33,13 @@ async function failRoute(apiKey: string, model: string, times: number, tag = '[f
   for (let i = 0; i < times; i++) expect(await ask(apiKey, model, tag, env)).toEqual(FELL_OVER);
 }
 
+/** A Claude model with GPT-4o mini as its fallback: the answer's status and what served. */
+async function viaClaude(apiKey: string, model: string, tag: string): Promise<string> {
+  const body = { model, models: ['openai/gpt-4o-mini'], messages: [{ role: 'user', content: `${tag} ${crypto.randomUUID()}` }], max_tokens: 20 };
+  const res = await send('/v1/chat/completions', apiKey, body, { env: breakerEnv() });
+  return `${res.status} ${res.headers.get('X-Service-Provider')}`;
+}
+
 /** `/v1/models`'s status of `model`'s route at `provider`. */
 async function endpointStatus(model: string, provider: string): Promise<string | undefined> {
   const res = await send('/v1/models', '', undefined, { method: 'GET', env: breakerEnv() });
@@ -74,10 +81,7 @@ describe('a route breaker', () => {
 
   it("does not count a 400 naming the request's own fault", async () => {
     const agent = await funded();
-    const claude = async (tag: string) => {
-      const res = await send('/v1/chat/completions', agent.api_key, { model: 'anthropic/claude-opus-4-5', models: ['openai/gpt-4o-mini'], messages: [{ role: 'user', content: `${tag} ${crypto.randomUUID()}` }], max_tokens: 20 }, { env: breakerEnv() });
-      return `${res.status} ${res.headers.get('X-Service-Provider')}`;
-    };
+    const claude = (tag: string) => viaClaude(agent.api_key, 'anthropic/claude-opus-4-5', tag);
     // The Anthropic simulator answers `[tool]` without tools with a 400: returned, not failed over.
     for (let i = 0; i < 2; i++) expect(await claude('[tool]')).toBe('400 anthropic');
     expect(await claude('[fail-anthropic]')).toBe('200 openai');
@@ -108,6 +112,16 @@ describe('a route breaker', () => {
     // Closed, not half-open with its slot taken: the next request calls it too.
     expect(await ask(agent.api_key, 'openai/gpt-5.5')).toEqual(BY_OPENAI);
     expect(await endpointStatus('openai/gpt-5.5', 'openai')).toBe('ok');
+  });
+
+  it('a probe that ends without a verdict (a 400) gives its slot back: the next request probes', async () => {
+    const agent = await funded();
+    const claude = (tag: string) => viaClaude(agent.api_key, 'anthropic/claude-opus-4-6', tag);
+    for (let i = 0; i < 2; i++) expect(await claude('[fail-anthropic]')).toBe('200 openai');
+    await sleep(1100);
+    // The Anthropic simulator answers `[tool]` without tools with a 400: the probe's answer says nothing of the route.
+    expect(await claude('[tool]')).toBe('400 anthropic');
+    expect(await claude('')).toBe('200 anthropic');
   });
 
   it("the probe's failure opens the breaker again for the cool-down", async () => {

@@ -54,6 +54,16 @@ export class DispatchFailed extends Error {
   }
 }
 
+export interface DispatchOptions<Body> {
+  env: Env;
+  signal: AbortSignal;
+  maxTokensFor: (attempt: Attempt) => number | null;
+  guard: () => GuardOptions;
+  native?: NativeCall<Body>;
+  /** Route health (the breaker): orders the attempts and hears each call's outcome; absent when off. */
+  health?: RouteHealthSession;
+}
+
 /**
  * Whether a failed call moves on to the next attempt (D34): no answer (timeout, refused), a 429 or
  * a 5xx, and a 401, 402 or 403 (the provider's own account is dry or its key revoked). A 400 (the
@@ -76,27 +86,31 @@ const ATTEMPT_BUDGET_CALLS = 2;
  * (`movesOn`). A stream's headers are its first byte: once they are returned, there is no switch.
  * Parameter rules are those of the route that is called; its output cap that of its model's plan.
  */
-export async function dispatchChat<Body>(
-  request: ChatRequest,
-  attempts: Attempt[],
-  options: {
-    env: Env;
-    signal: AbortSignal;
-    maxTokensFor: (attempt: Attempt) => number | null;
-    guard: () => GuardOptions;
-    native?: NativeCall<Body>;
-    /** Route health (the breaker): orders the attempts and hears each call's outcome; absent when off. */
-    health?: RouteHealthSession;
-  },
-): Promise<Dispatched> {
-  let lastError: GatewayError | undefined;
-  let last: Attempt | undefined;
-  const records: AttemptRecord[] = [];
+export async function dispatchChat<Body>(request: ChatRequest, attempts: Attempt[], options: DispatchOptions<Body>): Promise<Dispatched> {
   const started = Date.now();
   const callTimeoutMs = Number(options.env.UPSTREAM_TIMEOUT_MS) || (request.stream === true ? upstreamIdleMs(options.env) : DEFAULT_NON_STREAMED_TIMEOUT_MS);
   const { health } = options;
   // Open routes last; a half-open one called first holds the probe slot for as long as the request may wait.
   const ordered = health ? await health.order(attempts, ATTEMPT_BUDGET_CALLS * callTimeoutMs) : attempts;
+  try {
+    return await callInOrder(request, ordered, options, { started, callTimeoutMs });
+  } finally {
+    // A probe slot taken and given no verdict (a 400, a client that left) goes back.
+    health?.release();
+  }
+}
+
+/** `dispatchChat`'s loop over the attempts, in the order route health gave them. */
+async function callInOrder<Body>(
+  request: ChatRequest,
+  ordered: Attempt[],
+  options: DispatchOptions<Body>,
+  { started, callTimeoutMs }: { started: number; callTimeoutMs: number },
+): Promise<Dispatched> {
+  const { health } = options;
+  let lastError: GatewayError | undefined;
+  let last: Attempt | undefined;
+  const records: AttemptRecord[] = [];
   for (const attempt of ordered) {
     // Up to 6 attempts, but hanging ones share one budget: no more waiting than two timeouts.
     const timeoutMs = Math.min(callTimeoutMs, ATTEMPT_BUDGET_CALLS * callTimeoutMs - (Date.now() - started));

@@ -82,6 +82,11 @@ export function withProbe(health: RouteHealth, now: number, leaseMs: number): Ro
   return { ...health, probeUntil: now + leaseMs };
 }
 
+/** The probe slot given back by a probe that ended without a verdict (its client left, a 400): the next request probes. */
+export function withoutProbe(health: RouteHealth): RouteHealth {
+  return { ...health, probeUntil: 0 };
+}
+
 /** `/v1/models`'s status: `down` while open, `degraded` half-open or with failures in the window, else `ok`. */
 export function statusOf(health: RouteHealth | undefined, config: BreakerConfig, now: number): RouteStatus {
   if (!health) return 'ok';

@@ -1,7 +1,7 @@
 import type { HealthEvent, HealthView } from '../../../../durable-objects/route-health/route-health';
 import type { ChatRoute } from '../../../catalog/types';
 import type { ProviderId } from '../../../providers/ids';
-import { afterFailure, afterSuccess, breakerConfig, CLOSED, statusOf, successMatters, verdict, withProbe, type BreakerConfig, type RouteHealth, type RouteStatus } from './breaker';
+import { afterFailure, afterSuccess, breakerConfig, CLOSED, statusOf, successMatters, verdict, withoutProbe, withProbe, type BreakerConfig, type RouteHealth, type RouteStatus } from './breaker';
 
 /**
  * Route health as this isolate sees it (issue 39, D34). Design: a module-level table, consulted
@@ -35,6 +35,8 @@ export interface RouteHealthSession {
   failed(route: ChatRoute, retryAfterMs?: number): void;
   /** A call answered. */
   served(route: ChatRoute): void;
+  /** The request is done: a probe slot it took and gave no verdict for (its client left, a 400) is given back. */
+  release(): void;
 }
 
 const stubOf = (env: Env, provider: ProviderId) => env.ROUTE_HEALTH.get(env.ROUTE_HEALTH.idFromName(provider));
@@ -69,6 +71,8 @@ export function routeHealth(env: Env, waitUntil: (work: Promise<unknown>) => voi
   };
   const report = (route: ChatRoute, event: Omit<HealthEvent, 'upstreamId'>) =>
     sync(route.provider, () => stubOf(env, route.provider).report([{ upstreamId: route.upstreamId, ...event }], config));
+  // The probe slots this request holds, until its call gives a verdict.
+  const probing = new Set<ChatRoute>();
   return {
     async order<T extends { route: ChatRoute }>(attempts: T[], leaseMs: number): Promise<T[]> {
       const now = Date.now();
@@ -81,40 +85,52 @@ export function routeHealth(env: Env, waitUntil: (work: Promise<unknown>) => voi
       const moved: T[] = [];
       for (const attempt of attempts) {
         const health = healthOf(attempt.route);
-        const seen = health ? verdict(health, now) : 'call';
-        if (seen === 'call' || (seen === 'probe' && called.length === 0 && (await probe(env, attempt.route, health!, leaseMs)) === 'call')) called.push(attempt);
-        else moved.push(attempt);
+        let seen = health ? verdict(health, now) : 'call';
+        if (seen === 'probe') seen = called.length === 0 ? await probe(env, attempt.route, health!, leaseMs) : 'skip';
+        if (seen === 'probe') probing.add(attempt.route);
+        if (seen === 'skip') moved.push(attempt);
+        else called.push(attempt);
       }
       return [...called, ...moved];
     },
     failed(route, retryAfterMs) {
+      probing.delete(route);
       setHealth(route, afterFailure(healthOf(route) ?? CLOSED, config, Date.now(), retryAfterMs));
       report(route, { outcome: 'failure', ...(retryAfterMs !== undefined && { retryAfterMs }) });
     },
     served(route) {
+      probing.delete(route);
       const health = healthOf(route);
       // A clean route's success changes nothing: no report, so a healthy request makes no call.
       if (!successMatters(health)) return;
       setHealth(route, afterSuccess(health!));
       report(route, { outcome: 'success' });
     },
+    release() {
+      for (const route of probing) {
+        setHealth(route, withoutProbe(healthOf(route) ?? CLOSED));
+        report(route, { outcome: 'release' });
+      }
+      probing.clear();
+    },
   };
 }
 
 /**
- * The probe slot of a half-open route, from the provider's object: `call` when granted, or when
- * the object's state shows the route closed after all (another isolate's probe closed it); this
- * isolate's copy decides when the object cannot be reached.
+ * The probe slot of a half-open route, from the provider's object: `probe` when granted, `call`
+ * when the object's state shows the route closed after all (another isolate's probe closed it),
+ * else `skip`; this isolate's copy decides when the object cannot be reached.
  */
-async function probe(env: Env, route: ChatRoute, health: RouteHealth, leaseMs: number): Promise<'call' | 'skip'> {
+async function probe(env: Env, route: ChatRoute, health: RouteHealth, leaseMs: number): Promise<'probe' | 'call' | 'skip'> {
   const askedAt = Date.now();
   try {
     const { granted, view } = await stubOf(env, route.provider).claimProbe(route.upstreamId, leaseMs);
     merge(route.provider, view, askedAt);
-    return granted || verdict(healthOf(route) ?? CLOSED, Date.now()) === 'call' ? 'call' : 'skip';
+    if (granted) return 'probe';
+    return verdict(healthOf(route) ?? CLOSED, Date.now()) === 'call' ? 'call' : 'skip';
   } catch {
     setHealth(route, withProbe(health, Date.now(), leaseMs));
-    return 'call';
+    return 'probe';
   }
 }
 
