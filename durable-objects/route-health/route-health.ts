@@ -37,7 +37,7 @@ export class RouteHealthDurableObject extends DurableObject<Env> {
     const now = Date.now();
     for (const event of events) {
       const health = this.#routes.get(event.upstreamId) ?? CLOSED;
-      const after = event.outcome === 'failure' ? afterFailure(health, config, now, event.retryAfterMs) : event.outcome === 'success' ? afterSuccess(health) : withoutProbe(health);
+      const after = event.outcome === 'failure' ? afterFailure(health, config, now, event.retryAfterMs) : event.outcome === 'success' ? afterSuccess() : withoutProbe(health);
       await this.#store(event.upstreamId, after, config, now);
     }
     return this.view(config);

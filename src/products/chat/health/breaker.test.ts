@@ -14,7 +14,7 @@ describe('a route breaker', () => {
 
   it('counts failures in a row: a success starts the count again', () => {
     const twice = failTimes([0, 1]);
-    expect(afterFailure(afterSuccess(twice), config, 2)).toEqual({ failedAt: [2], openUntil: 0, probeUntil: 0 });
+    expect(afterFailure(afterSuccess(), config, 2)).toEqual({ failedAt: [2], openUntil: 0, probeUntil: 0 });
   });
 
   it('forgets failures older than the window', () => {
@@ -33,7 +33,7 @@ describe('a route breaker', () => {
     const half = withProbe(failTimes([0, 1, 2]), 30_002, 1_000);
     expect(verdict(half, 30_500)).toBe('skip');
     expect(verdict(half, 31_002)).toBe('probe');
-    expect(afterSuccess(half)).toEqual(CLOSED);
+    expect(afterSuccess()).toEqual(CLOSED);
     expect(afterFailure(half, config, 30_600).openUntil).toBe(60_600);
   });
 

@@ -61,7 +61,7 @@ export function afterFailure(health: RouteHealth, config: BreakerConfig, now: nu
 }
 
 /** An answer from the route: closes it (a probe's, or a last resort's while open), and a closed route's count starts again. */
-export function afterSuccess(_health: RouteHealth): RouteHealth {
+export function afterSuccess(): RouteHealth {
   return CLOSED;
 }
 

@@ -6,13 +6,14 @@ import { afterFailure, afterSuccess, breakerConfig, CLOSED, statusOf, successMat
 /**
  * Route health as this isolate sees it (issue 39, D34). Design: a module-level table, consulted
  * synchronously by every chat request (a Map lookup per attempt: the healthy path makes no
- * Durable Object or D1 call); failures, and the success of a route that had failures counted or
- * was not closed, are
- * applied here at once and reported to the provider's `RouteHealthDurableObject` in `waitUntil`,
- * whose reply (the provider's state from every isolate) replaces this isolate's copy. A request
- * also refreshes the copy of its providers at most every `REFRESH_MS`, in `waitUntil`. So
- * another isolate's open breaker is seen within seconds, a route's own failures at once. Only a
- * half-open route's probe waits for the object: it grants the slot to one request across isolates.
+ * Durable Object or D1 call). Failures, and the success of a route that had failures counted or
+ * was not closed, are applied here at once and reported to the provider's
+ * `RouteHealthDurableObject` in `waitUntil`, whose reply (the provider's state from every
+ * isolate) replaces this isolate's copy. A request also refreshes the copy of its providers at
+ * most every `REFRESH_MS`, in `waitUntil`. So another isolate's open breaker is seen within
+ * seconds, a route's own failures at once. Only a half-open route's probe waits for the object:
+ * it grants the slot to one request across isolates (isolate-local slots would let every isolate
+ * send a probe, each paying a hanging provider's timeout).
  */
 const table = new Map<ProviderId, Map<string, RouteHealth>>();
 const refreshedAt = new Map<ProviderId, number>();
@@ -86,7 +87,7 @@ export function routeHealth(env: Env, waitUntil: (work: Promise<unknown>) => voi
       for (const attempt of attempts) {
         const health = healthOf(attempt.route);
         let seen = health ? verdict(health, now) : 'call';
-        if (seen === 'probe') seen = called.length === 0 ? await probe(env, attempt.route, health!, leaseMs) : 'skip';
+        if (seen === 'probe' && health) seen = called.length === 0 ? await probe(env, attempt.route, health, leaseMs) : 'skip';
         if (seen === 'probe') probing.add(attempt.route);
         if (seen === 'skip') moved.push(attempt);
         else called.push(attempt);
@@ -100,10 +101,9 @@ export function routeHealth(env: Env, waitUntil: (work: Promise<unknown>) => voi
     },
     served(route) {
       probing.delete(route);
-      const health = healthOf(route);
       // A clean route's success changes nothing: no report, so a healthy request makes no call.
-      if (!successMatters(health)) return;
-      setHealth(route, afterSuccess(health!));
+      if (!successMatters(healthOf(route))) return;
+      setHealth(route, afterSuccess());
       report(route, { outcome: 'success' });
     },
     release() {
