@@ -4,9 +4,11 @@ import { anthropicUrl, chatUrl, funded, received, routingEnv, send } from './rou
 /**
  * A breaker per route (issue 39, D34): after N failures of the kinds that fail over within the
  * window, a route is skipped for the cool-down (or the upstream's Retry-After), then one probe
- * decides. The shared runtime runs with the breaker off (vitest.config.mts); these requests pass
- * an env that turns it on, and each test fails an OpenAI model no other test here (or elsewhere,
- * with the breaker on) uses, so one test's open breaker never reaches another's.
+ * decides. The shared runtime runs with the breaker off (vitest.config.mts), so other files'
+ * failing routes record nothing and consult nothing; these requests pass an env that turns it on
+ * (2 failures, 1 s cool-down: real time, no clock mocked), and each test fails a route (an OpenAI
+ * or Claude model) no other test fails, while the fallbacks only ever answer, so one test's
+ * breaker never reaches another's.
  */
 const breakerEnv = (extra: Record<string, string> = {}) =>
   ({ ...routingEnv, ROUTE_BREAKER_FAILURES: '2', ROUTE_BREAKER_WINDOW_MS: '60000', ROUTE_BREAKER_COOLDOWN_MS: '1000', ROUTE_BREAKER_MAX_COOLDOWN_MS: '2000', ...extra }) as Env;
