@@ -96,7 +96,7 @@ describe('a route breaker', () => {
 
   it('half-open after the cool-down: exactly one request probes the route while the others skip it', async () => {
     const agent = await funded();
-    const env = breakerEnv({ UPSTREAM_TIMEOUT_MS: '800' });
+    const env = breakerEnv({ UPSTREAM_TIMEOUT_MS: '1500' });
     await failRoute(agent.api_key, 'openai/gpt-4o', 2, '[fail-openai]', env);
     await sleep(1100);
     // The probe hangs until its timeout, so the other requests decide while it is out.
