@@ -10,8 +10,8 @@ const FAILURES: Record<string, Scenario> = { '401': 'error401', '402': 'error402
  * `[402]` (the provider's own account ran dry) and `[401]` (its key was revoked) fail every
  * simulator; `[fail-<provider>]` fails only the simulator playing that provider (`openai`,
  * `anthropic`, `gemini`, or an OpenAI-shaped one's `name`) with a 500, `[fail-<provider>=402]`
- * with that status (401, 402, 429 or 500), `[fail-<provider>=hang]` hangs it (`hang`), so a test can
- * fail over from one provider to another.
+ * with that status (401, 402, 429 or 500), `[fail-<provider>=hang]` hangs it (`hang`: the OpenAI-shaped
+ * simulators), so a test can fail over from one provider to another.
  */
 export function scenarioOf(lastUserText: string, provider?: string): Scenario {
   if (provider !== undefined) {
