@@ -1,4 +1,6 @@
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { REFRESH_MS } from '../../src/products/chat/health/route-health';
 import { anthropicUrl, chatUrl, funded, received, routingEnv, send } from './routing-helpers';
 
 /**
@@ -194,4 +196,39 @@ describe('/v1/models endpoints status', () => {
     expect(await ask(agent.api_key, model)).toEqual(BY_OPENAI);
     expect(await openaiStatus(model)).toBe('ok');
   });
+});
+
+describe('route health shared across isolates', () => {
+  /** Another isolate's two failures of a route, reported to its provider's object. */
+  async function failedElsewhere(provider: string, upstreamId: string) {
+    const config = { failures: 2, windowMs: 60_000, coolDownMs: 60_000, maxCoolDownMs: 60_000 };
+    const failure = { upstreamId, outcome: 'failure' } as const;
+    await env.ROUTE_HEALTH.get(env.ROUTE_HEALTH.idFromName(provider)).report([failure, failure], config);
+  }
+
+  /** Calls `read` until it gives `expected`, for as long as a refresh may take; what it gave last. */
+  async function within(ms: number, read: () => Promise<string | null | undefined>, expected: string) {
+    const deadline = Date.now() + ms;
+    let seen = await read();
+    while (seen !== expected && Date.now() < deadline) {
+      await sleep(200);
+      seen = await read();
+    }
+    return seen;
+  }
+
+  it("a request skips a route another isolate's failures opened, once this isolate has refreshed its copy", async () => {
+    const agent = await funded();
+    await failedElsewhere('together', 'meta-llama/Llama-3.3-70B-Instruct-Turbo');
+    // Llama 3.3 on Together (Fireworks left out), Claude Haiku as the fallback model.
+    const body = () => ({ model: 'meta/llama-3.3-70b-instruct', models: ['anthropic/claude-haiku-4-5'], provider: { ignore: ['fireworks'] }, messages: [{ role: 'user', content: crypto.randomUUID() }], max_tokens: 20 });
+    const served = async () => (await send('/v1/chat/completions', agent.api_key, body(), { env: breakerEnv() })).headers.get('X-Service-Provider');
+    expect(await within(REFRESH_MS + 2000, served, 'anthropic')).toBe('anthropic');
+    expect(await served()).toBe('anthropic');
+  }, 15_000);
+
+  it("/v1/models shows a route another isolate's failures opened as down, once this isolate has refreshed its copy", async () => {
+    await failedElsewhere('fireworks', 'accounts/fireworks/models/llama-v3p3-70b-instruct');
+    expect(await within(REFRESH_MS + 2000, () => endpointStatus('meta/llama-3.3-70b-instruct', 'fireworks'), 'down')).toBe('down');
+  }, 15_000);
 });

@@ -61,27 +61,42 @@ function merge(provider: ProviderId, view: HealthView, askedAt: number): void {
   refreshedAt.set(provider, Date.now());
 }
 
+type WaitUntil = (work: Promise<unknown>) => void;
+
+/** Asks a provider's object and merges its answer, in `waitUntil`; one that fails leaves the isolate's own copy in charge. */
+function sync(provider: ProviderId, ask: () => Promise<HealthView>, waitUntil: WaitUntil): void {
+  const askedAt = Date.now();
+  waitUntil(ask().then((view) => merge(provider, view, askedAt)).catch(() => undefined));
+}
+
+/** Refreshes this isolate's copy of each provider's routes not refreshed within `REFRESH_MS`, after the answer (`waitUntil`). */
+function refresh(env: Env, config: BreakerConfig, providers: Iterable<ProviderId>, waitUntil: WaitUntil): void {
+  const now = Date.now();
+  for (const provider of new Set(providers)) {
+    if (now - (refreshedAt.get(provider) ?? 0) < REFRESH_MS) continue;
+    refreshedAt.set(provider, now);
+    sync(provider, () => stubOf(env, provider).view(config), waitUntil);
+  }
+}
+
+/** `/v1/models`: its providers' copies refreshed for the next listing (an isolate that serves no chat hears of failures too). */
+export function refreshRouteHealth(env: Env, providers: Iterable<ProviderId>, waitUntil: WaitUntil): void {
+  const config = breakerConfig(env);
+  if (config) refresh(env, config, providers, waitUntil);
+}
+
 /** The session for one request; undefined when the breaker is off (`ROUTE_BREAKER_FAILURES=0`). */
-export function routeHealth(env: Env, waitUntil: (work: Promise<unknown>) => void): RouteHealthSession | undefined {
+export function routeHealth(env: Env, waitUntil: WaitUntil): RouteHealthSession | undefined {
   const config = breakerConfig(env);
   if (!config) return undefined;
-  // A report or a refresh that fails leaves the isolate's own copy in charge.
-  const sync = (provider: ProviderId, ask: () => Promise<HealthView>) => {
-    const askedAt = Date.now();
-    waitUntil(ask().then((view) => merge(provider, view, askedAt)).catch(() => undefined));
-  };
   const report = (route: ChatRoute, event: Omit<HealthEvent, 'upstreamId'>) =>
-    sync(route.provider, () => stubOf(env, route.provider).report([{ upstreamId: route.upstreamId, ...event }], config));
+    sync(route.provider, () => stubOf(env, route.provider).report([{ upstreamId: route.upstreamId, ...event }], config), waitUntil);
   // The probe slots this request holds, until its call gives a verdict.
   const probing = new Set<ChatRoute>();
   return {
     async order<T extends { route: ChatRoute }>(attempts: T[], leaseMs: number): Promise<T[]> {
       const now = Date.now();
-      for (const provider of new Set(attempts.map((attempt) => attempt.route.provider))) {
-        if (now - (refreshedAt.get(provider) ?? 0) < REFRESH_MS) continue;
-        refreshedAt.set(provider, now);
-        sync(provider, () => stubOf(env, provider).view(config));
-      }
+      refresh(env, config, attempts.map((attempt) => attempt.route.provider), waitUntil);
       const called: T[] = [];
       const moved: T[] = [];
       for (const attempt of attempts) {
