@@ -70,8 +70,9 @@ export async function holdAndDispatch<Body>(c: Context<AppEnv>, ask: Ask<Body>):
   // The client's own signal too: one that disconnects before the headers cancels the call (no retry).
   const clientSignal = c.req.raw.signal;
   const ctx = executionContext(c);
-  // Reports and refreshes of route health run after the answer (`waitUntil`), never before it.
-  const health = routeHealth(c.env, (work) => (ctx ? ctx.waitUntil(work) : void work));
+  // Reports and refreshes of route health run after the answer (`waitUntil`), never before it; a
+  // session per send, so an early send abandoned after a refused hold gives back only its own probe.
+  const health = () => routeHealth(c.env, (work) => (ctx ? ctx.waitUntil(work) : void work));
   const send = (heldMicros: number, signal: AbortSignal) =>
     dispatchChat(request, attempts, {
       env: c.env,
@@ -80,7 +81,7 @@ export async function holdAndDispatch<Body>(c: Context<AppEnv>, ask: Ask<Body>):
       maxTokensFor: (attempt) => loweredMaxTokens(attempt.of.plan, heldMicros, attempt.of.price, request.n ?? 1) ?? attempt.of.maxTokens,
       guard: () => requestGuard(c),
       ...(ask.native && { native: ask.native }),
-      ...(health && { health }),
+      health: health(),
     });
 
   const speculate = maySpeculate({
