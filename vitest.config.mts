@@ -33,7 +33,9 @@ export default defineConfig(async () => {
         // The sources themselves, not wrangler.toml's `main` (scripts/build.ts's output, docs/contributors/architecture.md, "Startup").
         main: './src/index.ts',
         wrangler: { configPath: './wrangler.toml' },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN } },
+        // The route breaker off: files share one runtime, and their failing routes must not skip routes in another
+        // file; test/workers/route-breaker.test.ts turns it on in the env it passes, for routes no other file fails.
+        miniflare: { bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN, ROUTE_BREAKER_FAILURES: '0' } },
       }),
     ],
     test: {

@@ -15,6 +15,7 @@ interface __BaseEnv_Env {
 	FUNDING_WATCHER: DurableObjectNamespace<import("./src/index").FundingWatcherDurableObject>;
 	SETTLEMENT_JOURNAL: DurableObjectNamespace<import("./src/index").SettlementJournalDurableObject>;
 	X402_RELAYER: DurableObjectNamespace<import("./src/index").RelayerDurableObject>;
+	ROUTE_HEALTH: DurableObjectNamespace<import("./src/index").RouteHealthDurableObject>;
 }
 declare namespace Cloudflare {
 	interface GlobalProps {

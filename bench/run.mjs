@@ -10,8 +10,8 @@
 // Knobs (environment): BENCH_LAT_N (2000), BENCH_LAT_WARMUP (200), BENCH_STREAM_N (200),
 // BENCH_STREAM_WARMUP (20), BENCH_RPS_SECONDS (10), BENCH_RPS_WARMUP_SECONDS (2),
 // BENCH_CONCURRENCY (32), BENCH_ROUNDS (4), BENCH_RPS_ROUNDS (2), CHUNKS (5), CHUNK_DELAY_MS (10),
-// BENCH_PROJECT_ROOT (the checkout to build; default the one this file is in), BENCH_ONLY=chat,formats,member,edge,hot,media
-// (any of the six sections; the others keep their part of bench/results.md), BENCH_MEDIA_N (100),
+// BENCH_PROJECT_ROOT (the checkout to build; default the one this file is in), BENCH_ONLY=chat,formats,breaker,member,edge,hot,media
+// (any of the seven sections; the others keep their part of bench/results.md), BENCH_MEDIA_N (100),
 // BENCH_MEDIA_WARMUP (10), and edge.mjs's. See bench/README.md.
 import { existsSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -23,6 +23,7 @@ import {
   cpuSeconds, gatewayWorkerOptions, interleaved, log, makeClient, memKb, percentile, rssSampler, sequential, setupGateway,
   runMain, sorted, startMiniflare, startUpstream,
 } from './lib.mjs';
+import { measureBreaker } from './breaker.mjs';
 import { measureEdge } from './edge.mjs';
 import { measureFormats } from './formats.mjs';
 import { measureHot } from './hot.mjs';
@@ -34,7 +35,7 @@ const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
 const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
 const signed = (x) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(2)}` : 'n/a');
 
-const SECTIONS = ['chat', 'formats', 'member', 'edge', 'hot', 'media'];
+const SECTIONS = ['chat', 'formats', 'breaker', 'member', 'edge', 'hot', 'media'];
 
 async function main() {
   const started = Date.now();
@@ -59,6 +60,10 @@ async function main() {
   if (only.has('formats')) {
     log('formats: each chat wire format on the same upstream, passed through and translated');
     results.formats = await measureFormats({ client, bundleDir, config, upstreamUrl: upstream.url, stateRoot: memoryDir });
+  }
+  if (only.has('breaker')) {
+    log('breaker: a request whose first route hangs, with the breaker off, until it opens, and once open');
+    results.breaker = await measureBreaker({ client, bundleDir, config, upstreamUrl: upstream.url, stateRoot: memoryDir });
   }
   if (only.has('member')) {
     log('member: an organization member against a plain account, c=1 interleaved, then the money');
@@ -92,12 +97,12 @@ async function main() {
   log(`wrote bench/results.md (${((Date.now() - started) / 1000).toFixed(0)} s)`);
 }
 
-/** bench/results.md by section: chat (the top, up to the first `### Formats`, `### Member`, `### Edge`, `### Hot` or `### Media`), formats, member, edge, hot, media. */
+/** bench/results.md by section: chat (the top, up to the first `### Formats`, `### Breaker`, `### Member`, `### Edge`, `### Hot` or `### Media`), formats, breaker, member, edge, hot, media. */
 function splitSections(text) {
   const body = text.replace(/^## Gateway benchmark\s*/, '');
   const out = {};
-  for (const [i, part] of body.split(/\n(?=### (?:Formats|Member|Edge|Hot|Media)\b)/).entries()) {
-    const key = part.startsWith('### Formats') ? 'formats' : part.startsWith('### Member') ? 'member' : part.startsWith('### Edge') ? 'edge' : part.startsWith('### Hot') ? 'hot' : part.startsWith('### Media') ? 'media' : i === 0 ? 'chat' : null;
+  for (const [i, part] of body.split(/\n(?=### (?:Formats|Breaker|Member|Edge|Hot|Media)\b)/).entries()) {
+    const key = part.startsWith('### Formats') ? 'formats' : part.startsWith('### Breaker') ? 'breaker' : part.startsWith('### Member') ? 'member' : part.startsWith('### Edge') ? 'edge' : part.startsWith('### Hot') ? 'hot' : part.startsWith('### Media') ? 'media' : i === 0 ? 'chat' : null;
     if (key && part.trim()) out[key] = part;
   }
   return out;

@@ -1,7 +1,8 @@
 import { DurableObject } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { AccountDurableObject as AccountImpl } from './account/account';
-import { ACCOUNT_METHODS, WEB_JOB_METHODS } from './classes';
+import { ACCOUNT_METHODS, ROUTE_HEALTH_METHODS, WEB_JOB_METHODS } from './classes';
+import { RouteHealthDurableObject as RouteHealthImpl } from './route-health/route-health';
 import { WebJobDurableObject as WebJobImpl } from './web-job/web-job';
 
 /** The methods a class and its own base classes define (what RPC and the runtime can call), without constructors. */
@@ -20,5 +21,9 @@ describe('the thin Durable Object classes', () => {
 
   it('forward every method the web job implementation defines', () => {
     expect([...WEB_JOB_METHODS].sort()).toEqual(ownMethods(WebJobImpl));
+  });
+
+  it('forward every method the route health implementation defines', () => {
+    expect([...ROUTE_HEALTH_METHODS].sort()).toEqual(ownMethods(RouteHealthImpl));
   });
 });

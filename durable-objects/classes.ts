@@ -1,9 +1,10 @@
 import type { AccountDurableObject as AccountImpl } from './account/account';
 import { lazyDurableObject, type MethodNames } from './lazy-class';
+import type { RouteHealthDurableObject as RouteHealthImpl } from './route-health/route-health';
 import type { WebJobDurableObject as WebJobImpl } from './web-job/web-job';
 
 // The Worker's Durable Object classes (docs/contributors/architecture.md, "Startup"): the account's and the web job's import
-// drizzle, their tables and migrations, and funding; each loads with its object's first start.
+// drizzle, their tables and migrations, and funding; route health the breaker's rules; each loads with its object's first start.
 
 /** Every method of `AccountDurableObject` a caller or the runtime reaches (checked by a test). */
 export const ACCOUNT_METHODS = [
@@ -86,3 +87,9 @@ export type AccountDurableObject = AccountImpl;
 
 export const WebJobDurableObject = lazyDurableObject(async () => (await import('./web-job/web-job')).WebJobDurableObject, WEB_JOB_METHODS);
 export type WebJobDurableObject = WebJobImpl;
+
+/** Every method of `RouteHealthDurableObject` a caller reaches (checked by a test). */
+export const ROUTE_HEALTH_METHODS = ['report', 'view', 'claimProbe'] as const satisfies readonly MethodNames<RouteHealthImpl>[];
+
+export const RouteHealthDurableObject = lazyDurableObject(async () => (await import('./route-health/route-health')).RouteHealthDurableObject, ROUTE_HEALTH_METHODS);
+export type RouteHealthDurableObject = RouteHealthImpl;

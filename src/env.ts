@@ -43,6 +43,11 @@ type OptionalConfig = Partial<
     /** Auto top-up's ceiling per account and UTC day, in USD (default 2000) and in charges (default 10). */
     | 'AUTO_TOP_UP_DAILY_MAX_USD'
     | 'AUTO_TOP_UP_DAILY_MAX_COUNT'
+    /** A chat route's breaker (issue 39): failures in a row within the window that open it (default 3; 0 turns it off), the window, its cool-down, and the most an upstream's `Retry-After` may set it to, in ms (defaults 30000, 30000, 600000). */
+    | 'ROUTE_BREAKER_FAILURES'
+    | 'ROUTE_BREAKER_WINDOW_MS'
+    | 'ROUTE_BREAKER_COOLDOWN_MS'
+    | 'ROUTE_BREAKER_MAX_COOLDOWN_MS'
     /** `off` keeps every chat request in strict order: the hold, then the upstream (D21). */
     | 'SPECULATIVE_DISPATCH'
     /** The demo chat model `gateway/echo`: `on`, `off`, or `auto` (default: served while no chat provider is configured). */

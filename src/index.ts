@@ -1,7 +1,7 @@
 import { createApp } from './app';
 
-// The account's and the web job's classes are thin: their implementations load with the object (docs/contributors/architecture.md, "Startup").
-export { AccountDurableObject, WebJobDurableObject } from '../durable-objects/classes';
+// The account's, the web job's and route health's classes are thin: their implementations load with the object (docs/contributors/architecture.md, "Startup").
+export { AccountDurableObject, RouteHealthDurableObject, WebJobDurableObject } from '../durable-objects/classes';
 export { FundingWatcherDurableObject } from '../durable-objects/funding-watcher/watcher';
 export { SettlementJournalDurableObject } from '../durable-objects/settlement-journal/journal';
 export { RelayerDurableObject } from '../durable-objects/relayer/relayer';

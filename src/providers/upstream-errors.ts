@@ -1,4 +1,5 @@
 import { GatewayError } from '../errors';
+import { retryAfterMs } from './retry-after';
 
 /**
  * What an upstream's answer means for the client and for a retry: the one status table (chat's
@@ -49,7 +50,7 @@ export type UpstreamOutcome =
   | { ok: true; response: Response }
   /** Worth one retry on another route: 429, 5xx, refused or timed out, before any byte. */
   /** `status`: the upstream's HTTP status, when it answered. */
-  | { ok: false; retryable: boolean; error: GatewayError; status?: number };
+  | { ok: false; retryable: boolean; error: GatewayError; status?: number; retryAfterMs?: number };
 
 /**
  * The status table has two columns, because "ask again" means two things. Chat asks the next
@@ -64,7 +65,9 @@ export type UpstreamOutcome =
  * which has billed nothing yet); the request's own faults and the gateway's are not.
  */
 export function chatStatusError(status: number, detail: string, headers: Headers): UpstreamOutcome & { ok: false } {
-  return { ...chatStatusOutcome(status, detail, headers), status };
+  // A 429's or 503's `Retry-After` sets the route's breaker cool-down (src/products/chat/health).
+  const wait = status === 429 || status === 503 ? retryAfterMs(headers.get('retry-after'), Date.now()) : undefined;
+  return { ...chatStatusOutcome(status, detail, headers), status, ...(wait !== undefined && { retryAfterMs: wait }) };
 }
 
 function chatStatusOutcome(status: number, detail: string, headers: Headers): UpstreamOutcome & { ok: false } {

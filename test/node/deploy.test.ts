@@ -151,6 +151,7 @@ describe('npm run deploy against a stand-in of the Cloudflare API', () => {
       ['FUNDING_WATCHER', 'FundingWatcherDurableObject'],
       ['SETTLEMENT_JOURNAL', 'SettlementJournalDurableObject'],
       ['X402_RELAYER', 'RelayerDurableObject'],
+      ['ROUTE_HEALTH', 'RouteHealthDurableObject'],
     ]) {
       expect(bindings.get(name!)).toMatchObject({ type: 'durable_object_namespace', class_name: className });
     }

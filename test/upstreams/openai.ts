@@ -17,6 +17,7 @@ import {
   HUGE_LINE_BYTES,
   promptTokensOf,
   reportedUsage,
+  retryAfterOf,
   scenarioOf,
   type ReportedUsage,
   SILENCE_MS,
@@ -151,7 +152,7 @@ export async function startOpenAIUpstream(options: OpenAIUpstreamOptions = {}): 
             'requests',
             'rate_limit_exceeded',
           ),
-          { 'retry-after': '1' },
+          { 'retry-after': retryAfterOf(lastUserText(body)) ?? '1' },
         );
       case 'die':
         if (body.stream !== true) return void res.socket?.destroy();

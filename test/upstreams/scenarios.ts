@@ -4,17 +4,18 @@
  */
 export type Scenario = 'hello' | 'tool' | 'die' | 'error500' | 'error429' | 'error402' | 'error401' | 'slow' | 'silent' | 'hang' | 'huge-line';
 
-const FAILURES: Record<string, Scenario> = { '401': 'error401', '402': 'error402', '429': 'error429', '500': 'error500' };
+const FAILURES: Record<string, Scenario> = { '401': 'error401', '402': 'error402', '429': 'error429', '500': 'error500', hang: 'hang' };
 
 /**
  * `[402]` (the provider's own account ran dry) and `[401]` (its key was revoked) fail every
  * simulator; `[fail-<provider>]` fails only the simulator playing that provider (`openai`,
  * `anthropic`, `gemini`, or an OpenAI-shaped one's `name`) with a 500, `[fail-<provider>=402]`
- * with that status (401, 402, 429 or 500), so a test can fail over from one provider to another.
+ * with that status (401, 402, 429 or 500), `[fail-<provider>=hang]` hangs it (`hang`: the OpenAI-shaped
+ * simulators), so a test can fail over from one provider to another.
  */
 export function scenarioOf(lastUserText: string, provider?: string): Scenario {
   if (provider !== undefined) {
-    const failing = new RegExp(`\\[fail-${provider}(?:=(\\d{3}))?\\]`).exec(lastUserText);
+    const failing = new RegExp(`\\[fail-${provider}(?:=(\\d{3}|hang))?\\]`).exec(lastUserText);
     if (failing) return FAILURES[failing[1] ?? '500'] ?? 'error500';
   }
   if (lastUserText.includes('[402]')) return 'error402';
@@ -28,6 +29,11 @@ export function scenarioOf(lastUserText: string, provider?: string): Scenario {
   if (lastUserText.includes('[hang]')) return 'hang';
   if (lastUserText.includes('[huge-line]')) return 'huge-line';
   return 'hello';
+}
+
+/** `[retry-after=VALUE]` (seconds or an HTTP date): the `Retry-After` a 429 from the OpenAI-shaped simulator carries (default `1`). */
+export function retryAfterOf(lastUserText: string): string | undefined {
+  return /\[retry-after=([^\]]+)\]/.exec(lastUserText)?.[1];
 }
 
 /** The answer's words: `hello` says these; `slow` says 200 numbered words, one per 50 ms chunk. */

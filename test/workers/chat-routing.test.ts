@@ -90,7 +90,7 @@ describe('provider preferences steer the routes', () => {
     ['catalog order', {}, ['together']],
     ['sort by price: the cheaper Fireworks first, then Together', { sort: 'price' }, ['fireworks', 'together']],
     ['order names Fireworks first', { order: ['fireworks'] }, ['fireworks', 'together']],
-    ['latency keeps the catalog order (no health measured yet)', { sort: 'latency' }, ['together']],
+    ['latency keeps the catalog order (speed is not measured)', { sort: 'latency' }, ['together']],
   ])('%s', async (_, provider, called) => {
     const agent = await funded();
     const res = await send('/v1/chat/completions', agent.api_key, glm(provider));

@@ -25,7 +25,7 @@ export const routingEnv = {
 } as Env;
 
 /** A request to the gateway above, its waitUntil work (settlements, records) done before it returns. */
-export async function send(path: string, apiKey: string, body: unknown, init: { method?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+export async function send(path: string, apiKey: string, body: unknown, init: { method?: string; headers?: Record<string, string>; env?: Env } = {}): Promise<Response> {
   const ctx = createExecutionContext();
   const res = await app.fetch(
     new Request(`https://gateway.test${path}`, {
@@ -33,7 +33,7 @@ export async function send(path: string, apiKey: string, body: unknown, init: { 
       headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json', ...init.headers },
       ...(init.method !== 'GET' && { body: JSON.stringify(body) }),
     }),
-    routingEnv,
+    init.env ?? routingEnv,
     ctx,
   );
   // Streams are read whole here, so their settlement is part of the call.

@@ -10,6 +10,7 @@ import type { GuardOptions } from '../../web/guard';
 import type { Attempt } from './chat-plan';
 import { imageFetcher } from './fetch-image';
 import type { NativeWire } from './formats/format';
+import type { RouteHealthSession } from './health/route-health';
 import { applyParamRules } from './params';
 
 /** A client body that a provider takes as it is (D30), and what the native upstream request needs of the client's. */
@@ -54,6 +55,16 @@ export class DispatchFailed extends Error {
   }
 }
 
+export interface DispatchOptions<Body> {
+  env: Env;
+  signal: AbortSignal;
+  maxTokensFor: (attempt: Attempt) => number | null;
+  guard: () => GuardOptions;
+  native?: NativeCall<Body>;
+  /** Route health (the breaker): orders the attempts and hears each call's outcome; absent when off. */
+  health?: RouteHealthSession;
+}
+
 /**
  * Whether a failed call moves on to the next attempt (D34): no answer (timeout, refused), a 429 or
  * a 5xx, and a 401, 402 or 403 (the provider's own account is dry or its key revoked). A 400 (the
@@ -76,17 +87,32 @@ const ATTEMPT_BUDGET_CALLS = 2;
  * (`movesOn`). A stream's headers are its first byte: once they are returned, there is no switch.
  * Parameter rules are those of the route that is called; its output cap that of its model's plan.
  */
-export async function dispatchChat<Body>(
+export async function dispatchChat<Body>(request: ChatRequest, attempts: Attempt[], options: DispatchOptions<Body>): Promise<Dispatched> {
+  const started = Date.now();
+  const callTimeoutMs = Number(options.env.UPSTREAM_TIMEOUT_MS) || (request.stream === true ? upstreamIdleMs(options.env) : DEFAULT_NON_STREAMED_TIMEOUT_MS);
+  const { health } = options;
+  // Open routes last; a half-open one called first holds the probe slot for as long as the request may wait.
+  const ordered = health ? await health.order(attempts, ATTEMPT_BUDGET_CALLS * callTimeoutMs) : attempts;
+  try {
+    return await callInOrder(request, ordered, options, { started, callTimeoutMs });
+  } finally {
+    // A probe slot taken and given no verdict (a 400, a client that left) goes back.
+    health?.release();
+  }
+}
+
+/** `dispatchChat`'s loop over the attempts, in the order route health gave them. */
+async function callInOrder<Body>(
   request: ChatRequest,
-  attempts: Attempt[],
-  options: { env: Env; signal: AbortSignal; maxTokensFor: (attempt: Attempt) => number | null; guard: () => GuardOptions; native?: NativeCall<Body> },
+  ordered: Attempt[],
+  options: DispatchOptions<Body>,
+  { started, callTimeoutMs }: { started: number; callTimeoutMs: number },
 ): Promise<Dispatched> {
+  const { health } = options;
   let lastError: GatewayError | undefined;
   let last: Attempt | undefined;
   const records: AttemptRecord[] = [];
-  const started = Date.now();
-  const callTimeoutMs = Number(options.env.UPSTREAM_TIMEOUT_MS) || (request.stream === true ? upstreamIdleMs(options.env) : DEFAULT_NON_STREAMED_TIMEOUT_MS);
-  for (const attempt of attempts) {
+  for (const attempt of ordered) {
     // Up to 6 attempts, but hanging ones share one budget: no more waiting than two timeouts.
     const timeoutMs = Math.min(callTimeoutMs, ATTEMPT_BUDGET_CALLS * callTimeoutMs - (Date.now() - started));
     if (timeoutMs <= 0) break;
@@ -125,9 +151,14 @@ export async function dispatchChat<Body>(
     last = attempt;
     const status = outcome.ok ? outcome.response.status : (outcome.status ?? null);
     records.push({ provider: route.provider, model: attempt.model.id, status, ms: Date.now() - callStarted });
-    if (outcome.ok) return { attempt, route, ...(adapter && { adapter }), response: outcome.response, unsupported, upstreamMs: Date.now() - started, attempts: records };
+    if (outcome.ok) {
+      health?.served(route);
+      return { attempt, route, ...(adapter && { adapter }), response: outcome.response, unsupported, upstreamMs: Date.now() - started, attempts: records };
+    }
     lastError = outcome.error;
     if (!movesOn(outcome, status)) break;
+    // The failures that fail over are the route's; a 400 or a client that left says nothing of it.
+    health?.failed(route, outcome.retryAfterMs);
   }
   throw new DispatchFailed(lastError ?? new GatewayError('provider_unavailable', 'No provider could serve the request.'), records, last);
 }

@@ -6,9 +6,11 @@ import type { AppEnv } from '../../env';
 import type { RequestRecord } from '../../../durable-objects/account/requests';
 import type { Hold } from '../../../durable-objects/account/types';
 import type { ChatRequest } from '../../providers/chat/types';
+import { executionContext } from '../../execution-context';
 import { requestGuard } from '../../web/policy';
 import type { ChatPlan } from './chat-plan';
 import { DispatchFailed, dispatchChat, type Dispatched, type NativeCall } from './dispatch';
+import { routeHealth } from './health/route-health';
 import { loweredMaxTokens, shortfallMessage } from './hold-plan';
 import { maySpeculate } from './speculation';
 
@@ -72,6 +74,10 @@ export async function holdAndDispatch<Body>(c: Context<AppEnv>, ask: Ask<Body>):
     holdFailureError(hold, (available) => shortfallMessage(plan, available, price, model));
   // The client's own signal too: one that disconnects before the headers cancels the call (no retry).
   const clientSignal = c.req.raw.signal;
+  const ctx = executionContext(c);
+  // Reports and refreshes of route health run after the answer (`waitUntil`), never before it; a
+  // session per send, so an early send abandoned after a refused hold gives back only its own probe.
+  const health = () => routeHealth(c.env, (work) => (ctx ? ctx.waitUntil(work) : void work));
   const send = (heldMicros: number, signal: AbortSignal) =>
     dispatchChat(request, attempts, {
       env: c.env,
@@ -80,6 +86,7 @@ export async function holdAndDispatch<Body>(c: Context<AppEnv>, ask: Ask<Body>):
       maxTokensFor: (attempt) => loweredMaxTokens(attempt.of.plan, heldMicros, attempt.of.price, request.n ?? 1) ?? attempt.of.maxTokens,
       guard: () => requestGuard(c),
       ...(ask.native && { native: ask.native }),
+      health: health(),
     });
 
   const speculate = maySpeculate({

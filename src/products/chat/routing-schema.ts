@@ -17,7 +17,7 @@ export const ProviderPreferences = z
     only: ProviderNames.optional().openapi({ description: 'Serve only on these providers' }),
     ignore: ProviderNames.optional().openapi({ description: 'Never serve on these providers' }),
     allow_fallbacks: z.boolean().optional().openapi({ description: 'false: only the first matching provider of each model (only those in `order` when given); default true' }),
-    sort: z.enum(['price', 'latency', 'throughput']).optional().openapi({ description: 'price: cheapest route of each model first; latency and throughput keep catalog order until route health is measured' }),
+    sort: z.enum(['price', 'latency', 'throughput']).optional().openapi({ description: 'price: cheapest route of each model first; latency and throughput keep catalog order (speed is not measured; a route whose breaker is open is tried last whatever the sort)' }),
     max_price: z
       .strictObject({ prompt: z.number().min(0).optional(), completion: z.number().min(0).optional() })
       .optional()

@@ -38,7 +38,8 @@ const cost = (route: ChatRoute) => route.price.inputPerMTok + route.price.output
 /**
  * The routes of `model` the preferences allow, in the order they are tried: `only` and `ignore`
  * and `max_price` filter; `order` puts its providers first; `sort: "price"` the cheapest first
- * (`latency` and `throughput` keep the catalog's order: no route health is measured yet);
+ * (`latency` and `throughput` keep the catalog's order: route health, `health/`, tracks failures,
+ * not speed; it moves a route whose breaker is open after the others at dispatch, whatever the sort);
  * `allow_fallbacks: false` keeps the first (of `order`'s providers, when given). A 400 naming
  * `provider` when none is left.
  */

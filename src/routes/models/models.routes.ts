@@ -61,7 +61,7 @@ export const ModelEntry = z
           pricing: z.object({ input: z.number(), output: z.number(), cache_read: z.number().optional(), cache_write: z.number().optional() }).openapi({ description: 'USD per token at this route' }),
           context_length: z.int(),
           parameters: z.array(z.string()).openapi({ description: 'The request members this route applies; others are dropped and listed in x-service-unsupported-params' }),
-          status: z.enum(['ok', 'degraded', 'down']).openapi({ description: 'Recent health; `ok` until route health is measured' }),
+          status: z.enum(['ok', 'degraded', 'down']).openapi({ description: 'Recent health of the route, as the answering isolate sees it (seconds stale at most): `down` while its breaker is open (skipped), `degraded` after recent failures or while half-open (one probe decides), else `ok`' }),
         }),
       )
       .optional()
