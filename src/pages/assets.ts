@@ -51,6 +51,7 @@ form.filters input, form.filters select { width: auto; margin: 0; }
 form.filters button { margin-top: 0; }
 select { font: inherit; padding: .5rem .6rem; border: 1px solid #767676; border-radius: .375rem; background: #fff; min-height: 44px; }
 .ok { color: var(--ok); }
+.warn { color: #8a5300; }
 `;
 
 /** Polls the balance every 4 seconds and says so when a credit lands, without a reload. */

@@ -198,6 +198,22 @@ describe('/v1/models endpoints status', () => {
   });
 });
 
+describe('the catalog page a person reads', () => {
+  it("shows a provider whose route is open as down, one with recent failures as degraded, and the others serving", async () => {
+    const agent = await funded();
+    const model = 'anthropic/claude-sonnet-4-6';
+    const providers = async () => {
+      const html = await (await send(`/models?q=${encodeURIComponent('sonnet 4.6')}`, '', undefined, { method: 'GET', env: breakerEnv() })).text();
+      return /<td data-label="Providers">(.*?)<\/td>/s.exec(html)?.[1]?.replace(/<[^>]+>/g, '') ?? '';
+    };
+    expect(await providers()).toContain('Anthropic (serving)');
+    expect(await viaClaude(agent.api_key, model, '[fail-anthropic]')).toBe('200 openai');
+    expect(await providers()).toContain('Anthropic (degraded)');
+    expect(await viaClaude(agent.api_key, model, '[fail-anthropic]')).toBe('200 openai');
+    expect(await providers()).toContain('Anthropic (down: skipped for now)');
+  });
+});
+
 describe('route health shared across isolates', () => {
   /** Another isolate's two failures of a route, reported to its provider's object. */
   async function failedElsewhere(provider: string, upstreamId: string) {

@@ -1,7 +1,9 @@
 import { localModels } from '../../catalog/local';
 import { MODELS } from '../../catalog/models';
 import { modelEntry } from '../../catalog/model-entry';
-import type { CatalogModel } from '../../catalog/types';
+import type { CatalogModel, ChatRoute } from '../../catalog/types';
+import type { RouteStatus } from '../../products/chat/health/breaker';
+import { routeStatus } from '../../products/chat/health/route-health';
 import { PROVIDERS } from '../../providers/registry';
 import { isConfigured } from '../../providers/credentials';
 
@@ -20,7 +22,8 @@ export interface CatalogRow {
   context: number | null;
   price: string;
   capabilities: string[];
-  endpoints: { provider: string; serving: boolean }[];
+  /** Each route's provider, whether it is configured here, and a chat route's recent status (route health, D34). */
+  endpoints: { provider: string; serving: boolean; status?: RouteStatus }[];
 }
 
 const CAPABILITY_NAMES = { vision: 'vision', tools: 'tools', pdf: 'PDF', image_edit: 'image edit', streaming: 'streaming' } as const;
@@ -43,7 +46,10 @@ export function catalogRows(env: Env, filter: { query: string; type: ModelTypeFi
         context: entry.context_length,
         price: entry.pricing.display,
         capabilities: Object.entries(CAPABILITY_NAMES).flatMap(([key, name]) => (entry.capabilities[key as keyof typeof CAPABILITY_NAMES] ? [name] : [])),
-        endpoints: model.routes.map((route) => ({ provider: PROVIDERS[route.provider].name, serving: isConfigured(env, route.provider) })),
+        endpoints: model.routes.map((route) => {
+          const serving = isConfigured(env, route.provider);
+          return { provider: PROVIDERS[route.provider].name, serving, ...(serving && model.type === 'chat' && { status: routeStatus(route as ChatRoute, env) }) };
+        }),
       },
     ];
   });

@@ -59,7 +59,7 @@ export function ModelsPage(props: { rows: CatalogRow[]; total: number; query: st
                 {row.endpoints.map((endpoint, i) => (
                   <>
                     {i > 0 ? ', ' : ''}
-                    {endpoint.provider} <span class={endpoint.serving ? 'ok' : 'muted'}>({endpoint.serving ? 'serving' : 'not configured'})</span>
+                    {endpoint.provider} <span class={endpointClass(endpoint)}>({endpointLabel(endpoint)})</span>
                   </>
                 ))}
               </td>
@@ -69,4 +69,15 @@ export function ModelsPage(props: { rows: CatalogRow[]; total: number; query: st
       </table>
     </Shell>
   );
+}
+
+/** A provider's state as a person reads it: not configured, or serving and its recent status. */
+function endpointLabel(endpoint: CatalogRow['endpoints'][number]): string {
+  if (!endpoint.serving) return 'not configured';
+  return endpoint.status === undefined || endpoint.status === 'ok' ? 'serving' : endpoint.status === 'down' ? 'down: skipped for now' : 'degraded';
+}
+
+function endpointClass(endpoint: CatalogRow['endpoints'][number]): string {
+  if (!endpoint.serving) return 'muted';
+  return endpoint.status === 'down' ? 'error' : endpoint.status === 'degraded' ? 'warn' : 'ok';
 }
