@@ -70,3 +70,29 @@ describe('a hanging route behind an open breaker', () => {
     expect(stack.upstreams.openai.requests.length).toBe(openaiCalls);
   });
 });
+
+describe("an upstream's Retry-After, then the probe", () => {
+  it('a 429 with Retry-After: 1 skips the route for 1 s (not the 60 s cool-down); then one probe is served by it and closes the breaker', async () => {
+    const account = await stack.fundedAccount('1');
+    const client = new OpenAI({ apiKey: account.apiKey, baseURL: `${stack.gateway.url}/v1`, maxRetries: 0 });
+    // Its own route: the tests above opened GPT-4o mini's and GPT-4.1 mini's.
+    const ask = async (tag = '') => {
+      const params: OpenAI.ChatCompletionCreateParamsNonStreaming & { models: string[] } = {
+        model: 'openai/gpt-4.1',
+        models: ['anthropic/claude-haiku-4-5'],
+        max_tokens: 20,
+        messages: [{ role: 'user', content: `${tag} hello` }],
+      };
+      const before = stack.upstreams.openai.requests.length;
+      const { response } = await client.chat.completions.create(params).withResponse();
+      return { provider: response.headers.get('x-service-provider'), calledOpenAI: stack.upstreams.openai.requests.length > before };
+    };
+    expect(await ask('[fail-openai=429] [retry-after=1]')).toEqual({ provider: 'anthropic', calledOpenAI: true });
+    // Open for the upstream's second, not the configured minute.
+    expect(await ask()).toEqual({ provider: 'anthropic', calledOpenAI: false });
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    // Half-open: this request probes the route, OpenAI serves it, and the breaker closes.
+    expect(await ask()).toEqual({ provider: 'openai', calledOpenAI: true });
+    expect(await ask()).toEqual({ provider: 'openai', calledOpenAI: true });
+  });
+});
