@@ -25,6 +25,13 @@ describe('the landing page', () => {
     for (const href of ['/models', '/auth.md', '/openapi.json', '/signin']) expect(html).toContain(`href="${href}"`);
     expect(html).toContain(`${MODELS.length} models from many makers`);
   });
+
+  it('names a chat model this deployment serves in its examples: the demo model before any provider, a real one after', async () => {
+    expect(await (await call('/')).text()).toContain('{&quot;model&quot;:&quot;gateway/echo&quot;');
+    const configured = await (await app.fetch(new Request('https://gateway.test/'), { ...env, OPENAI_API_KEY: 'sk-test' } as Env)).text();
+    expect(configured).toContain('{&quot;model&quot;:&quot;openai/gpt-4o-mini&quot;');
+    expect(configured).not.toContain('gateway/echo');
+  });
 });
 
 describe('the model catalog page', () => {

@@ -7,8 +7,11 @@ interface Snippet {
   lines: string;
 }
 
-/** How each client is pointed at the gateway (README "For agents", docs/agents/*). */
-export function clientSnippets(base: string): Snippet[] {
+/**
+ * How each client is pointed at the gateway (README "For agents", docs/agents/*); `model` is the
+ * chat model the examples name: one this deployment serves (the demo model before any provider).
+ */
+export function clientSnippets(base: string, model: string): Snippet[] {
   return [
     {
       id: 'key',
@@ -18,7 +21,7 @@ export function clientSnippets(base: string): Snippet[] {
     {
       id: 'curl',
       title: 'A chat completion',
-      lines: `curl ${base}/v1/chat/completions \\\n  -H "Authorization: Bearer $GATEWAY_API_KEY" \\\n  -d '{"model":"openai/gpt-4o-mini","messages":[{"role":"user","content":"Hello"}]}'`,
+      lines: `curl ${base}/v1/chat/completions \\\n  -H "Authorization: Bearer $GATEWAY_API_KEY" \\\n  -d '{"model":"${model}","messages":[{"role":"user","content":"Hello"}]}'`,
     },
     {
       id: 'claude-code',
@@ -28,7 +31,7 @@ export function clientSnippets(base: string): Snippet[] {
     {
       id: 'codex',
       title: 'Codex CLI (OpenAI Responses), in ~/.codex/config.toml',
-      lines: `model = "openai/gpt-4o-mini"\nmodel_provider = "gateway"\n\n[model_providers.gateway]\nname = "gateway"\nbase_url = "${base}/v1"\nenv_key = "GATEWAY_API_KEY"\nwire_api = "responses"`,
+      lines: `model = "${model}"\nmodel_provider = "gateway"\n\n[model_providers.gateway]\nname = "gateway"\nbase_url = "${base}/v1"\nenv_key = "GATEWAY_API_KEY"\nwire_api = "responses"`,
     },
     {
       id: 'openai-sdk',
@@ -49,7 +52,7 @@ export function clientSnippets(base: string): Snippet[] {
 }
 
 /** `/`: what this gateway is, its base URL, and how to point each client at it. */
-export function HomePage(props: { base: string; models: number }) {
+export function HomePage(props: { base: string; models: number; exampleModel: string }) {
   return (
     <Shell title="AI gateway" wide>
       <h1>AI gateway</h1>
@@ -79,7 +82,7 @@ export function HomePage(props: { base: string; models: number }) {
           </li>
         </ul>
       </nav>
-      {clientSnippets(props.base).map((snippet) => (
+      {clientSnippets(props.base, props.exampleModel).map((snippet) => (
         <section aria-labelledby={`${snippet.id}-title`}>
           <h2 id={`${snippet.id}-title`}>{snippet.title}</h2>
           <pre id={snippet.id}>
