@@ -19,6 +19,21 @@ afterAll(async () => {
   await stack?.stop();
 });
 
+/** A call through an SDK: what served it (header and model) and how long it took. */
+type Timed = () => Promise<{ ms: number; provider: string | null; model: string }>;
+
+/** The first call pays the hanging route's timeout; the second skips it (never calling OpenAI) and is served by the fallback at once. */
+async function skippedOnceOpen(timed: Timed) {
+  const first = await timed();
+  expect(first).toMatchObject({ provider: 'anthropic', model: 'anthropic/claude-haiku-4-5' });
+  expect(first.ms).toBeGreaterThanOrEqual(TIMEOUT_MS);
+  const openaiCalls = stack.upstreams.openai.requests.length;
+  const second = await timed();
+  expect(second).toMatchObject({ provider: 'anthropic', model: 'anthropic/claude-haiku-4-5' });
+  expect(second.ms).toBeLessThan(TIMEOUT_MS / 2);
+  expect(stack.upstreams.openai.requests.length).toBe(openaiCalls);
+}
+
 describe('a hanging route behind an open breaker', () => {
   it('the first request pays the timeout; the next skips the route and is served by the fallback at once', async () => {
     const account = await stack.fundedAccount('1');
@@ -29,20 +44,11 @@ describe('a hanging route behind an open breaker', () => {
       max_tokens: 20,
       messages: [{ role: 'user', content: '[fail-openai=hang] hello' }],
     };
-    const timed = async () => {
+    await skippedOnceOpen(async () => {
       const started = performance.now();
       const { data, response } = await client.chat.completions.create(params).withResponse();
       return { ms: performance.now() - started, provider: response.headers.get('x-service-provider'), model: data.model };
-    };
-    const first = await timed();
-    expect(first).toMatchObject({ provider: 'anthropic', model: 'anthropic/claude-haiku-4-5' });
-    expect(first.ms).toBeGreaterThanOrEqual(TIMEOUT_MS);
-
-    const openaiCalls = stack.upstreams.openai.requests.length;
-    const second = await timed();
-    expect(second).toMatchObject({ provider: 'anthropic', model: 'anthropic/claude-haiku-4-5' });
-    expect(second.ms).toBeLessThan(TIMEOUT_MS / 2);
-    expect(stack.upstreams.openai.requests.length).toBe(openaiCalls);
+    });
   });
 
   it('the same in Messages with the Anthropic SDK: once open, Claude (passed through) serves at once', async () => {
@@ -55,19 +61,11 @@ describe('a hanging route behind an open breaker', () => {
       max_tokens: 20,
       messages: [{ role: 'user', content: '[fail-openai=hang] hello' }],
     };
-    const timed = async () => {
+    await skippedOnceOpen(async () => {
       const started = performance.now();
       const { data, response } = await client.messages.create(params).withResponse();
       return { ms: performance.now() - started, provider: response.headers.get('x-service-provider'), model: data.model };
-    };
-    const first = await timed();
-    expect(first).toMatchObject({ provider: 'anthropic', model: 'anthropic/claude-haiku-4-5' });
-    expect(first.ms).toBeGreaterThanOrEqual(TIMEOUT_MS);
-    const openaiCalls = stack.upstreams.openai.requests.length;
-    const second = await timed();
-    expect(second).toMatchObject({ provider: 'anthropic', model: 'anthropic/claude-haiku-4-5' });
-    expect(second.ms).toBeLessThan(TIMEOUT_MS / 2);
-    expect(stack.upstreams.openai.requests.length).toBe(openaiCalls);
+    });
   });
 });
 
