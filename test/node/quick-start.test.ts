@@ -1,5 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { HELLO_WORDS } from '../upstreams/scenarios';
 import { exampleNames, startGateway, type RunningGateway } from './gateway-process';
@@ -73,6 +76,28 @@ describe('the README quick start, run verbatim in a fresh clone with no provider
     expect(completion.usage.total_tokens).toBeGreaterThan(0);
     expect(costLine).toBe('X-Service-Cost: 0.000000');
     expect(outputs[commands.length]).toMatch(/^ak-[A-Za-z0-9]{45}$/);
+  });
+
+  it('answers Claude Code on the demo model too (its tools and long prompt taken, none called)', { timeout: 150_000 }, async () => {
+    const outputs = runInShell(fresh!, quickStartCommands(), ['echo "$KEY"']);
+    const key = outputs[quickStartCommands().length]!;
+    const home = await mkdtemp(join(tmpdir(), 'claude-demo-'));
+    try {
+      const child = spawn(join(process.cwd(), 'node_modules/.bin/claude'), ['-p', 'Say hello', '--output-format', 'json', '--model', 'gateway/echo'], {
+        cwd: home,
+        timeout: 120_000,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { PATH: process.env.PATH, HOME: home, ANTHROPIC_BASE_URL: fresh!.url, ANTHROPIC_API_KEY: key, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' },
+      });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      await new Promise((resolve) => child.on('close', resolve));
+      const result = JSON.parse(stdout) as { is_error: boolean; result: string };
+      expect(result.is_error, stdout).toBe(false);
+      expect(result.result).toContain('Echo from the demo model gateway/echo:');
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 
   it('bills the demo chat at zero: the balance stays at the credit', async () => {
