@@ -215,6 +215,18 @@ describe('the catalog page a person reads', () => {
 });
 
 describe('route health shared across isolates', () => {
+  it("reports to the provider's object of the request's data center: a failure in one colo is not another's", async () => {
+    const agent = await funded();
+    // DeepSeek V3.1: Fireworks first (its route refuses connections here, a failure), then Together; no other test asks it.
+    const body = { model: 'deepseek/deepseek-v3.1', messages: [{ role: 'user', content: crypto.randomUUID() }], max_tokens: 20 };
+    expect((await send('/v1/chat/completions', agent.api_key, body, { env: breakerEnv(), colo: 'AMS' })).headers.get('X-Service-Provider')).toBe('together');
+    const view = (name: string) => env.ROUTE_HEALTH.get(env.ROUTE_HEALTH.idFromName(name)).view();
+    // The report is sent after the answer (`waitUntil`, awaited by `send`).
+    expect((await view('fireworks@AMS'))['accounts/fireworks/models/deepseek-v3p1']?.failedAt).toHaveLength(1);
+    expect((await view('fireworks@LHR'))['accounts/fireworks/models/deepseek-v3p1']).toBeUndefined();
+    expect((await view('fireworks'))['accounts/fireworks/models/deepseek-v3p1']).toBeUndefined();
+  });
+
   /** Another isolate's two failures of a route, reported to its provider's object. */
   async function failedElsewhere(provider: string, upstreamId: string) {
     const config = { failures: 2, windowMs: 60_000, coolDownMs: 60_000, maxCoolDownMs: 60_000 };

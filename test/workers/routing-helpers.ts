@@ -25,13 +25,15 @@ export const routingEnv = {
 } as Env;
 
 /** A request to the gateway above, its waitUntil work (settlements, records) done before it returns. */
-export async function send(path: string, apiKey: string, body: unknown, init: { method?: string; headers?: Record<string, string>; env?: Env } = {}): Promise<Response> {
+export async function send(path: string, apiKey: string, body: unknown, init: { method?: string; headers?: Record<string, string>; env?: Env; colo?: string } = {}): Promise<Response> {
   const ctx = createExecutionContext();
   const res = await app.fetch(
     new Request(`https://gateway.test${path}`, {
       method: init.method ?? 'POST',
       headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json', ...init.headers },
       ...(init.method !== 'GET' && { body: JSON.stringify(body) }),
+      // The data center the request reached (`request.cf.colo`), as Cloudflare sets it.
+      ...(init.colo && { cf: { colo: init.colo } }),
     }),
     init.env ?? routingEnv,
     ctx,

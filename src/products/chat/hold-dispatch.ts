@@ -77,7 +77,7 @@ export async function holdAndDispatch<Body>(c: Context<AppEnv>, ask: Ask<Body>):
   const ctx = executionContext(c);
   // Reports and refreshes of route health run after the answer (`waitUntil`), never before it; a
   // session per send, so an early send abandoned after a refused hold gives back only its own probe.
-  const health = () => routeHealth(c.env, (work) => (ctx ? ctx.waitUntil(work) : void work));
+  const health = () => routeHealth({ env: c.env, colo: c.req.raw.cf?.colo }, (work) => (ctx ? ctx.waitUntil(work) : void work));
   const send = (heldMicros: number, signal: AbortSignal) =>
     dispatchChat(request, attempts, {
       env: c.env,

@@ -14,7 +14,7 @@ export const listModelsHandler: RouteHandler<typeof listModels, AppEnv> = async 
   await discoverLocalModels(c.env, (promise) => executionContext(c)?.waitUntil(promise)).catch((err: unknown) => console.error(err instanceof Error ? err.message : err));
   const data = liveModels(c.env).map(({ model, route }) => ({ ...modelEntry(model, route), ...(model.type === 'chat' && { endpoints: chatEndpoints(model, c.env) }) }));
   // The endpoints' status is this isolate's copy of route health; it is refreshed after the answer, for the next listing.
-  refreshRouteHealth(c.env, data.flatMap((entry) => entry.endpoints?.map((endpoint) => endpoint.provider) ?? []), (work) => waitUntil(c, work));
+  refreshRouteHealth({ env: c.env, colo: c.req.raw.cf?.colo }, data.flatMap((entry) => entry.endpoints?.map((endpoint) => endpoint.provider) ?? []), (work) => waitUntil(c, work));
   return c.json({ object: 'list' as const, data }, 200);
 };
 

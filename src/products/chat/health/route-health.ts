@@ -40,7 +40,14 @@ export interface RouteHealthSession {
   release(): void;
 }
 
-const stubOf = (env: Env, provider: ProviderId) => env.ROUTE_HEALTH.get(env.ROUTE_HEALTH.idFromName(provider));
+/**
+ * Where an isolate reports: the provider's object for its data center (`colo`), so no object
+ * takes every isolate of the world's refreshes (one per provider per 5 s each); an isolate serves
+ * one data center, so its table and its object see the same traffic. Without a colo (local
+ * runtimes, tests), one object per provider.
+ */
+export type HealthPlace = { env: Env; colo: unknown };
+const stubOf = ({ env, colo }: HealthPlace, provider: ProviderId) => env.ROUTE_HEALTH.get(env.ROUTE_HEALTH.idFromName(typeof colo === 'string' && colo ? `${provider}@${colo}` : provider));
 const healthOf = (route: ChatRoute) => table.get(route.provider)?.get(route.upstreamId);
 
 function setHealth(route: ChatRoute, health: RouteHealth): void {
@@ -70,39 +77,39 @@ function sync(provider: ProviderId, ask: () => Promise<HealthView>, waitUntil: W
 }
 
 /** Refreshes this isolate's copy of each provider's routes not refreshed within `REFRESH_MS`, after the answer (`waitUntil`). */
-function refresh(env: Env, config: BreakerConfig, providers: Iterable<ProviderId>, waitUntil: WaitUntil): void {
+function refresh(place: HealthPlace, config: BreakerConfig, providers: Iterable<ProviderId>, waitUntil: WaitUntil): void {
   const now = Date.now();
   for (const provider of new Set(providers)) {
     if (now - (refreshedAt.get(provider) ?? 0) < REFRESH_MS) continue;
     refreshedAt.set(provider, now);
-    sync(provider, () => stubOf(env, provider).view(config), waitUntil);
+    sync(provider, () => stubOf(place, provider).view(config), waitUntil);
   }
 }
 
 /** `/v1/models`: its providers' copies refreshed for the next listing (an isolate that serves no chat hears of failures too). */
-export function refreshRouteHealth(env: Env, providers: Iterable<ProviderId>, waitUntil: WaitUntil): void {
-  const config = breakerConfig(env);
-  if (config) refresh(env, config, providers, waitUntil);
+export function refreshRouteHealth(place: HealthPlace, providers: Iterable<ProviderId>, waitUntil: WaitUntil): void {
+  const config = breakerConfig(place.env);
+  if (config) refresh(place, config, providers, waitUntil);
 }
 
 /** The session for one request; undefined when the breaker is off (`ROUTE_BREAKER_FAILURES=0`). */
-export function routeHealth(env: Env, waitUntil: WaitUntil): RouteHealthSession | undefined {
-  const config = breakerConfig(env);
+export function routeHealth(place: HealthPlace, waitUntil: WaitUntil): RouteHealthSession | undefined {
+  const config = breakerConfig(place.env);
   if (!config) return undefined;
   const report = (route: ChatRoute, event: Omit<HealthEvent, 'upstreamId'>) =>
-    sync(route.provider, () => stubOf(env, route.provider).report([{ upstreamId: route.upstreamId, ...event }], config), waitUntil);
+    sync(route.provider, () => stubOf(place, route.provider).report([{ upstreamId: route.upstreamId, ...event }], config), waitUntil);
   // The probe slots this request holds, until its call gives a verdict.
   const probing = new Set<ChatRoute>();
   return {
     async order<T extends { route: ChatRoute }>(attempts: T[], leaseMs: number): Promise<T[]> {
       const now = Date.now();
-      refresh(env, config, attempts.map((attempt) => attempt.route.provider), waitUntil);
+      refresh(place, config, attempts.map((attempt) => attempt.route.provider), waitUntil);
       const called: T[] = [];
       const moved: T[] = [];
       for (const attempt of attempts) {
         const health = healthOf(attempt.route);
         let seen = health ? verdict(health, now) : 'call';
-        if (seen === 'probe' && health) seen = called.length === 0 ? await probe(env, attempt.route, health, leaseMs) : 'skip';
+        if (seen === 'probe' && health) seen = called.length === 0 ? await probe(place, attempt.route, health, leaseMs) : 'skip';
         if (seen === 'probe') probing.add(attempt.route);
         if (seen === 'skip') moved.push(attempt);
         else called.push(attempt);
@@ -136,10 +143,10 @@ export function routeHealth(env: Env, waitUntil: WaitUntil): RouteHealthSession 
  * when the object's state shows the route closed after all (another isolate's probe closed it),
  * else `skip`; this isolate's copy decides when the object cannot be reached.
  */
-async function probe(env: Env, route: ChatRoute, health: RouteHealth, leaseMs: number): Promise<'probe' | 'call' | 'skip'> {
+async function probe(place: HealthPlace, route: ChatRoute, health: RouteHealth, leaseMs: number): Promise<'probe' | 'call' | 'skip'> {
   const askedAt = Date.now();
   try {
-    const { granted, view } = await stubOf(env, route.provider).claimProbe(route.upstreamId, leaseMs);
+    const { granted, view } = await stubOf(place, route.provider).claimProbe(route.upstreamId, leaseMs);
     merge(route.provider, view, askedAt);
     if (granted) return 'probe';
     return verdict(healthOf(route) ?? CLOSED, Date.now()) === 'call' ? 'call' : 'skip';
