@@ -73,6 +73,19 @@ describe('a local OpenAI-compatible server as a provider', () => {
     expect(ids.every((id) => id!.startsWith('local/'))).toBe(true);
   });
 
+  it("names as a fallback (models) only a model of the request's own server, not one another configuration discovered", async () => {
+    const agent = await funded();
+    // This isolate knows vLLM's list too (discovered most recently)...
+    await listed({ ...env, LOCAL_OPENAI_BASE_URL: vllm, LOCAL_OPENAI_API_KEY: LOCAL_VLLM_KEY } as Env);
+    // ...but Ollama serves no Qwen: naming it is refused, naming models.0.
+    const { res, text } = await send('/v1/chat/completions', ollamaEnv(), {
+      apiKey: agent.api_key,
+      body: { model: 'local/llama3.2:1b', models: ['local/Qwen/Qwen2.5-0.5B-Instruct'], messages: [{ role: 'user', content: 'hi' }] },
+    });
+    expect(res.status, text).toBe(400);
+    expect((JSON.parse(text) as { error: { param: string } }).error.param).toBe('models.0');
+  });
+
   it('reads vLLM’s max_model_len as the context length and sends LOCAL_OPENAI_API_KEY (base URL written without /v1)', async () => {
     const good = await listed({ ...env, LOCAL_OPENAI_BASE_URL: vllm, LOCAL_OPENAI_API_KEY: LOCAL_VLLM_KEY } as Env);
     expect(good.filter((model) => model.id.startsWith('local/'))).toEqual([expect.objectContaining({ id: 'local/Qwen/Qwen2.5-0.5B-Instruct', type: 'chat', context_length: 4096 })]);

@@ -78,7 +78,7 @@ export function planChat(request: ChatRequest, env: Env, options: PlanOptions = 
   const primary = resolveModel(request.model, 'chat', env);
   const plans: ModelPlan[] = [];
   let refusal: unknown;
-  for (const model of candidateModels(primary, routing)) {
+  for (const model of candidateModels(primary, routing, env)) {
     try {
       plans.push(planModel(request, model, env, { routing, uncarriedBytes, native, capOutput }));
     } catch (err) {

@@ -7,13 +7,13 @@ import { adapterOf, isProviderId, paramGroup } from '../../providers/registry';
 import { applyParamRules } from './params';
 import type { ProviderPrefs, Routing } from './routing-schema';
 
-/** The models a request may be served by, in order: `model`, then `models` (D34), each once. */
-export function candidateModels(primary: ChatModel, routing: Routing): ChatModel[] {
+/** The models a request may be served by, in order: `model`, then `models` (D34), each once; local ones looked up in `env`'s list. */
+export function candidateModels(primary: ChatModel, routing: Routing, env: Env): ChatModel[] {
   const models = [primary];
   routing.models.forEach((id, i) => {
     let model: ChatModel;
     try {
-      model = resolveModel(id, 'chat');
+      model = resolveModel(id, 'chat', env);
     } catch (err) {
       if (!(err instanceof GatewayError)) throw err;
       throw new GatewayError('invalid_request', `models.${i}: ${err.message}`, { param: `models.${i}` });
